@@ -1,0 +1,9 @@
+#pragma once
+// Every subcommand of `causeway` adds itself to the app here; main() only dispatches.
+// A command's callback returns the process exit code through the `exit_code` it is given.
+
+#include <CLI/CLI.hpp>
+
+namespace causeway::cli {
+
+}  // namespace causeway::cli

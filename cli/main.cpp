@@ -1,0 +1,22 @@
+// causeway: explains a trace DB (CLI) and serves it to AI assistants (MCP). Never needs root.
+#include <cstdio>
+#include <exception>
+
+#include "cli/commands.hpp"
+
+int main(int argc, char** argv) {
+    CLI::App app{"causeway: why is my GPU waiting, and what do I change?"};
+    app.set_version_flag("--version", std::string("causeway ") + CAUSEWAY_VERSION);
+    app.require_subcommand(1);
+    int exit_code = 0;
+    (void)exit_code;
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        return app.exit(e);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "causeway: %s\n", e.what());
+        return 1;
+    }
+    return exit_code;
+}

@@ -1,0 +1,249 @@
+-- Causeway trace database, schema version 1.
+--
+-- One file holds one recording session. Conventions:
+--   * Every timestamp column ends in _ns and counts nanoseconds since session.start_mono_ns
+--     (CLOCK_MONOTONIC at the start of recording), so values stay small and a reader can place
+--     any event on the session's time axis without knowing the machine's uptime.
+--   * Every duration column ends in _ns (nanoseconds); sizes end in _bytes or are named bytes.
+--   * process.id and thread.id are minted by the writer: a pid or tid that the kernel reuses gets
+--     a new row, so two processes never merge.
+--   * NULL means "not known" (never "zero"); each column comment says what absent means where it
+--     matters.
+--
+-- The file is identified by PRAGMA application_id = 0x43415553 ('CAUS') and its version by
+-- PRAGMA user_version. Readers refuse a file with another application_id or a newer version.
+
+PRAGMA application_id = 1128355155;
+PRAGMA user_version = 1;
+
+-- Key/value facts about the file itself.
+CREATE TABLE meta (
+    key   TEXT PRIMARY KEY NOT NULL, -- 'format' ('causeway-trace'), 'schema_version', 'created_by'
+    value TEXT NOT NULL              -- the fact, as text
+) WITHOUT ROWID;
+
+INSERT INTO meta (key, value) VALUES ('format', 'causeway-trace'), ('schema_version', '1');
+
+-- The recording session: one row.
+CREATE TABLE session (
+    id                INTEGER PRIMARY KEY,  -- always 1
+    host              TEXT NOT NULL,        -- hostname of the recorded machine
+    kernel            TEXT NOT NULL,        -- uname release, e.g. '6.18.44'
+    cpu_count         INTEGER NOT NULL,     -- online CPUs (count)
+    cpu_model         TEXT,                 -- /proc/cpuinfo 'model name'; NULL when unknown
+    mem_total_bytes   INTEGER,              -- MemTotal (bytes); NULL when unknown
+    gpu               TEXT,                 -- GPU model(s) seen, comma separated; NULL when none
+    command_line      TEXT,                 -- traced command, or 'pid 123 456' when attached to pids
+    collector_version TEXT NOT NULL,        -- version of the program that wrote the file
+    collector_flags   TEXT NOT NULL,        -- its command line options, as given
+    source            TEXT NOT NULL DEFAULT 'causeway-collector', -- who produced the events
+                                            -- ('causeway-collector', 'import:ingero', 'synthetic')
+    offcpu_floor_ns   INTEGER NOT NULL,     -- off-CPU intervals shorter than this (ns) are only
+                                            -- counted in thread_sched_total, not stored one by one
+    page_bucket_ns    INTEGER NOT NULL,     -- width of a page_alloc bucket (ns)
+    start_mono_ns     INTEGER NOT NULL,     -- CLOCK_MONOTONIC at start (ns): the zero of every _ns
+    start_wall_ns     INTEGER NOT NULL,     -- CLOCK_REALTIME at start (ns since the Unix epoch)
+    stop_ns           INTEGER               -- end of recording (ns since start); NULL while
+                                            -- recording or when the collector died
+);
+
+-- Every process seen: traced ones (in_tree = 1) and the competitors outside the traced tree that
+-- took a CPU from a traced thread (in_tree = 0).
+CREATE TABLE process (
+    id          INTEGER PRIMARY KEY,          -- minted id (pid reuse gets a new row)
+    pid         INTEGER NOT NULL,             -- kernel pid (tgid)
+    parent_id   INTEGER REFERENCES process(id), -- minted id of the parent; NULL when not traced
+    ppid        INTEGER,                      -- kernel pid of the parent; NULL when unknown
+    comm        TEXT NOT NULL,                -- latest name (16 bytes max, as the kernel keeps it)
+    cmdline     TEXT,                         -- /proc/PID/cmdline, spaces between arguments;
+                                              -- NULL when it could not be read
+    in_tree     INTEGER NOT NULL,             -- 1: inside the traced process tree, 0: outside
+    start_ns    INTEGER,                      -- fork time (ns); NULL when it predates recording
+    exec_ns     INTEGER,                      -- last exec (ns); NULL when none was seen
+    exit_ns     INTEGER,                      -- exit time (ns); NULL when alive at the end
+    exit_code   INTEGER                       -- exit status as wait(2) reports it; NULL if unknown
+);
+CREATE INDEX process_by_pid ON process (pid);
+
+-- Every thread seen, traced or competitor. The main thread of a process has tid = pid.
+CREATE TABLE thread (
+    id         INTEGER PRIMARY KEY,            -- minted id (tid reuse gets a new row)
+    tid        INTEGER NOT NULL,               -- kernel tid
+    process_id INTEGER NOT NULL REFERENCES process(id),
+    comm       TEXT NOT NULL,                  -- latest name (updated on rename / exec)
+    start_ns   INTEGER,                        -- creation (ns); NULL when it predates recording
+    exit_ns    INTEGER                         -- exit (ns); NULL when alive at the end
+);
+CREATE INDEX thread_by_process ON thread (process_id);
+
+-- Every rename of a thread (prctl PR_SET_NAME, pthread_setname_np, exec).
+CREATE TABLE thread_rename (
+    thread_id INTEGER NOT NULL REFERENCES thread(id),
+    ts_ns     INTEGER NOT NULL,               -- when the new name was seen (ns)
+    old_comm  TEXT,                           -- name before; NULL when unknown
+    new_comm  TEXT NOT NULL                   -- name after
+);
+
+-- The CUDA operations Causeway knows. Ids are fixed across versions of the collector; importers
+-- may add ops of their own above 1000.
+CREATE TABLE cuda_op (
+    id       INTEGER PRIMARY KEY,  -- op id stored in cuda_call.op_id
+    name     TEXT NOT NULL UNIQUE, -- exported symbol, e.g. 'cudaMemcpyAsync', 'cuLaunchKernel'
+    api      TEXT NOT NULL,        -- 'runtime' (libcudart) or 'driver' (libcuda)
+    category TEXT NOT NULL         -- 'copy', 'kernel', 'sync', 'alloc', 'free', 'stream', 'event'
+);
+
+INSERT INTO cuda_op (id, name, api, category) VALUES
+    (1, 'cudaMalloc', 'runtime', 'alloc'),
+    (2, 'cudaFree', 'runtime', 'free'),
+    (3, 'cudaMallocHost', 'runtime', 'alloc'),
+    (4, 'cudaHostAlloc', 'runtime', 'alloc'),
+    (5, 'cudaFreeHost', 'runtime', 'free'),
+    (6, 'cudaMemcpy', 'runtime', 'copy'),
+    (7, 'cudaMemcpyAsync', 'runtime', 'copy'),
+    (8, 'cudaLaunchKernel', 'runtime', 'kernel'),
+    (9, 'cudaStreamSynchronize', 'runtime', 'sync'),
+    (10, 'cudaDeviceSynchronize', 'runtime', 'sync'),
+    (11, 'cudaEventSynchronize', 'runtime', 'sync'),
+    (12, 'cudaStreamCreate', 'runtime', 'stream'),
+    (13, 'cudaEventRecord', 'runtime', 'event'),
+    (14, 'cudaMallocAsync', 'runtime', 'alloc'),
+    (15, 'cudaFreeAsync', 'runtime', 'free'),
+    (101, 'cuLaunchKernel', 'driver', 'kernel'),
+    (102, 'cuMemcpyHtoD_v2', 'driver', 'copy'),
+    (103, 'cuMemcpyDtoH_v2', 'driver', 'copy'),
+    (104, 'cuMemcpyHtoDAsync_v2', 'driver', 'copy'),
+    (105, 'cuMemcpyDtoHAsync_v2', 'driver', 'copy'),
+    (106, 'cuMemAlloc_v2', 'driver', 'alloc'),
+    (107, 'cuMemFree_v2', 'driver', 'free'),
+    (108, 'cuCtxSynchronize', 'driver', 'sync'),
+    (109, 'cuStreamSynchronize', 'driver', 'sync');
+
+-- CUDA streams seen in calls, interned per process so cuda_call stores a small id.
+CREATE TABLE cuda_stream (
+    id         INTEGER PRIMARY KEY,                 -- small id stored in cuda_call.stream_id
+    process_id INTEGER NOT NULL REFERENCES process(id),
+    handle     INTEGER NOT NULL                     -- cudaStream_t value (0 = legacy default)
+);
+
+-- Every CUDA runtime and driver call of the traced processes (no sampling). Rows are appended in
+-- roughly ts_ns order; the table has no secondary index so that a stored call stays small (the
+-- analysis reads it in one pass).
+CREATE TABLE cuda_call (
+    thread_id   INTEGER NOT NULL,  -- thread.id of the calling thread
+    op_id       INTEGER NOT NULL,  -- cuda_op.id
+    ts_ns       INTEGER NOT NULL,  -- entry (ns since start)
+    dur_ns      INTEGER NOT NULL,  -- entry to return (ns)
+    bytes       INTEGER,           -- size argument of copies and allocations (bytes); NULL for
+                                   -- ops without one
+    copy_kind   INTEGER,           -- cudaMemcpyKind: 0 HtoH, 1 HtoD, 2 DtoH, 3 DtoD, 4 default;
+                                   -- NULL for non-copies
+    host_pinned INTEGER,           -- copies: 1 the host buffer is pinned (from cudaMallocHost /
+                                   -- cudaHostAlloc), 0 pageable; NULL when not a host copy or not
+                                   -- known
+    stream_id   INTEGER,           -- cuda_stream.id; NULL for ops without a stream
+    ret         INTEGER NOT NULL,  -- return code (cudaError_t / CUresult); 0 = success
+    stack_id    INTEGER            -- stack.id of the user stack at entry; NULL when not recorded
+);
+
+-- Off-CPU intervals of traced threads at least session.offcpu_floor_ns long.
+CREATE TABLE offcpu (
+    thread_id      INTEGER NOT NULL, -- thread.id of the traced thread that left the CPU
+    ts_ns          INTEGER NOT NULL, -- switch-out (ns since start)
+    dur_ns         INTEGER NOT NULL, -- switch-out to switch-in (ns)
+    reason         INTEGER NOT NULL, -- 0 preempted (still runnable: CPU contention),
+                                     -- 1 blocked (slept: I/O, futex, pipe, sleep)
+    runq_wait_ns   INTEGER NOT NULL, -- runnable but not running (ns): the whole interval when
+                                     -- preempted, wakeup to switch-in when blocked (0 when no
+                                     -- wakeup was seen)
+    cpu            INTEGER NOT NULL, -- CPU it left
+    next_thread_id INTEGER           -- thread.id of the thread that got that CPU at switch-out;
+                                     -- NULL for the idle task
+);
+CREATE INDEX offcpu_by_thread ON offcpu (thread_id, ts_ns);
+
+-- Exact scheduling totals per traced thread, including what fell below the interval floor.
+-- Rewritten periodically during recording; the last write wins.
+CREATE TABLE thread_sched_total (
+    thread_id            INTEGER PRIMARY KEY REFERENCES thread(id),
+    voluntary_switches   INTEGER NOT NULL, -- switch-outs while blocked (count)
+    involuntary_switches INTEGER NOT NULL, -- switch-outs while runnable (count)
+    oncpu_ns             INTEGER NOT NULL, -- time on a CPU (ns)
+    preempted_ns         INTEGER NOT NULL, -- off CPU while runnable (ns)
+    blocked_ns           INTEGER NOT NULL, -- off CPU while sleeping (ns), run-queue wait excluded
+    runq_wait_ns         INTEGER NOT NULL, -- wakeup to switch-in after blocking (ns)
+    wakeups              INTEGER NOT NULL  -- wakeups received (count)
+);
+
+-- Page allocations (mm_page_alloc) per process per bucket of session.page_bucket_ns.
+CREATE TABLE page_alloc (
+    process_id INTEGER NOT NULL REFERENCES process(id),
+    bucket_ns  INTEGER NOT NULL, -- bucket start (ns since start)
+    count      INTEGER NOT NULL, -- allocation calls (count)
+    bytes      INTEGER NOT NULL, -- bytes allocated (4096 << order, summed)
+    PRIMARY KEY (process_id, bucket_ns)
+) WITHOUT ROWID;
+
+-- System-wide snapshots, about one per second, from /proc.
+CREATE TABLE system_snapshot (
+    ts_ns               INTEGER PRIMARY KEY, -- sample time (ns since start)
+    cpu_busy_pct        REAL NOT NULL,       -- all CPUs, non-idle share since previous (%)
+    cpu_user_pct        REAL NOT NULL,       -- user + nice share (%)
+    cpu_system_pct      REAL NOT NULL,       -- system + irq + softirq share (%)
+    cpu_iowait_pct      REAL NOT NULL,       -- iowait share (%)
+    mem_total_bytes     INTEGER NOT NULL,    -- MemTotal (bytes)
+    mem_available_bytes INTEGER NOT NULL,    -- MemAvailable (bytes)
+    load1               REAL NOT NULL,       -- 1-minute load average
+    procs_running       INTEGER NOT NULL,    -- runnable tasks now (count)
+    ctxt_per_s          REAL NOT NULL        -- context switches per second, system-wide
+);
+
+-- Call stacks referenced by cuda_call.stack_id; frames innermost first.
+CREATE TABLE stack (
+    id         INTEGER PRIMARY KEY,
+    process_id INTEGER NOT NULL REFERENCES process(id)
+);
+CREATE TABLE stack_frame (
+    stack_id INTEGER NOT NULL REFERENCES stack(id),
+    depth    INTEGER NOT NULL, -- 0 = innermost
+    address  INTEGER NOT NULL, -- instruction pointer (virtual address in the process)
+    module   TEXT,             -- file mapped at that address; NULL when unknown
+    symbol   TEXT,             -- symbol name; NULL when not resolved
+    offset   INTEGER,          -- address - symbol start (bytes); NULL when not resolved
+    PRIMARY KEY (stack_id, depth)
+) WITHOUT ROWID;
+
+-- Probes the collector tried to attach, and what happened.
+CREATE TABLE probe (
+    library  TEXT NOT NULL,    -- path of the library attached to; '' for tracepoints
+    symbol   TEXT NOT NULL,    -- function or tracepoint name
+    kind     TEXT NOT NULL,    -- 'uprobe', 'uretprobe', 'tp_btf'
+    required INTEGER NOT NULL, -- 1: recording is refused without it, 0: optional
+    attached INTEGER NOT NULL, -- 1 attached, 0 not
+    error    TEXT,             -- why not; NULL when attached
+    PRIMARY KEY (library, symbol, kind)
+) WITHOUT ROWID;
+
+-- Data quality: anything lost, unmatched or unknown is counted here, never dropped silently.
+CREATE TABLE data_quality (
+    source      TEXT NOT NULL,    -- where: 'cuda', 'sched', 'page_alloc', 'lifecycle', 'writer', ...
+    counter     TEXT NOT NULL,    -- what: 'ringbuf_drops', 'unmatched_returns', ...
+    value       INTEGER NOT NULL, -- how many (count)
+    severity    TEXT NOT NULL,    -- 'info', 'error' or 'data_loss'
+    description TEXT NOT NULL,    -- one sentence a person can act on
+    PRIMARY KEY (source, counter)
+) WITHOUT ROWID;
+
+-- Host events known only as counts per time bucket (importers of tools that keep many host events
+-- only in aggregate). The causeway collector stores intervals instead and leaves this empty.
+CREATE TABLE event_count (
+    process_id    INTEGER REFERENCES process(id), -- NULL when the source did not say
+    bucket_ns     INTEGER NOT NULL, -- bucket start (ns since start)
+    bucket_dur_ns INTEGER NOT NULL, -- bucket width (ns)
+    event         TEXT NOT NULL,    -- 'sched_switch', 'mm_page_alloc', 'process_fork', ...
+    count         INTEGER NOT NULL, -- events in the bucket (count)
+    stored        INTEGER NOT NULL, -- of those, how many were kept as individual records (count)
+    total_dur_ns  INTEGER,          -- summed duration (ns); NULL when the event has none
+    max_dur_ns    INTEGER           -- longest one (ns); NULL when the event has none
+);
+CREATE INDEX event_count_by_event ON event_count (event, process_id);

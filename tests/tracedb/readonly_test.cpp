@@ -1,0 +1,91 @@
+// The reader never changes the file it reads, and opens a WAL trace in a folder it cannot write.
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "tests/support/temp_dir.hpp"
+#include "tracedb/reader.hpp"
+#include "tracedb/writer.hpp"
+
+using namespace causeway::tracedb;
+using causeway::testing::TempDir;
+
+namespace {
+
+std::string file_bytes(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream content;
+    content << in.rdbuf();
+    return content.str();
+}
+
+SessionRecord session() {
+    return {.host = "h", .kernel = "k", .cpu_count = 1, .collector_version = "t",
+            .collector_flags = ""};
+}
+
+}  // namespace
+
+TEST_CASE("reading a finished trace leaves the file byte for byte unchanged", "[tracedb]") {
+    TempDir dir;
+    const auto path = dir.file("run.db");
+    {
+        auto writer = TraceWriter::create(path, session());
+        REQUIRE(writer);
+        REQUIRE(writer->add_snapshot({.ts_ns = 1}));
+        REQUIRE(writer->finish(2));
+    }
+    const auto before = file_bytes(path);
+    {
+        auto reader = TraceReader::open(path);
+        REQUIRE(reader);
+        // Writes are refused by the engine.
+        CHECK_FALSE(reader->db().exec("DELETE FROM system_snapshot"));
+        CHECK_FALSE(reader->db().exec("CREATE TABLE x (y)"));
+    }
+    CHECK(file_bytes(path) == before);
+    CHECK_FALSE(std::filesystem::exists(path + "-wal"));
+}
+
+TEST_CASE("a WAL trace left by a killed writer opens read-only in an unwritable folder",
+          "[tracedb]") {
+    TempDir dir;
+    const auto folder = dir.file("ro");
+    std::filesystem::create_directory(folder);
+    const auto path = folder + "/run.db";
+    // A writer that never finishes leaves the DB in WAL mode, as `kill -9` does.
+    auto writer = TraceWriter::create(path, session());
+    REQUIRE(writer);
+    REQUIRE(writer->add_snapshot({.ts_ns = 1}));
+    REQUIRE(writer->commit());
+    REQUIRE(::chmod(folder.c_str(), 0555) == 0);
+    REQUIRE(::chmod(dir.path().c_str(), 0755) == 0);
+
+    // Root may write anywhere, so the reader runs as an unprivileged user in a child process.
+    pid_t child = ::fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+        if (::geteuid() == 0 && ::setgid(65534) != 0 && ::setuid(65534) != 0) {
+            ::_exit(3);
+        }
+        if (::geteuid() == 0 && ::setuid(65534) != 0) {
+            ::_exit(3);
+        }
+        auto reader = TraceReader::open(path);
+        if (!reader) {
+            ::_exit(1);
+        }
+        auto rows = reader->db().query_int64("SELECT count(*) FROM session");
+        ::_exit(rows && *rows == 1 ? 0 : 2);
+    }
+    int status = 0;
+    REQUIRE(::waitpid(child, &status, 0) == child);
+    REQUIRE(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 0);
+    ::chmod(folder.c_str(), 0755);
+}

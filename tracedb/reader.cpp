@@ -1,0 +1,218 @@
+#include "tracedb/reader.hpp"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <array>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "tracedb/schema.hpp"
+
+namespace causeway::tracedb {
+namespace {
+
+constexpr std::size_t kHeaderBytes = 100;
+constexpr char kSqliteMagic[] = "SQLite format 3";
+
+std::uint32_t read_be32(const unsigned char* p) {
+    return (std::uint32_t{p[0]} << 24) | (std::uint32_t{p[1]} << 16) | (std::uint32_t{p[2]} << 8) |
+           std::uint32_t{p[3]};
+}
+
+std::string folder_of(const std::string& path) {
+    auto slash = path.rfind('/');
+    return slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
+}
+
+bool file_exists(const std::string& path) {
+    struct stat st {};
+    return ::stat(path.c_str(), &st) == 0;
+}
+
+std::string uri_escape(const std::string& path) {
+    std::string out;
+    for (char c : path) {
+        if (c == '%' || c == '?' || c == '#') {
+            static constexpr char kHex[] = "0123456789ABCDEF";
+            out += '%';
+            out += kHex[(static_cast<unsigned char>(c) >> 4) & 0xF];
+            out += kHex[static_cast<unsigned char>(c) & 0xF];
+        } else {
+            out += c;
+        }
+    }
+    return out;
+}
+
+Result<Database> open_readonly(const std::string& path, bool immutable) {
+    std::string uri = "file:" + uri_escape(path) + "?mode=ro";
+    if (immutable) {
+        uri += "&immutable=1";
+    }
+    sqlite3* raw = nullptr;
+    int rc = sqlite3_open_v2(uri.c_str(), &raw, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr);
+    Database db(raw);
+    if (rc != SQLITE_OK) {
+        return Error{raw != nullptr ? db.last_error() : sqlite3_errstr(rc)};
+    }
+    return db;
+}
+
+// The tables of a SQLite file that is not ours, to say what it looks like.
+std::vector<std::string> table_names(const Database& db) {
+    std::vector<std::string> names;
+    auto stmt = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name");
+    if (!stmt) {
+        return names;
+    }
+    while (stmt->step() == SQLITE_ROW) {
+        names.push_back(stmt->column_text(0));
+    }
+    return names;
+}
+
+bool contains(const std::vector<std::string>& names, const char* name) {
+    for (const auto& n : names) {
+        if (n == name) {
+            return true;
+        }
+    }
+    return false;
+}
+
+std::string foreign_db_message(const std::string& path, const Database& db,
+                               std::int64_t application_id) {
+    auto tables = table_names(db);
+    if (contains(tables, "events") && contains(tables, "schema_info")) {
+        return path +
+               " is an Ingero trace database, not a Causeway trace. Convert it first: "
+               "causeway import --from ingero " +
+               path + " converted.db";
+    }
+    std::string listed;
+    for (std::size_t i = 0; i < tables.size() && i < 8; ++i) {
+        listed += (i ? ", " : "") + tables[i];
+    }
+    if (tables.size() > 8) {
+        listed += ", ...";
+    }
+    char id[32];
+    std::snprintf(id, sizeof id, "0x%08llx", static_cast<unsigned long long>(application_id));
+    return path + " is a SQLite database but not a Causeway trace (application_id " + id +
+           (tables.empty() ? ", no tables" : ", tables: " + listed) +
+           "). Record one with: sudo causeway-collector record --db run.db -- COMMAND";
+}
+
+}  // namespace
+
+std::string check_sqlite_header(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        return "cannot open " + path + ": " + std::strerror(errno);
+    }
+    std::array<unsigned char, kHeaderBytes> header{};
+    in.read(reinterpret_cast<char*>(header.data()), header.size());
+    auto got = static_cast<std::size_t>(in.gcount());
+    std::error_code size_error;
+    auto file_bytes = static_cast<std::uint64_t>(std::filesystem::file_size(path, size_error));
+    if (file_bytes == 0) {
+        return path + " is empty (0 bytes): it is not a trace. Record one with causeway-collector.";
+    }
+    if (got < kHeaderBytes || std::memcmp(header.data(), kSqliteMagic, sizeof kSqliteMagic) != 0) {
+        return path + " is not a SQLite database (" + std::to_string(file_bytes) +
+               " bytes, no SQLite header): pass a trace recorded by causeway-collector.";
+    }
+    std::uint32_t page_size = (std::uint32_t{header[16]} << 8) | header[17];
+    if (page_size == 1) {
+        page_size = 65536;
+    }
+    std::uint32_t page_count = read_be32(&header[28]);
+    // The in-header size is valid only when the change counter matches "version-valid-for".
+    bool size_valid = read_be32(&header[24]) == read_be32(&header[92]);
+    if (size_valid && page_count > 0 &&
+        file_bytes < static_cast<std::uint64_t>(page_count) * page_size) {
+        return path + " is truncated or corrupt: its header says " + std::to_string(page_count) +
+               " pages of " + std::to_string(page_size) + " bytes (" +
+               std::to_string(std::uint64_t{page_count} * page_size) + " bytes) but the file has " +
+               std::to_string(file_bytes) +
+               " bytes. It was cut short (copy interrupted, disk full?): copy it again or "
+               "re-record.";
+    }
+    return {};
+}
+
+Result<TraceReader> TraceReader::open(const std::string& path) {
+    if (!file_exists(path)) {
+        return Error{"cannot open trace DB " + path + ": no such file"};
+    }
+    if (auto problem = check_sqlite_header(path); !problem.empty()) {
+        return Error{problem};
+    }
+
+    TraceReader reader;
+    reader.path_ = path;
+    auto db = open_readonly(path, /*immutable=*/false);
+    bool needs_immutable = false;
+    if (db) {
+        // A WAL DB needs its -shm file; in a folder we cannot write, the first read fails.
+        auto probe = db->query_int64("PRAGMA application_id");
+        needs_immutable = !probe && ::access(folder_of(path).c_str(), W_OK) != 0;
+    } else {
+        needs_immutable = ::access(folder_of(path).c_str(), W_OK) != 0;
+    }
+    if (needs_immutable) {
+        db = open_readonly(path, /*immutable=*/true);
+        if (db && file_exists(path + "-wal")) {
+            reader.notes_.push_back(
+                "opened immutable because " + folder_of(path) +
+                " is not writable; transactions still in " + path +
+                "-wal are not visible (copy the DB and its -wal file to a writable folder to "
+                "see them)");
+        }
+    }
+    if (!db) {
+        return Error{"cannot open trace DB " + path + " read-only: " + db.error().message};
+    }
+    reader.db_ = std::move(db.value());
+    const Database& handle = reader.db_;
+    sqlite3_busy_timeout(handle.get(), 2000);
+
+    auto application_id = handle.query_int64("PRAGMA application_id");
+    if (!application_id) {
+        return Error{path + " cannot be read as a SQLite database (" +
+                     application_id.error().message +
+                     "): it is corrupt or not a database. Re-record it or copy it again."};
+    }
+    if (*application_id != kApplicationId) {
+        return Error{foreign_db_message(path, handle, *application_id)};
+    }
+    auto version = handle.query_int64("PRAGMA user_version");
+    if (!version) {
+        return Error{path + " is corrupt: " + version.error().message};
+    }
+    if (*version > kSchemaVersion) {
+        return Error{path + " was written with trace schema version " + std::to_string(*version) +
+                     ", newer than this causeway understands (up to " +
+                     std::to_string(kSchemaVersion) + "). Upgrade causeway to read it."};
+    }
+    if (*version < 1) {
+        return Error{path + " carries the Causeway id but no schema version: it was not "
+                            "completely created. Re-record it."};
+    }
+    reader.schema_version_ = *version;
+    // Touch the catalog and the session row: a damaged file fails here, not mid-analysis.
+    auto session = handle.query_int64("SELECT count(*) FROM session");
+    if (!session) {
+        return Error{path + " is damaged: " + session.error().message +
+                     ". Re-record it or copy it again."};
+    }
+    if (auto status = handle.exec("PRAGMA query_only=1"); !status) {
+        return Error{"cannot make " + path + " query-only: " + status.error().message};
+    }
+    return reader;
+}
+
+}  // namespace causeway::tracedb

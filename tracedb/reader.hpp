@@ -1,0 +1,42 @@
+#pragma once
+// Opens a trace DB for analysis: read-only, never mutating the file, refusing anything that is
+// not a Causeway trace this build understands.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tracedb/result.hpp"
+#include "tracedb/sqlite.hpp"
+
+namespace causeway::tracedb {
+
+class TraceReader {
+public:
+    // Opens `path` read-only (SQLITE_OPEN_READONLY, query_only). A WAL file in a folder the
+    // reader cannot write is opened as immutable; notes() then says what that means.
+    // Refused, with a message that says what the file is and what to do: a missing file, a
+    // file that is not SQLite, a truncated or corrupt file, a SQLite DB of another tool (an
+    // Ingero trace is named as such), a trace of a newer schema version.
+    static Result<TraceReader> open(const std::string& path);
+
+    const std::string& path() const { return path_; }
+    const Database& db() const { return db_; }
+    std::int64_t schema_version() const { return schema_version_; }
+    // Things a reader of the results should know about how the file was opened.
+    const std::vector<std::string>& notes() const { return notes_; }
+
+private:
+    TraceReader() = default;
+
+    std::string path_;
+    Database db_;
+    std::int64_t schema_version_ = 0;
+    std::vector<std::string> notes_;
+};
+
+// Why a file cannot be read as a Causeway trace, or an empty string when it can be opened as
+// SQLite at all. Checks the header bytes without SQLite: magic, page size, truncation.
+std::string check_sqlite_header(const std::string& path);
+
+}  // namespace causeway::tracedb

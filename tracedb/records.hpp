@@ -1,0 +1,144 @@
+#pragma once
+// One plain struct per trace-DB table, as the writer takes them. Field units follow the column
+// names in schemas/trace.sql; std::nullopt is stored as NULL ("not known").
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace causeway::tracedb {
+
+struct SessionRecord {
+    std::string host{};
+    std::string kernel{};
+    std::int64_t cpu_count = 0;
+    std::optional<std::string> cpu_model{};
+    std::optional<std::int64_t> mem_total_bytes{};
+    std::optional<std::string> gpu{};
+    std::optional<std::string> command_line{};
+    std::string collector_version{};
+    std::string collector_flags{};
+    std::string source = "causeway-collector";
+    std::int64_t offcpu_floor_ns = 50'000;
+    std::int64_t page_bucket_ns = 100'000'000;
+    std::int64_t start_mono_ns = 0;
+    std::int64_t start_wall_ns = 0;
+};
+
+struct ProcessRecord {
+    std::int64_t pid = 0;
+    std::optional<std::int64_t> parent_id{};
+    std::optional<std::int64_t> ppid{};
+    std::string comm{};
+    std::optional<std::string> cmdline{};
+    bool in_tree = true;
+    std::optional<std::int64_t> start_ns{};
+    std::optional<std::int64_t> exec_ns{};
+    std::optional<std::int64_t> exit_ns{};
+    std::optional<std::int64_t> exit_code{};
+};
+
+struct ThreadRecord {
+    std::int64_t tid = 0;
+    std::int64_t process_id = 0;
+    std::string comm{};
+    std::optional<std::int64_t> start_ns{};
+    std::optional<std::int64_t> exit_ns{};
+};
+
+struct CudaCallRecord {
+    std::int64_t thread_id = 0;
+    std::int64_t op_id = 0;
+    std::int64_t ts_ns = 0;
+    std::int64_t dur_ns = 0;
+    std::optional<std::int64_t> bytes{};
+    std::optional<std::int64_t> copy_kind{};
+    std::optional<std::int64_t> host_pinned{};
+    std::optional<std::int64_t> stream_id{};
+    std::int64_t ret = 0;
+    std::optional<std::int64_t> stack_id{};
+};
+
+enum class OffCpuReason : std::int64_t { kPreempted = 0, kBlocked = 1 };
+
+struct OffCpuRecord {
+    std::int64_t thread_id = 0;
+    std::int64_t ts_ns = 0;
+    std::int64_t dur_ns = 0;
+    OffCpuReason reason = OffCpuReason::kBlocked;
+    std::int64_t runq_wait_ns = 0;
+    std::int64_t cpu = 0;
+    std::optional<std::int64_t> next_thread_id{};
+};
+
+struct ThreadSchedTotalRecord {
+    std::int64_t thread_id = 0;
+    std::int64_t voluntary_switches = 0;
+    std::int64_t involuntary_switches = 0;
+    std::int64_t oncpu_ns = 0;
+    std::int64_t preempted_ns = 0;
+    std::int64_t blocked_ns = 0;
+    std::int64_t runq_wait_ns = 0;
+    std::int64_t wakeups = 0;
+};
+
+struct PageAllocRecord {
+    std::int64_t process_id = 0;
+    std::int64_t bucket_ns = 0;
+    std::int64_t count = 0;
+    std::int64_t bytes = 0;
+};
+
+struct SnapshotRecord {
+    std::int64_t ts_ns = 0;
+    double cpu_busy_pct = 0;
+    double cpu_user_pct = 0;
+    double cpu_system_pct = 0;
+    double cpu_iowait_pct = 0;
+    std::int64_t mem_total_bytes = 0;
+    std::int64_t mem_available_bytes = 0;
+    double load1 = 0;
+    std::int64_t procs_running = 0;
+    double ctxt_per_s = 0;
+};
+
+struct StackFrameRecord {
+    std::int64_t depth = 0;
+    std::int64_t address = 0;
+    std::optional<std::string> module{};
+    std::optional<std::string> symbol{};
+    std::optional<std::int64_t> offset{};
+};
+
+struct ProbeRecord {
+    std::string library{};
+    std::string symbol{};
+    std::string kind{};  // "uprobe", "uretprobe", "tp_btf"
+    bool required = false;
+    bool attached = false;
+    std::optional<std::string> error{};
+};
+
+enum class Severity { kInfo, kError, kDataLoss };
+const char* severity_name(Severity severity);
+
+struct DataQualityRecord {
+    std::string source{};
+    std::string counter{};
+    std::int64_t value = 0;
+    Severity severity = Severity::kInfo;
+    std::string description{};
+};
+
+struct EventCountRecord {
+    std::optional<std::int64_t> process_id{};
+    std::int64_t bucket_ns = 0;
+    std::int64_t bucket_dur_ns = 0;
+    std::string event{};
+    std::int64_t count = 0;
+    std::int64_t stored = 0;
+    std::optional<std::int64_t> total_dur_ns{};
+    std::optional<std::int64_t> max_dur_ns{};
+};
+
+}  // namespace causeway::tracedb

@@ -1,0 +1,83 @@
+#pragma once
+// Writes a trace DB: WAL journal, prepared statements, rows batched into transactions.
+// Used by the collector, the importers and the tests that build fixture DBs.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tracedb/records.hpp"
+#include "tracedb/result.hpp"
+#include "tracedb/sqlite.hpp"
+
+namespace causeway::tracedb {
+
+class TraceWriter {
+public:
+    // Rows written before the open transaction is committed on its own.
+    static constexpr std::int64_t kDefaultBatchRows = 65'536;
+
+    // Creates a new trace DB at `path` with the schema and the session row. Refuses a path that
+    // already exists, so a recording never overwrites another one.
+    static Result<TraceWriter> create(const std::string& path, const SessionRecord& session);
+
+    const std::string& path() const { return path_; }
+
+    Result<std::int64_t> add_process(const ProcessRecord& process);
+    Status set_process_exec(std::int64_t process_id, std::int64_t exec_ns, const std::string& comm,
+                            const std::optional<std::string>& cmdline);
+    Status set_process_exit(std::int64_t process_id, std::int64_t exit_ns,
+                            std::optional<std::int64_t> exit_code);
+
+    Result<std::int64_t> add_thread(const ThreadRecord& thread);
+    // Records the rename and makes `new_comm` the thread's current name.
+    Status rename_thread(std::int64_t thread_id, std::int64_t ts_ns,
+                         const std::optional<std::string>& old_comm, const std::string& new_comm);
+    Status set_thread_exit(std::int64_t thread_id, std::int64_t exit_ns);
+
+    Result<std::int64_t> add_stream(std::int64_t process_id, std::int64_t handle);
+    Result<std::int64_t> add_stack(std::int64_t process_id,
+                                   const std::vector<StackFrameRecord>& frames);
+
+    Status add_cuda_call(const CudaCallRecord& call);
+    Status add_offcpu(const OffCpuRecord& interval);
+    // Inserts or replaces the thread's totals (the collector rewrites them as they grow).
+    Status put_thread_sched_total(const ThreadSchedTotalRecord& total);
+    // Adds to the bucket's count and bytes when the bucket already has a row.
+    Status add_page_alloc(const PageAllocRecord& bucket);
+    Status add_snapshot(const SnapshotRecord& snapshot);
+    Status put_probe(const ProbeRecord& probe);
+    // Inserts or replaces the counter: data-quality values are totals, not increments.
+    Status put_data_quality(const DataQualityRecord& counter);
+    Status add_event_count(const EventCountRecord& count);
+    Status set_meta(const std::string& key, const std::string& value);
+
+    // Commits the open batch; the next write opens a new one.
+    Status commit();
+    // Writes the stop time, commits, checkpoints the WAL and leaves the file in rollback-journal
+    // mode so that it is one self-contained file that opens read-only anywhere.
+    Status finish(std::int64_t stop_ns);
+
+    std::int64_t rows_written() const { return rows_written_; }
+
+private:
+    TraceWriter() = default;
+    Status prepare_statements();
+    Status begin_if_needed();
+    // Steps a prepared insert/update, resets it, and counts the row toward the batch.
+    Status run(Statement& stmt);
+
+    std::string path_;
+    Database db_;
+    bool in_transaction_ = false;
+    std::int64_t rows_in_batch_ = 0;
+    std::int64_t rows_written_ = 0;
+
+    Statement insert_process_, set_process_exec_, set_process_exit_;
+    Statement insert_thread_, insert_rename_, set_thread_comm_, set_thread_exit_;
+    Statement insert_stream_, insert_stack_, insert_frame_;
+    Statement insert_cuda_call_, insert_offcpu_, put_sched_total_, add_page_alloc_;
+    Statement insert_snapshot_, put_probe_, put_data_quality_, insert_event_count_, set_meta_;
+};
+
+}  // namespace causeway::tracedb
