@@ -1,0 +1,180 @@
+/* The ABI between the BPF programs (bpf/, one .bpf.c per probe family) and the collector (collector/): event records
+ * sent through the ring buffers and the values of maps that user space reads. Fixed-width types,
+ * widest field first, explicit padding, so both compilers lay them out identically; the C++ side
+ * checks sizes with static_assert (collector/abi_check.hpp).
+ *
+ * Timestamps are bpf_ktime_get_ns() (CLOCK_MONOTONIC, ns); user space subtracts the session's
+ * start. pid = thread id (tid) and tgid = process id, as the kernel names them. */
+#ifndef CAUSEWAY_BPF_ABI_H
+#define CAUSEWAY_BPF_ABI_H
+
+#ifdef __cplusplus
+#include <cstdint>
+typedef std::uint8_t cw_u8;
+typedef std::uint16_t cw_u16;
+typedef std::uint32_t cw_u32;
+typedef std::int32_t cw_s32;
+typedef std::uint64_t cw_u64;
+#else
+typedef __u8 cw_u8;
+typedef __u16 cw_u16;
+typedef __u32 cw_u32;
+typedef __s32 cw_s32;
+typedef __u64 cw_u64;
+#endif
+
+#define CW_COMM_LEN 16
+#define CW_PATH_LEN 128
+
+/* CUDA operation ids: equal to cuda_op.id in schemas/trace.sql (a unit test compares them). The
+ * collector passes the op as the uprobe's bpf_cookie, so one entry and one return program serve
+ * every symbol. */
+enum cw_cuda_op {
+    CW_OP_cudaMalloc = 1,
+    CW_OP_cudaFree = 2,
+    CW_OP_cudaMallocHost = 3,
+    CW_OP_cudaHostAlloc = 4,
+    CW_OP_cudaFreeHost = 5,
+    CW_OP_cudaMemcpy = 6,
+    CW_OP_cudaMemcpyAsync = 7,
+    CW_OP_cudaLaunchKernel = 8,
+    CW_OP_cudaStreamSynchronize = 9,
+    CW_OP_cudaDeviceSynchronize = 10,
+    CW_OP_cudaEventSynchronize = 11,
+    CW_OP_cudaStreamCreate = 12,
+    CW_OP_cudaEventRecord = 13,
+    CW_OP_cudaMallocAsync = 14,
+    CW_OP_cudaFreeAsync = 15,
+    CW_OP_cuLaunchKernel = 101,
+    CW_OP_cuMemcpyHtoD_v2 = 102,
+    CW_OP_cuMemcpyDtoH_v2 = 103,
+    CW_OP_cuMemcpyHtoDAsync_v2 = 104,
+    CW_OP_cuMemcpyDtoHAsync_v2 = 105,
+    CW_OP_cuMemAlloc_v2 = 106,
+    CW_OP_cuMemFree_v2 = 107,
+    CW_OP_cuCtxSynchronize = 108,
+    CW_OP_cuStreamSynchronize = 109,
+};
+
+/* cudaMemcpyKind values as stored in cuda_call.copy_kind. */
+#define CW_COPY_HOST_TO_HOST 0
+#define CW_COPY_HOST_TO_DEVICE 1
+#define CW_COPY_DEVICE_TO_HOST 2
+#define CW_COPY_DEVICE_TO_DEVICE 3
+#define CW_COPY_DEFAULT 4
+#define CW_COPY_NONE 0xff /* the op is not a copy */
+
+/* cw_cuda_call.flags */
+#define CW_CALL_HAS_BYTES 0x1  /* bytes is the call's size argument */
+#define CW_CALL_HAS_STREAM 0x2 /* stream is the call's stream argument */
+#define CW_CALL_HAS_ADDR 0x4   /* host_addr is meaningful (see below) */
+
+/* One CUDA call, sent when it returns. */
+struct cw_cuda_call {
+    cw_u64 ts_ns;     /* entry (CLOCK_MONOTONIC ns) */
+    cw_u64 dur_ns;    /* entry to return (ns) */
+    cw_u64 bytes;     /* size argument of copies and allocations (bytes) */
+    cw_u64 stream;    /* cudaStream_t / CUstream handle (0 = legacy default stream) */
+    cw_u64 host_addr; /* copies: the host-side buffer; cudaMallocHost/cudaHostAlloc: the pointer
+                         returned; cudaFreeHost: the pointer freed */
+    cw_u32 tid;
+    cw_u32 tgid;
+    cw_s32 ret;       /* cudaError_t / CUresult */
+    cw_u16 op;        /* enum cw_cuda_op */
+    cw_u8 copy_kind;  /* CW_COPY_*, CW_COPY_NONE for non-copies */
+    cw_u8 flags;      /* CW_CALL_* */
+};
+
+/* Why a traced thread left its CPU (offcpu.reason). */
+#define CW_OFFCPU_PREEMPTED 0 /* still runnable (prev_state == TASK_RUNNING) */
+#define CW_OFFCPU_BLOCKED 1   /* slept */
+
+/* One off-CPU interval of a traced thread at least offcpu_floor_ns long, sent at switch-in. */
+struct cw_offcpu {
+    cw_u64 ts_ns;        /* switch-out */
+    cw_u64 dur_ns;       /* switch-out to switch-in */
+    cw_u64 runq_wait_ns; /* runnable but not running: all of it when preempted, wakeup to
+                            switch-in when blocked (0 when no wakeup was seen) */
+    cw_u32 tid;
+    cw_u32 tgid;
+    cw_u32 next_tid;     /* who got the CPU at switch-out; 0 = the idle task */
+    cw_u32 next_tgid;
+    cw_u32 cpu;          /* CPU it left */
+    cw_u8 reason;        /* CW_OFFCPU_* */
+    cw_u8 pad[3];
+    char next_comm[CW_COMM_LEN];
+};
+
+/* Exact scheduling totals of one traced thread (value of the sched skeleton's thread_sched map,
+ * also sent in a CW_LIFE_THREAD_EXIT event when the thread exits). */
+struct cw_sched_totals {
+    cw_u64 voluntary_switches;
+    cw_u64 involuntary_switches;
+    cw_u64 oncpu_ns;
+    cw_u64 preempted_ns;
+    cw_u64 blocked_ns;  /* run-queue wait excluded */
+    cw_u64 runq_wait_ns;
+    cw_u64 wakeups;
+};
+
+/* Per-thread scheduling state kept in the kernel: the totals plus what is needed to close the
+ * current interval. */
+struct cw_thread_sched {
+    struct cw_sched_totals totals;
+    cw_u64 switch_out_ns; /* last switch-out, 0 while on a CPU or never seen off it */
+    cw_u64 switch_in_ns;  /* last switch-in, 0 when not seen */
+    cw_u64 wakeup_ns;     /* last wakeup after switch_out_ns, 0 when none */
+    cw_u32 next_tid;      /* who got the CPU at the last switch-out */
+    cw_u32 next_tgid;
+    cw_u32 cpu;
+    cw_u8 reason;
+    cw_u8 pad[3];
+    char next_comm[CW_COMM_LEN];
+};
+
+/* Process-tree and naming events (lifecycle ring buffer). */
+enum cw_life_kind {
+    CW_LIFE_FORK = 1,        /* a traced process created a process: tid/tgid = child, ppid */
+    CW_LIFE_THREAD = 2,      /* a traced process created a thread */
+    CW_LIFE_EXEC = 3,        /* comm = new name, path = file executed */
+    CW_LIFE_EXIT = 4,        /* a thread exited; exit_code; group_dead = process exited */
+    CW_LIFE_RENAME = 5,      /* comm = new name */
+    CW_LIFE_LOADER = 6,      /* the dynamic loader changed the link map (dlopen/dlclose); the
+                                process is stopped with SIGSTOP until user space resumes it */
+};
+
+struct cw_life_event {
+    cw_u64 ts_ns;
+    struct cw_sched_totals totals; /* CW_LIFE_EXIT: the thread's final totals */
+    cw_u32 kind;                   /* enum cw_life_kind */
+    cw_u32 tid;
+    cw_u32 tgid;
+    cw_u32 ppid;                   /* CW_LIFE_FORK: parent tgid */
+    cw_s32 exit_code;              /* CW_LIFE_EXIT: as wait(2) reports it */
+    cw_u8 group_dead;              /* CW_LIFE_EXIT: 1 when the whole process is gone */
+    cw_u8 has_totals;              /* CW_LIFE_EXIT: totals are valid */
+    cw_u8 pad[2];
+    char comm[CW_COMM_LEN];
+    char path[CW_PATH_LEN];        /* CW_LIFE_EXEC: the file executed (truncated) */
+};
+
+/* Page allocations of one traced process in one bucket (page_alloc skeleton's map). */
+struct cw_page_key {
+    cw_u64 bucket;   /* (ktime - session start) / page_bucket_ns */
+    cw_u32 tgid;
+    cw_u32 pad;
+};
+struct cw_page_value {
+    cw_u64 count;
+    cw_u64 bytes;
+};
+
+/* Ring-buffer reserve failures and other kernel-side losses of one skeleton (its .bss). */
+struct cw_kernel_counters {
+    cw_u64 ringbuf_drops;       /* events lost because the ring buffer was full */
+    cw_u64 unmatched_returns;   /* cuda: a return without a recorded entry */
+    cw_u64 entries_lost;        /* cuda: entries overwritten (nesting too deep) or without return */
+    cw_u64 map_full;            /* a map update failed because the map was full */
+};
+
+#endif /* CAUSEWAY_BPF_ABI_H */

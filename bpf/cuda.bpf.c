@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: GPL-2.0
+/* CUDA runtime (libcudart) and driver (libcuda) calls of the traced processes: one uprobe and one
+ * uretprobe per symbol, all sharing the two programs below. The op id is the attachment's
+ * bpf_cookie. The entry saves the arguments in task storage (no hash on the hot path); the return
+ * sends one record. Entries nest (cudaMemcpy calls cuMemcpy*), so each thread keeps a small
+ * stack of open calls. */
+#include "bpf/common.bpf.h"
+
+#define CW_MAX_NESTING 4 /* power of two: the index is masked for the verifier */
+
+/* Ring buffer of completed calls (struct cw_cuda_call). Sized by the collector before load. */
+struct {
+    __uint(type, BPF_MAP_TYPE_RINGBUF);
+    __uint(max_entries, 32 << 20);
+} cuda_events SEC(".maps");
+
+struct open_call {
+    __u64 ts_ns;
+    __u64 bytes;
+    __u64 stream;
+    __u64 host_addr;
+    __u64 out_ptr; /* cudaMallocHost/cudaHostAlloc: where the returned pointer is written */
+    __u16 op;
+    __u8 copy_kind;
+    __u8 flags;
+    __u32 pad;
+};
+
+struct open_calls {
+    struct open_call calls[CW_MAX_NESTING];
+    __u32 depth;
+};
+
+/* key: the calling thread (task storage); value: its open CUDA calls, innermost last. */
+struct {
+    __uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+    __uint(map_flags, BPF_F_NO_PREALLOC);
+    __type(key, int);
+    __type(value, struct open_calls);
+} open_calls SEC(".maps");
+
+/* The n-th stack-passed argument (1-based) at function entry: after the return address. */
+static __always_inline __u64 stack_arg(struct pt_regs *ctx, int n)
+{
+    __u64 value = 0;
+    bpf_probe_read_user(&value, sizeof(value), (void *)(PT_REGS_SP(ctx) + 8 * n));
+    return value;
+}
+
+static __always_inline void set_copy(struct open_call *call, __u8 kind, __u64 dst, __u64 src,
+                                     __u64 bytes)
+{
+    call->copy_kind = kind;
+    call->bytes = bytes;
+    call->flags |= CW_CALL_HAS_BYTES;
+    if (kind == CW_COPY_HOST_TO_DEVICE) {
+        call->host_addr = src;
+        call->flags |= CW_CALL_HAS_ADDR;
+    } else if (kind == CW_COPY_DEVICE_TO_HOST) {
+        call->host_addr = dst;
+        call->flags |= CW_CALL_HAS_ADDR;
+    }
+}
+
+static __always_inline void set_stream(struct open_call *call, __u64 stream)
+{
+    call->stream = stream;
+    call->flags |= CW_CALL_HAS_STREAM;
+}
+
+static __always_inline void set_bytes(struct open_call *call, __u64 bytes)
+{
+    call->bytes = bytes;
+    call->flags |= CW_CALL_HAS_BYTES;
+}
+
+/* Argument positions follow the CUDA 13 prototypes (x86-64 SysV: a dim3 takes two registers). */
+static __always_inline void save_arguments(struct pt_regs *ctx, struct open_call *call)
+{
+    __u64 p1 = PT_REGS_PARM1(ctx), p2 = PT_REGS_PARM2(ctx), p3 = PT_REGS_PARM3(ctx);
+    __u64 p4 = PT_REGS_PARM4(ctx), p5 = PT_REGS_PARM5(ctx);
+    switch (call->op) {
+    case CW_OP_cudaMalloc:      /* (void **devPtr, size_t size) */
+    case CW_OP_cuMemAlloc_v2:   /* (CUdeviceptr *dptr, size_t bytesize) */
+        set_bytes(call, p2);
+        break;
+    case CW_OP_cudaMallocHost:  /* (void **ptr, size_t size) */
+    case CW_OP_cudaHostAlloc:   /* (void **pHost, size_t size, unsigned int flags) */
+        set_bytes(call, p2);
+        call->out_ptr = p1;
+        break;
+    case CW_OP_cudaFreeHost:    /* (void *ptr) */
+        call->host_addr = p1;
+        call->flags |= CW_CALL_HAS_ADDR;
+        break;
+    case CW_OP_cudaMemcpy:      /* (void *dst, const void *src, size_t count, kind) */
+        set_copy(call, p4, p1, p2, p3);
+        break;
+    case CW_OP_cudaMemcpyAsync: /* (dst, src, count, kind, cudaStream_t stream) */
+        set_copy(call, p4, p1, p2, p3);
+        set_stream(call, p5);
+        break;
+    case CW_OP_cudaLaunchKernel: /* (func, dim3 grid, dim3 block, args, size_t shmem, stream) */
+        set_stream(call, stack_arg(ctx, 2));
+        break;
+    case CW_OP_cudaStreamSynchronize: /* (cudaStream_t stream) */
+    case CW_OP_cuStreamSynchronize:   /* (CUstream hStream) */
+        set_stream(call, p1);
+        break;
+    case CW_OP_cudaEventRecord: /* (cudaEvent_t event, cudaStream_t stream) */
+    case CW_OP_cudaFreeAsync:   /* (void *devPtr, cudaStream_t stream) */
+        set_stream(call, p2);
+        break;
+    case CW_OP_cudaMallocAsync: /* (void **devPtr, size_t size, cudaStream_t stream) */
+        set_bytes(call, p2);
+        set_stream(call, p3);
+        break;
+    case CW_OP_cuLaunchKernel: /* (f, gx, gy, gz, bx, by, bz, shmem, hStream, params, extra) */
+        set_stream(call, stack_arg(ctx, 3));
+        break;
+    case CW_OP_cuMemcpyHtoD_v2: /* (CUdeviceptr dst, const void *src, size_t bytes) */
+        set_copy(call, CW_COPY_HOST_TO_DEVICE, p1, p2, p3);
+        break;
+    case CW_OP_cuMemcpyDtoH_v2: /* (void *dst, CUdeviceptr src, size_t bytes) */
+        set_copy(call, CW_COPY_DEVICE_TO_HOST, p1, p2, p3);
+        break;
+    case CW_OP_cuMemcpyHtoDAsync_v2: /* (dst, src, bytes, CUstream hStream) */
+        set_copy(call, CW_COPY_HOST_TO_DEVICE, p1, p2, p3);
+        set_stream(call, p4);
+        break;
+    case CW_OP_cuMemcpyDtoHAsync_v2: /* (dst, src, bytes, CUstream hStream) */
+        set_copy(call, CW_COPY_DEVICE_TO_HOST, p1, p2, p3);
+        set_stream(call, p4);
+        break;
+    default: /* cudaFree, cudaDeviceSynchronize, cudaEventSynchronize, cudaStreamCreate,
+                cuMemFree_v2, cuCtxSynchronize: nothing the trace stores */
+        break;
+    }
+}
+
+SEC("uprobe")
+int cw_cuda_entry(struct pt_regs *ctx)
+{
+    if (!cw_is_traced(cw_current_tgid()))
+        return 0;
+    struct open_calls *open = bpf_task_storage_get(&open_calls, bpf_get_current_task_btf(), 0,
+                                                   BPF_LOCAL_STORAGE_GET_F_CREATE);
+    if (!open) {
+        __sync_fetch_and_add(&counters.map_full, 1);
+        return 0;
+    }
+    __u32 depth = open->depth;
+    if (depth >= CW_MAX_NESTING) {
+        __sync_fetch_and_add(&counters.entries_lost, 1);
+        return 0;
+    }
+    struct open_call *call = &open->calls[depth & (CW_MAX_NESTING - 1)];
+    call->op = bpf_get_attach_cookie(ctx);
+    call->copy_kind = CW_COPY_NONE;
+    call->flags = 0;
+    call->bytes = call->stream = call->host_addr = call->out_ptr = 0;
+    save_arguments(ctx, call);
+    open->depth = depth + 1;
+    call->ts_ns = bpf_ktime_get_ns(); /* last, so the probe's own work is not in the call */
+    return 0;
+}
+
+SEC("uretprobe")
+int cw_cuda_return(struct pt_regs *ctx)
+{
+    __u64 now = bpf_ktime_get_ns();
+    struct open_calls *open = bpf_task_storage_get(&open_calls, bpf_get_current_task_btf(), 0, 0);
+    if (!open || open->depth == 0) {
+        if (cw_is_traced(cw_current_tgid()))
+            __sync_fetch_and_add(&counters.unmatched_returns, 1);
+        return 0;
+    }
+    __u16 op = bpf_get_attach_cookie(ctx);
+    /* Find the innermost open call of this op; calls above it lost their return (a longjmp or a
+     * missed uretprobe) and are dropped. */
+    __u32 depth = open->depth;
+    struct open_call *call = NULL;
+    for (int i = 0; i < CW_MAX_NESTING; i++) {
+        if (depth == 0)
+            break;
+        depth--;
+        struct open_call *candidate = &open->calls[depth & (CW_MAX_NESTING - 1)];
+        if (candidate->op == op) {
+            call = candidate;
+            break;
+        }
+    }
+    if (!call) {
+        __sync_fetch_and_add(&counters.unmatched_returns, 1);
+        return 0;
+    }
+    __u32 skipped = open->depth - 1 - depth;
+    if (skipped)
+        __sync_fetch_and_add(&counters.entries_lost, skipped);
+    open->depth = depth;
+
+    struct cw_cuda_call *event = bpf_ringbuf_reserve(&cuda_events, sizeof(*event), 0);
+    if (!event) {
+        __sync_fetch_and_add(&counters.ringbuf_drops, 1);
+        return 0;
+    }
+    __u64 id = bpf_get_current_pid_tgid();
+    event->ts_ns = call->ts_ns;
+    event->dur_ns = now - call->ts_ns;
+    event->bytes = call->bytes;
+    event->stream = call->stream;
+    event->host_addr = call->host_addr;
+    event->tid = (__u32)id;
+    event->tgid = id >> 32;
+    event->ret = PT_REGS_RC(ctx);
+    event->op = op;
+    event->copy_kind = call->copy_kind;
+    event->flags = call->flags;
+    if (call->out_ptr) {
+        __u64 returned = 0;
+        bpf_probe_read_user(&returned, sizeof(returned), (void *)call->out_ptr);
+        event->host_addr = returned;
+        event->flags |= CW_CALL_HAS_ADDR;
+    }
+    CW_SUBMIT_QUIET(event);
+    return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";
