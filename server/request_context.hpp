@@ -1,0 +1,32 @@
+#pragma once
+// The ToolContext of one request: progress goes to the request's progressToken, cancellation is
+// the dispatcher's flag for its id, and log messages pass the session's level (or the level the
+// stateless-era request names in its _meta).
+
+#include <atomic>
+#include <memory>
+#include <optional>
+
+#include "server/catalog.hpp"
+#include "server/dispatcher.hpp"
+#include "server/session.hpp"
+
+namespace causeway::server {
+
+class RequestContext final : public ToolContext {
+  public:
+    RequestContext(const Exchange& exchange, const json& params,
+                   std::shared_ptr<const std::atomic<bool>> cancelled);
+
+    void progress(double done, double total, const std::string& message) override;
+    bool cancelled() const override { return cancelled_->load(); }
+    void log(const std::string& level, const std::string& message) override;
+
+  private:
+    const Exchange& exchange_;
+    json progress_token_;  // null when the client did not ask for progress
+    LogLevel threshold_;
+    std::shared_ptr<const std::atomic<bool>> cancelled_;
+};
+
+}  // namespace causeway::server

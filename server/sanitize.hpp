@@ -1,0 +1,26 @@
+#pragma once
+// Strings that come from the traced system (process and thread names, command lines, symbols,
+// SQL results) are data, not instructions: before they reach a model they lose control and
+// bidirectional-override characters, invalid UTF-8 becomes U+FFFD, and they are capped in length.
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+namespace causeway::server {
+
+// Longest string from the traced system passed on (bytes, before the ellipsis).
+inline constexpr std::size_t kMaxUntrustedStringBytes = 1024;
+
+std::string sanitize_untrusted(std::string_view text,
+                               std::size_t max_bytes = kMaxUntrustedStringBytes);
+
+// Sanitises every string value (not the keys, which are ours) of a JSON tree in place.
+void sanitize_strings(nlohmann::json& tree, std::size_t max_bytes = kMaxUntrustedStringBytes);
+
+// Serialises for the wire; never throws on odd text.
+std::string to_wire(const nlohmann::json& message);
+
+}  // namespace causeway::server
