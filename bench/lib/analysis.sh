@@ -1,0 +1,77 @@
+# Section 4: analysis scaling. Synthetic trace DBs (bench/synth) of growing size, cached under
+# the build folder; wall time and peak RSS of `causeway explain` on each; p50/p99 of every MCP
+# tool on the smallest. Sourced by run.sh.
+
+# synthetic_db CALLS: path of a synthetic DB with CALLS CUDA calls, written once.
+synthetic_db() {
+  local db=$BENCH_DATA/synthetic-$1.db
+  if [[ ! -s $db ]]; then
+    log "analysis: writing $db"
+    rm -f "$db"
+    "$BENCH_BIN/causeway-bench-synth" --out "$db" --calls "$1" >>"$BENCH_OUT/raw.log" ||
+      die "cannot write the synthetic DB $db"
+  fi
+  echo "$db"
+}
+
+# explain_once DB: prints "wall_s max_rss_kb" of one `causeway explain`, which must succeed and
+# print a verdict.
+explain_once() {
+  local out=$BENCH_OUT/explain.out
+  /usr/bin/time -f '%e %M' -o "$BENCH_OUT/explain.time" "$CAUSEWAY" explain --db "$1" >"$out" \
+    2>>"$BENCH_OUT/raw.log" || die "causeway explain failed on $1 (see $BENCH_OUT/raw.log)"
+  grep -q '^Verdict: ' "$out" || die "causeway explain printed no verdict on $1: $(head -3 "$out")"
+  head -1 "$out" >>"$BENCH_OUT/raw.log"
+  cat "$BENCH_OUT/explain.time"
+}
+
+analysis_section() {
+  local -a sizes=(1000000 10000000)
+  ((BENCH_LARGE)) && sizes+=(50000000)
+  local size db first_s="" first_size=""
+  for size in "${sizes[@]}"; do
+    db=$(synthetic_db "$size")
+    local -a walls=() rss=()
+    local wall_rss
+    for ((round = 1; round <= ANALYSIS_RUNS; round++)); do
+      wall_rss=$(explain_once "$db")
+      walls+=("${wall_rss% *}")
+      rss+=("${wall_rss#* }")
+    done
+    local wall_s rss_mib label=$((size / 1000000))M
+    wall_s=$(printf '%s\n' "${walls[@]}" | median)
+    rss_mib=$(calc "$(printf '%s\n' "${rss[@]}" | sort -g | tail -1) / 1024" 0)
+    log "analysis: explain on $label calls: ${walls[*]} s, peak $rss_mib MiB"
+    local note="median of $ANALYSIS_RUNS, peak RSS $rss_mib MiB, DB $(($(stat -c %s "$db") / 1048576)) MiB"
+    if [[ -n $first_s ]]; then
+      note+=", growth exponent $(calc "log($wall_s / $first_s) / log($size / $first_size)") vs ${first_size}"
+    fi
+    record analysis "causeway explain, $label CUDA calls" "$wall_s" s "$note"
+    if [[ -z $first_s ]]; then
+      first_s=$wall_s
+      first_size=$size
+    fi
+    if ((size == 10000000)); then
+      target "explain on 10M calls under 2 s" "$(holds "$wall_s < 2" && echo yes || echo no)" "$wall_s s"
+      target "explain cost grows linearly or better (exponent <= 1.1)" \
+        "$(holds "log($wall_s / $first_s) / log($size / $first_size) <= 1.1" && echo yes || echo no)" \
+        "exponent $(calc "log($wall_s / $first_s) / log($size / $first_size)")"
+    fi
+  done
+
+  db=$(synthetic_db 1000000)
+  log "analysis: every MCP tool $MCP_REPEAT times on the 1M-call DB"
+  local tools_out=$BENCH_OUT/mcp.out worst=0 errors=0 line
+  "$BENCH_BIN/causeway-bench-mcp" --causeway "$CAUSEWAY" --db "$db" --repeat "$MCP_REPEAT" \
+    >"$tools_out" 2>>"$BENCH_OUT/raw.log" || log "WARNING: some MCP tools answered with errors (see $BENCH_OUT/raw.log)"
+  [[ -s $tools_out ]] || die "the MCP client timed no tool (see $BENCH_OUT/raw.log)"
+  while read -r line; do
+    local p99
+    p99=$(kv p99_ms <<<"$line")
+    record mcp "$(kv tool <<<"$line") on 1M calls: p50 / p99" "$(kv p50_ms <<<"$line") / $p99" ms \
+      "$(kv calls <<<"$line") calls, $(kv errors <<<"$line") errors"
+    worst=$(holds "$p99 > $worst" && echo "$p99" || echo "$worst")
+    errors=$((errors + $(kv errors <<<"$line")))
+  done <"$tools_out"
+  target "every MCP tool under 100 ms p99 on 1M calls" "$(holds "$worst < 100 && $errors == 0" && echo yes || echo no)" "worst p99 $worst ms, $errors errors"
+}

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# Causeway benchmarks: collector overhead against the uprobe floor and bpftrace, ingest
+# throughput, scheduling-tracing cost, analysis scaling. Builds what it needs, runs each
+# measurement several times and prints ONE table of medians (ratios are taken between
+# measurements of the same invocation) followed by the targets and whether they are met.
+#
+#   sudo bench/run.sh [--runs N] [--quick] [--large] [--only overhead,ingest,sched,analysis]
+#                     [--out DIR]
+#
+# Needs root (uprobes, tracepoints). The build folder is $CAUSEWAY_BUILD_DIR (default: build);
+# synthetic DBs are cached under it in bench-data/. Raw output of every run goes to DIR/raw.log.
+set -euo pipefail
+
+BENCH_ARGS="$*"
+BENCH_DIR=$(cd "$(dirname "$0")" && pwd)
+REPO_DIR=$(dirname "$BENCH_DIR")
+source "$BENCH_DIR/lib/common.sh"
+source "$BENCH_DIR/lib/overhead.sh"
+source "$BENCH_DIR/lib/ingest.sh"
+source "$BENCH_DIR/lib/sched.sh"
+source "$BENCH_DIR/lib/analysis.sh"
+
+usage() {
+  sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
+  exit "$1"
+}
+
+RUNS=5
+BENCH_LARGE=0
+SECTIONS=overhead,ingest,sched,analysis
+BENCH_OUT=""
+OVERHEAD_CALLS=200000      # calls per overhead run (count)
+LOOP_WARMUP=2000           # untimed calls before each timed loop (count)
+INGEST_UNPACED_CALLS=500000 # calls per thread of the unpaced ingest trial (count)
+INGEST_TRIAL_S=2           # length of a paced ingest trial (s)
+INGEST_BISECT_STEPS=6      # bisection steps on the rate
+PING_PONG_ROUNDS=100000    # round trips per ping-pong run (count)
+ANALYSIS_RUNS=3            # explain runs per DB size
+MCP_REPEAT=50              # timed calls per MCP tool
+while (($#)); do
+  case $1 in
+    --runs) RUNS=$2; shift 2 ;;
+    --quick) RUNS=3; OVERHEAD_CALLS=100000; INGEST_BISECT_STEPS=4; INGEST_TRIAL_S=1
+      PING_PONG_ROUNDS=50000; ANALYSIS_RUNS=1; MCP_REPEAT=20; shift ;;
+    --large) BENCH_LARGE=1; shift ;;
+    --only) SECTIONS=$2; shift 2 ;;
+    --out) BENCH_OUT=$2; shift 2 ;;
+    -h | --help) usage 0 ;;
+    *) echo "bench/run.sh: unknown option '$1'" >&2; usage 2 ;;
+  esac
+done
+[[ $RUNS =~ ^[1-9][0-9]*$ ]] || die "--runs needs a positive number, not '$RUNS'"
+for section in ${SECTIONS//,/ }; do
+  [[ $section =~ ^(overhead|ingest|sched|analysis)$ ]] ||
+    die "unknown section '$section' in --only (use overhead, ingest, sched, analysis)"
+done
+[[ $(id -u) -eq 0 ]] || die "run as root: the tracers attach uprobes and tracepoints (sudo bench/run.sh)"
+for tool in cmake ninja sqlite3 bpftrace /usr/bin/time; do
+  command -v "$tool" >/dev/null || die "$tool is missing: run scripts/install-deps.sh"
+done
+
+BUILD_DIR=$(realpath -m "${CAUSEWAY_BUILD_DIR:-$REPO_DIR/build}")
+BENCH_OUT=$(realpath -m "${BENCH_OUT:-/tmp/causeway-bench-$(date -u +%Y%m%dT%H%M%S)}")
+BENCH_DATA=$BUILD_DIR/bench-data
+mkdir -p "$BENCH_OUT" "$BENCH_DATA"
+: >"$BENCH_OUT/results.tsv"
+: >"$BENCH_OUT/targets.tsv"
+
+log "building into $BUILD_DIR"
+[[ -f $BUILD_DIR/build.ninja ]] ||
+  cmake -S "$REPO_DIR" -B "$BUILD_DIR" -G Ninja -DCAUSEWAY_WERROR=ON >>"$BENCH_OUT/raw.log"
+cmake --build "$BUILD_DIR" -j2 --target causeway-collector causeway causeway-bench-synth \
+  causeway-bench-floor causeway-bench-call-loop causeway-bench-ping-pong causeway-bench-mcp \
+  >>"$BENCH_OUT/raw.log" || die "build failed (see $BENCH_OUT/raw.log)"
+BENCH_BIN=$BUILD_DIR/bench
+COLLECTOR=$BUILD_DIR/collector/causeway-collector
+CAUSEWAY=$BUILD_DIR/cli/causeway
+FAKECUDART=$BUILD_DIR/tests/workloads/fakecuda/libcudart.so.13
+CALL_LOOP=("$BENCH_BIN/causeway-bench-call-loop" --warmup "$LOOP_WARMUP")
+[[ -f $FAKECUDART ]] || die "the fake CUDA runtime is not at $FAKECUDART"
+
+{
+  echo "machine: $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs))," \
+    "$(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), kernel $(uname -r)"
+  echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "commit: $(git -C "$REPO_DIR" rev-parse --short HEAD 2>/dev/null || echo unknown)," \
+    "runs: $RUNS, command: bench/run.sh $BENCH_ARGS"
+} >"$BENCH_OUT/machine.txt"
+
+for section in ${SECTIONS//,/ }; do
+  "${section}_section"
+done
+
+"$BENCH_DIR/lib/report.sh" "$BENCH_OUT" | tee "$BENCH_OUT/report.md"
