@@ -1,0 +1,57 @@
+#pragma once
+// A causal chain: symptom -> evidence measured on the calls themselves -> root cause ->
+// recommendations, with a confidence and the time it cost. One chain per root cause.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace causeway::analysis {
+
+enum class Confidence { kLow, kMedium, kHigh };
+const char* confidence_name(Confidence confidence);  // 'HIGH', 'MEDIUM', 'LOW'
+
+// The bottleneck classes; a chain's class is also the verdict it leads to.
+inline constexpr const char* kInputBound = "INPUT-BOUND";
+inline constexpr const char* kCpuContended = "CPU-CONTENDED";
+inline constexpr const char* kGpuBound = "GPU-BOUND";
+inline constexpr const char* kTransferBound = "TRANSFER-BOUND";
+inline constexpr const char* kAllocationChurn = "ALLOCATION-CHURN";
+inline constexpr const char* kColdStart = "COLD-START";
+inline constexpr const char* kHealthy = "HEALTHY";
+inline constexpr const char* kInsufficientData = "INSUFFICIENT-DATA";
+
+// One measured fact. `key` is stable (programs read it), `text` is for a person.
+struct Evidence {
+    std::string key;
+    double value = 0;
+    std::string unit;  // 'ns', 'ratio', 'count', 'bytes', 'per_s', 'bytes_per_s', 'pct'
+    std::string text;
+};
+
+// Who had the CPU while a traced thread was preempted.
+struct Competitor {
+    std::string comm;
+    std::int64_t pid = 0;  // 0 when unknown (the idle task or a thread not in the file)
+    std::int64_t tid = 0;
+    bool in_tree = false;
+    std::string role;  // role_name() of its thread
+    std::int64_t preempted_ns = 0;
+    double share = 0;  // of the preempted time measured
+};
+
+struct CausalChain {
+    std::string root_cause_class;  // one of the class names above
+    std::string symptom;
+    std::optional<std::string> op;  // the op the symptom is about, when there is one
+    std::vector<Evidence> evidence;
+    std::vector<Competitor> competitors;  // CPU contention only; largest first
+    std::string root_cause;               // one sentence
+    std::vector<std::string> recommendations;
+    Confidence confidence = Confidence::kLow;
+    std::int64_t time_lost_ns = 0;
+    double time_lost_share = 0;  // of the span of the threads that drive the GPU
+};
+
+}  // namespace causeway::analysis

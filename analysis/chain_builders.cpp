@@ -1,0 +1,38 @@
+#include "analysis/chain_builders.hpp"
+
+#include <utility>
+
+#include "analysis/human_units.hpp"
+
+namespace causeway::analysis {
+
+Evidence evidence(std::string key, double value, std::string unit, std::string text) {
+    return {std::move(key), value, std::move(unit), std::move(text)};
+}
+
+Confidence confidence_from(double coverage, double high, double medium) {
+    return coverage >= high     ? Confidence::kHigh
+           : coverage >= medium ? Confidence::kMedium
+                                : Confidence::kLow;
+}
+
+std::int64_t category_ns(const CallAccounting& accounting, OpCategory category) {
+    return accounting.by_category[static_cast<std::size_t>(category)].total_ns;
+}
+
+std::string slow_op_symptom(const TraceModel& model, const OpAccount& op) {
+    const std::string& name = model.ops[static_cast<std::size_t>(op.op_index)].name;
+    std::string text = name + ": " + std::to_string(op.slow_calls) + " of " +
+                       std::to_string(op.dur.count) + " calls slow (> " +
+                       format_duration(op.threshold_ns) + "); p99 " +
+                       format_duration(op.dur.p99_ns);
+    if (op.dur.p50_ns > 0) {
+        text +=
+            " = " +
+            format_ratio(static_cast<double>(op.dur.p99_ns) / static_cast<double>(op.dur.p50_ns)) +
+            " p50 (" + format_duration(op.dur.p50_ns) + ")";
+    }
+    return text + ", max " + format_duration(op.dur.max_ns);
+}
+
+}  // namespace causeway::analysis

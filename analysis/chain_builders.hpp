@@ -1,0 +1,53 @@
+#pragma once
+// One builder per root-cause class. Each looks at the measured evidence and returns a chain only
+// when its own evidence crosses its threshold; recommendations are added only when the evidence
+// supports them.
+
+#include <optional>
+
+#include "analysis/call_accounting.hpp"
+#include "analysis/causal_chain.hpp"
+#include "analysis/dataloader_facts.hpp"
+#include "analysis/process_roles.hpp"
+#include "analysis/system_context.hpp"
+#include "analysis/trace_model.hpp"
+
+namespace causeway::analysis {
+
+// A cause must cost at least this share of the GPU-driving threads' span to become a chain.
+inline constexpr double kChainMinShare = 0.10;
+// Waiting for the GPU is the normal state of a well-fed training loop; it becomes the verdict
+// only when it dominates.
+inline constexpr double kGpuBoundMinShare = 0.30;
+
+struct ChainInputs {
+    const TraceModel& model;
+    const Roles& roles;
+    const CallAccounting& accounting;
+    const DataLoaderFacts& loader;
+    TimeWindow range;
+    SystemContext during_slow_calls;  // while slow calls ran
+    SystemContext during_span;        // while the GPU-driving threads ran their loop
+
+    double share_of_span(std::int64_t ns) const {
+        return accounting.span_ns > 0
+                   ? static_cast<double>(ns) / static_cast<double>(accounting.span_ns)
+                   : 0.0;
+    }
+};
+
+std::optional<CausalChain> cpu_contention_chain(const ChainInputs& in);
+std::optional<CausalChain> input_wait_chain(const ChainInputs& in);
+std::optional<CausalChain> gpu_bound_chain(const ChainInputs& in);
+std::optional<CausalChain> transfer_chain(const ChainInputs& in);
+std::optional<CausalChain> allocation_churn_chain(const ChainInputs& in);
+std::optional<CausalChain> cold_start_chain(const ChainInputs& in);
+
+// Shared by the builders.
+Evidence evidence(std::string key, double value, std::string unit, std::string text);
+Confidence confidence_from(double coverage, double high, double medium);
+std::int64_t category_ns(const CallAccounting& accounting, OpCategory category);
+// "cudaStreamSynchronize: 20 of 200 calls slow (> 1.20 ms); p99 40.0 ms = 350x p50 (114 us)"
+std::string slow_op_symptom(const TraceModel& model, const OpAccount& op);
+
+}  // namespace causeway::analysis

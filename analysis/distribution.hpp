@@ -1,0 +1,29 @@
+#pragma once
+// Exact summary of a set of durations: nearest-rank percentiles, no sampling and no histogram
+// buckets, at any size.
+
+#include <cstdint>
+#include <vector>
+
+namespace causeway::analysis {
+
+struct Distribution {
+    std::int64_t count = 0;
+    std::int64_t total_ns = 0;
+    std::int64_t mean_ns = 0;
+    std::int64_t min_ns = 0;
+    std::int64_t p50_ns = 0;
+    std::int64_t p90_ns = 0;
+    std::int64_t p95_ns = 0;
+    std::int64_t p99_ns = 0;
+    std::int64_t max_ns = 0;
+};
+
+// Summarises `durations_ns`, reordering it (nth_element) rather than copying. Empty input gives
+// an all-zero Distribution with count 0.
+Distribution summarize(std::vector<std::int64_t>& durations_ns);
+
+// The nearest-rank percentile `pct` (0 < pct <= 100) of `values`, reordering them.
+std::int64_t percentile(std::vector<std::int64_t>& values, double pct);
+
+}  // namespace causeway::analysis

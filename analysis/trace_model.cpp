@@ -1,0 +1,514 @@
+#include "analysis/trace_model.hpp"
+
+#include <algorithm>
+#include <functional>
+#include <unordered_map>
+
+#include "analysis/call_enclosure.hpp"
+
+namespace causeway::analysis {
+namespace {
+
+using tracedb::Database;
+using tracedb::Statement;
+
+// Maps minted DB ids to dense vector indices.
+using IdIndex = std::unordered_map<std::int64_t, int>;
+
+int lookup(const IdIndex& index, std::int64_t id) {
+    auto it = index.find(id);
+    return it == index.end() ? -1 : it->second;
+}
+
+Result<Statement> query(const Database& db, const char* sql) {
+    auto stmt = db.prepare(sql);
+    if (!stmt) {
+        return Error{"cannot read the trace: " + stmt.error().message};
+    }
+    return stmt;
+}
+
+Status step_error(const Database& db, const char* table) {
+    return Error{std::string("cannot read table ") + table + ": " + db.last_error()};
+}
+
+OpCategory parse_category(const std::string& text) {
+    static const std::pair<const char*, OpCategory> kNames[] = {
+        {"copy", OpCategory::kCopy},   {"kernel", OpCategory::kKernel},
+        {"sync", OpCategory::kSync},   {"alloc", OpCategory::kAlloc},
+        {"free", OpCategory::kFree},   {"stream", OpCategory::kStream},
+        {"event", OpCategory::kEvent},
+    };
+    for (const auto& [name, category] : kNames) {
+        if (text == name) {
+            return category;
+        }
+    }
+    return OpCategory::kOther;
+}
+
+Status load_session(const Database& db, SessionInfo& out) {
+    auto stmt = query(db,
+                      "SELECT host, kernel, cpu_count, cpu_model, gpu, command_line, "
+                      "collector_version, source, offcpu_floor_ns, page_bucket_ns, "
+                      "start_wall_ns, stop_ns FROM session WHERE id = 1");
+    if (!stmt) {
+        return stmt.error();
+    }
+    if (stmt->step() != SQLITE_ROW) {
+        return Error{"the trace has no session row: it was not completely created. Re-record it."};
+    }
+    out.host = stmt->column_text(0);
+    out.kernel = stmt->column_text(1);
+    out.cpu_count = stmt->column_int64(2);
+    out.cpu_model = stmt->column_optional_text(3);
+    out.gpu = stmt->column_optional_text(4);
+    out.command_line = stmt->column_optional_text(5);
+    out.collector_version = stmt->column_text(6);
+    out.source = stmt->column_text(7);
+    out.offcpu_floor_ns = stmt->column_int64(8);
+    out.page_bucket_ns = stmt->column_int64(9);
+    out.start_wall_ns = stmt->column_int64(10);
+    out.stop_ns = stmt->column_optional_int64(11);
+    return Ok{};
+}
+
+Status load_processes(const Database& db, TraceModel& model, IdIndex& process_index) {
+    auto stmt = query(db,
+                      "SELECT id, pid, parent_id, ppid, comm, cmdline, in_tree, start_ns, "
+                      "exec_ns, exit_ns, exit_code FROM process ORDER BY id");
+    if (!stmt) {
+        return stmt.error();
+    }
+    std::vector<std::optional<std::int64_t>> parent_ids;
+    int rc;
+    while ((rc = stmt->step()) == SQLITE_ROW) {
+        ProcessInfo p;
+        p.id = stmt->column_int64(0);
+        p.pid = stmt->column_int64(1);
+        parent_ids.push_back(stmt->column_optional_int64(2));
+        p.ppid = stmt->column_optional_int64(3);
+        p.comm = stmt->column_text(4);
+        p.cmdline = stmt->column_optional_text(5);
+        p.in_tree = stmt->column_int64(6) != 0;
+        p.start_ns = stmt->column_optional_int64(7);
+        p.exec_ns = stmt->column_optional_int64(8);
+        p.exit_ns = stmt->column_optional_int64(9);
+        p.exit_code = stmt->column_optional_int64(10);
+        process_index[p.id] = static_cast<int>(model.processes.size());
+        model.processes.push_back(std::move(p));
+    }
+    if (rc != SQLITE_DONE) {
+        return step_error(db, "process");
+    }
+    for (std::size_t i = 0; i < model.processes.size(); ++i) {
+        if (parent_ids[i]) {
+            model.processes[i].parent_index = lookup(process_index, *parent_ids[i]);
+        }
+    }
+    return Ok{};
+}
+
+Status load_threads(const Database& db, TraceModel& model, const IdIndex& process_index,
+                    IdIndex& thread_index) {
+    auto stmt = query(db, "SELECT id, tid, process_id, comm, start_ns, exit_ns FROM thread");
+    if (!stmt) {
+        return stmt.error();
+    }
+    int rc;
+    std::int64_t orphans = 0;
+    while ((rc = stmt->step()) == SQLITE_ROW) {
+        ThreadInfo t;
+        t.id = stmt->column_int64(0);
+        t.tid = stmt->column_int64(1);
+        t.process_index = lookup(process_index, stmt->column_int64(2));
+        t.comm = stmt->column_text(3);
+        t.start_ns = stmt->column_optional_int64(4);
+        t.exit_ns = stmt->column_optional_int64(5);
+        if (t.process_index < 0) {
+            ++orphans;
+            continue;
+        }
+        int index = static_cast<int>(model.threads.size());
+        thread_index[t.id] = index;
+        model.processes[static_cast<std::size_t>(t.process_index)].thread_indices.push_back(index);
+        model.threads.push_back(std::move(t));
+    }
+    if (rc != SQLITE_DONE) {
+        return step_error(db, "thread");
+    }
+    if (orphans > 0) {
+        model.notes.push_back(std::to_string(orphans) +
+                              " thread rows name a process that is not in the file; skipped");
+    }
+    auto renames = query(db,
+                         "SELECT thread_id, old_comm FROM thread_rename "
+                         "WHERE old_comm IS NOT NULL ORDER BY thread_id, ts_ns");
+    if (!renames) {
+        return renames.error();
+    }
+    while ((rc = renames->step()) == SQLITE_ROW) {
+        int index = lookup(thread_index, renames->column_int64(0));
+        if (index >= 0) {
+            model.threads[static_cast<std::size_t>(index)].former_comms.push_back(
+                renames->column_text(1));
+        }
+    }
+    return rc == SQLITE_DONE ? Status{Ok{}} : step_error(db, "thread_rename");
+}
+
+Status load_ops(const Database& db, TraceModel& model, IdIndex& op_index) {
+    auto stmt = query(db, "SELECT id, name, api, category FROM cuda_op ORDER BY id");
+    if (!stmt) {
+        return stmt.error();
+    }
+    int rc;
+    while ((rc = stmt->step()) == SQLITE_ROW) {
+        OpInfo op;
+        op.id = stmt->column_int64(0);
+        op.name = stmt->column_text(1);
+        op.driver = stmt->column_text(2) == "driver";
+        op.category = parse_category(stmt->column_text(3));
+        op_index[op.id] = static_cast<int>(model.ops.size());
+        model.ops.push_back(std::move(op));
+    }
+    return rc == SQLITE_DONE ? Status{Ok{}} : step_error(db, "cuda_op");
+}
+
+// Dense lookup for the hot loop: ids are small minted integers, so a vector beats a hash map.
+std::vector<std::int32_t> dense_lookup(const IdIndex& index) {
+    std::int64_t max_id = 0;
+    for (const auto& [id, value] : index) {
+        max_id = std::max(max_id, id);
+    }
+    std::vector<std::int32_t> table(static_cast<std::size_t>(max_id) + 1, -1);
+    for (const auto& [id, value] : index) {
+        if (id >= 0) {
+            table[static_cast<std::size_t>(id)] = value;
+        }
+    }
+    return table;
+}
+
+std::int32_t dense_get(const std::vector<std::int32_t>& table, std::int64_t id) {
+    return id >= 0 && static_cast<std::size_t>(id) < table.size()
+               ? table[static_cast<std::size_t>(id)]
+               : -1;
+}
+
+Status load_calls(const Database& db, TraceModel& model, const IdIndex& thread_ids,
+                  const IdIndex& op_ids, std::int64_t& last_event_ns) {
+    auto count = db.query_int64("SELECT max(rowid) FROM cuda_call");
+    CudaCalls& c = model.calls;
+    if (count && *count > 0) {
+        auto n = static_cast<std::size_t>(*count);
+        c.thread_index.reserve(n);
+        c.op_index.reserve(n);
+        c.ts_ns.reserve(n);
+        c.dur_ns.reserve(n);
+        c.bytes.reserve(n);
+        c.copy_kind.reserve(n);
+        c.host_pinned.reserve(n);
+        c.ret.reserve(n);
+        c.stack_id.reserve(n);
+    }
+    auto stmt = query(db,
+                      "SELECT thread_id, op_id, ts_ns, dur_ns, bytes, copy_kind, host_pinned, ret, "
+                      "stack_id FROM cuda_call");
+    if (!stmt) {
+        return stmt.error();
+    }
+    auto threads = dense_lookup(thread_ids);
+    auto ops = dense_lookup(op_ids);
+    sqlite3_stmt* s = stmt->get();
+    std::int64_t unknown_thread = 0;
+    std::int64_t unknown_op = 0;
+    auto optional_column = [s](int col) -> std::int64_t {
+        return sqlite3_column_type(s, col) == SQLITE_NULL ? -1 : sqlite3_column_int64(s, col);
+    };
+    int rc;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        std::int32_t thread = dense_get(threads, sqlite3_column_int64(s, 0));
+        std::int32_t op = dense_get(ops, sqlite3_column_int64(s, 1));
+        if (thread < 0 || op < 0) {
+            ++(thread < 0 ? unknown_thread : unknown_op);
+            continue;
+        }
+        std::int64_t ts = sqlite3_column_int64(s, 2);
+        std::int64_t dur = sqlite3_column_int64(s, 3);
+        c.thread_index.push_back(thread);
+        c.op_index.push_back(op);
+        c.ts_ns.push_back(ts);
+        c.dur_ns.push_back(dur);
+        c.bytes.push_back(optional_column(4));
+        c.copy_kind.push_back(static_cast<std::int8_t>(optional_column(5)));
+        c.host_pinned.push_back(static_cast<std::int8_t>(optional_column(6)));
+        c.ret.push_back(static_cast<std::int32_t>(sqlite3_column_int64(s, 7)));
+        c.stack_id.push_back(optional_column(8));
+        last_event_ns = std::max(last_event_ns, ts + dur);
+    }
+    if (rc != SQLITE_DONE) {
+        return step_error(db, "cuda_call");
+    }
+    if (unknown_thread > 0) {
+        model.notes.push_back(std::to_string(unknown_thread) +
+                              " CUDA calls name a thread that is not in the file; skipped");
+    }
+    if (unknown_op > 0) {
+        model.notes.push_back(std::to_string(unknown_op) +
+                              " CUDA calls name an op that is not in cuda_op; skipped");
+    }
+    return Ok{};
+}
+
+void index_calls_by_thread(TraceModel& model) {
+    const CudaCalls& c = model.calls;
+    model.calls_by_thread.assign(model.threads.size(), {});
+    for (std::uint32_t i = 0; i < c.size(); ++i) {
+        model.calls_by_thread[static_cast<std::size_t>(c.thread_index[i])].push_back(i);
+    }
+    for (auto& list : model.calls_by_thread) {
+        // Rows arrive in roughly ts order; sort only when they are not.
+        auto by_ts = [&c](std::uint32_t a, std::uint32_t b) { return c.ts_ns[a] < c.ts_ns[b]; };
+        if (!std::is_sorted(list.begin(), list.end(), by_ts)) {
+            std::stable_sort(list.begin(), list.end(), by_ts);
+        }
+    }
+}
+
+Status load_offcpu(const Database& db, TraceModel& model, const IdIndex& thread_index,
+                   std::int64_t& last_event_ns) {
+    model.offcpu_by_thread.assign(model.threads.size(), {});
+    auto stmt = query(db,
+                      "SELECT thread_id, ts_ns, dur_ns, reason, runq_wait_ns, cpu, next_thread_id "
+                      "FROM offcpu ORDER BY thread_id, ts_ns");
+    if (!stmt) {
+        return stmt.error();
+    }
+    int rc;
+    std::int64_t unknown = 0;
+    while ((rc = stmt->step()) == SQLITE_ROW) {
+        int thread = lookup(thread_index, stmt->column_int64(0));
+        if (thread < 0) {
+            ++unknown;
+            continue;
+        }
+        OffCpuInterval o;
+        o.ts_ns = stmt->column_int64(1);
+        o.dur_ns = stmt->column_int64(2);
+        o.preempted = stmt->column_int64(3) == 0;
+        o.runq_wait_ns = stmt->column_int64(4);
+        o.cpu = static_cast<std::int32_t>(stmt->column_int64(5));
+        if (auto next = stmt->column_optional_int64(6)) {
+            o.next_thread_index = lookup(thread_index, *next);
+        }
+        last_event_ns = std::max(last_event_ns, o.end_ns());
+        model.offcpu_by_thread[static_cast<std::size_t>(thread)].push_back(o);
+    }
+    if (rc != SQLITE_DONE) {
+        return step_error(db, "offcpu");
+    }
+    if (unknown > 0) {
+        model.notes.push_back(std::to_string(unknown) +
+                              " off-CPU intervals name a thread that is not in the file; skipped");
+    }
+    return Ok{};
+}
+
+Status load_sched_totals(const Database& db, TraceModel& model, const IdIndex& thread_index) {
+    model.sched_by_thread.assign(model.threads.size(), std::nullopt);
+    auto stmt = query(db,
+                      "SELECT thread_id, voluntary_switches, involuntary_switches, oncpu_ns, "
+                      "preempted_ns, blocked_ns, runq_wait_ns, wakeups FROM thread_sched_total");
+    if (!stmt) {
+        return stmt.error();
+    }
+    int rc;
+    while ((rc = stmt->step()) == SQLITE_ROW) {
+        int thread = lookup(thread_index, stmt->column_int64(0));
+        if (thread < 0) {
+            continue;
+        }
+        model.sched_by_thread[static_cast<std::size_t>(thread)] = SchedTotal{
+            .voluntary_switches = stmt->column_int64(1),
+            .involuntary_switches = stmt->column_int64(2),
+            .oncpu_ns = stmt->column_int64(3),
+            .preempted_ns = stmt->column_int64(4),
+            .blocked_ns = stmt->column_int64(5),
+            .runq_wait_ns = stmt->column_int64(6),
+            .wakeups = stmt->column_int64(7),
+        };
+    }
+    return rc == SQLITE_DONE ? Status{Ok{}} : step_error(db, "thread_sched_total");
+}
+
+Status load_page_alloc(const Database& db, TraceModel& model, const IdIndex& process_index) {
+    auto stmt = query(db,
+                      "SELECT process_id, bucket_ns, count, bytes FROM page_alloc "
+                      "ORDER BY bucket_ns");
+    if (!stmt) {
+        return stmt.error();
+    }
+    int rc;
+    while ((rc = stmt->step()) == SQLITE_ROW) {
+        model.page_alloc.push_back({.process_index = lookup(process_index, stmt->column_int64(0)),
+                                    .bucket_ns = stmt->column_int64(1),
+                                    .count = stmt->column_int64(2),
+                                    .bytes = stmt->column_int64(3)});
+    }
+    return rc == SQLITE_DONE ? Status{Ok{}} : step_error(db, "page_alloc");
+}
+
+Status load_snapshots(const Database& db, TraceModel& model) {
+    auto stmt = query(db,
+                      "SELECT ts_ns, cpu_busy_pct, cpu_iowait_pct, mem_available_bytes, load1, "
+                      "procs_running, ctxt_per_s FROM system_snapshot ORDER BY ts_ns");
+    if (!stmt) {
+        return stmt.error();
+    }
+    int rc;
+    while ((rc = stmt->step()) == SQLITE_ROW) {
+        model.snapshots.push_back({.ts_ns = stmt->column_int64(0),
+                                   .cpu_busy_pct = stmt->column_double(1),
+                                   .cpu_iowait_pct = stmt->column_double(2),
+                                   .mem_available_bytes = stmt->column_int64(3),
+                                   .load1 = stmt->column_double(4),
+                                   .procs_running = stmt->column_int64(5),
+                                   .ctxt_per_s = stmt->column_double(6)});
+    }
+    return rc == SQLITE_DONE ? Status{Ok{}} : step_error(db, "system_snapshot");
+}
+
+Status load_data_quality(const Database& db, TraceModel& model) {
+    auto stmt = query(db,
+                      "SELECT source, counter, value, severity, description FROM data_quality "
+                      "ORDER BY CASE severity WHEN 'data_loss' THEN 0 WHEN 'error' THEN 1 "
+                      "ELSE 2 END, source, counter");
+    if (!stmt) {
+        return stmt.error();
+    }
+    int rc;
+    while ((rc = stmt->step()) == SQLITE_ROW) {
+        model.data_quality.push_back({.source = stmt->column_text(0),
+                                      .counter = stmt->column_text(1),
+                                      .value = stmt->column_int64(2),
+                                      .severity = stmt->column_text(3),
+                                      .description = stmt->column_text(4)});
+    }
+    return rc == SQLITE_DONE ? Status{Ok{}} : step_error(db, "data_quality");
+}
+
+Status load_event_counts(const Database& db, TraceModel& model, const IdIndex& process_index) {
+    auto stmt = query(db,
+                      "SELECT process_id, bucket_ns, bucket_dur_ns, event, count, total_dur_ns, "
+                      "max_dur_ns FROM event_count ORDER BY bucket_ns");
+    if (!stmt) {
+        return stmt.error();
+    }
+    int rc;
+    while ((rc = stmt->step()) == SQLITE_ROW) {
+        auto process = stmt->column_optional_int64(0);
+        model.event_counts.push_back(
+            {.process_index = process ? lookup(process_index, *process) : -1,
+             .bucket_ns = stmt->column_int64(1),
+             .bucket_dur_ns = stmt->column_int64(2),
+             .event = stmt->column_text(3),
+             .count = stmt->column_int64(4),
+             .total_dur_ns = stmt->column_optional_int64(5),
+             .max_dur_ns = stmt->column_optional_int64(6)});
+    }
+    return rc == SQLITE_DONE ? Status{Ok{}} : step_error(db, "event_count");
+}
+
+Status load_probes(const Database& db, TraceModel& model) {
+    auto stmt = query(db, "SELECT library, symbol, kind, required, attached, error FROM probe");
+    if (!stmt) {
+        return stmt.error();
+    }
+    int rc;
+    while ((rc = stmt->step()) == SQLITE_ROW) {
+        model.probes.push_back({.library = stmt->column_text(0),
+                                .symbol = stmt->column_text(1),
+                                .kind = stmt->column_text(2),
+                                .required = stmt->column_int64(3) != 0,
+                                .attached = stmt->column_int64(4) != 0,
+                                .error = stmt->column_optional_text(5)});
+    }
+    return rc == SQLITE_DONE ? Status{Ok{}} : step_error(db, "probe");
+}
+
+}  // namespace
+
+const char* category_name(OpCategory category) {
+    switch (category) {
+        case OpCategory::kCopy:
+            return "copy";
+        case OpCategory::kKernel:
+            return "kernel";
+        case OpCategory::kSync:
+            return "sync";
+        case OpCategory::kAlloc:
+            return "alloc";
+        case OpCategory::kFree:
+            return "free";
+        case OpCategory::kStream:
+            return "stream";
+        case OpCategory::kEvent:
+            return "event";
+        case OpCategory::kOther:
+            break;
+    }
+    return "other";
+}
+
+std::int64_t TraceModel::end_ns() const {
+    return session.stop_ns ? std::max(*session.stop_ns, std::int64_t{0}) : last_event_ns_;
+}
+
+int TraceModel::find_op(const std::string& name) const {
+    for (std::size_t i = 0; i < ops.size(); ++i) {
+        if (ops[i].name == name) {
+            return static_cast<int>(i);
+        }
+    }
+    return -1;
+}
+
+Result<TraceModel> load_trace(const tracedb::TraceReader& reader) {
+    const Database& db = reader.db();
+    TraceModel model;
+    model.path = reader.path();
+    model.notes = reader.notes();
+    IdIndex process_ids, thread_ids, op_ids;
+    std::int64_t last_event_ns = 0;
+    const std::function<Status()> steps[] = {
+        [&] { return load_session(db, model.session); },
+        [&] { return load_processes(db, model, process_ids); },
+        [&] { return load_threads(db, model, process_ids, thread_ids); },
+        [&] { return load_ops(db, model, op_ids); },
+        [&] { return load_calls(db, model, thread_ids, op_ids, last_event_ns); },
+        [&] { return load_offcpu(db, model, thread_ids, last_event_ns); },
+        [&] { return load_sched_totals(db, model, thread_ids); },
+        [&] { return load_page_alloc(db, model, process_ids); },
+        [&] { return load_snapshots(db, model); },
+        [&] { return load_data_quality(db, model); },
+        [&] { return load_event_counts(db, model, process_ids); },
+        [&] { return load_probes(db, model); },
+    };
+    for (const auto& step : steps) {
+        if (auto status = step(); !status) {
+            return Error{model.path + ": " + status.error().message};
+        }
+    }
+    auto stacks = db.query_int64("SELECT count(*) FROM stack");
+    model.stack_count = stacks ? *stacks : 0;
+    for (const auto& s : model.snapshots) {
+        last_event_ns = std::max(last_event_ns, s.ts_ns);
+    }
+    model.last_event_ns_ = last_event_ns;
+    index_calls_by_thread(model);
+    model.calls.enclosed = mark_enclosed_driver_calls(model);
+    return model;
+}
+
+}  // namespace causeway::analysis

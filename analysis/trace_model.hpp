@@ -1,0 +1,193 @@
+#pragma once
+// The whole trace in memory, read once: the input of every analysis function. cuda_call is held
+// column by column (it has millions of rows and no index, so it is read in one pass); the other
+// tables are small and held as plain rows. Ids of the DB are replaced by dense indices into the
+// vectors here (thread_index, op_index, process_index); -1 means "none" where a column may be
+// NULL. A TraceModel is immutable once loaded, so a server can cache it for a finished trace.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tracedb/reader.hpp"
+#include "tracedb/result.hpp"
+
+namespace causeway::analysis {
+
+struct SessionInfo {
+    std::string host;
+    std::string kernel;
+    std::int64_t cpu_count = 0;
+    std::optional<std::string> cpu_model;
+    std::optional<std::string> gpu;
+    std::optional<std::string> command_line;
+    std::string collector_version;
+    std::string source;  // 'causeway-collector', 'import:ingero', 'synthetic'
+    std::int64_t offcpu_floor_ns = 0;
+    std::int64_t page_bucket_ns = 0;
+    std::int64_t start_wall_ns = 0;
+    std::optional<std::int64_t> stop_ns;  // NULL: still recording or the collector died
+
+    bool imported() const { return source.rfind("import:", 0) == 0; }
+};
+
+struct ProcessInfo {
+    std::int64_t id = 0;
+    std::int64_t pid = 0;
+    int parent_index = -1;  // index into TraceModel::processes; -1 when not traced
+    std::optional<std::int64_t> ppid;
+    std::string comm;
+    std::optional<std::string> cmdline;
+    bool in_tree = true;
+    std::optional<std::int64_t> start_ns;
+    std::optional<std::int64_t> exec_ns;
+    std::optional<std::int64_t> exit_ns;
+    std::optional<std::int64_t> exit_code;
+    std::vector<int> thread_indices;  // threads of this process
+};
+
+struct ThreadInfo {
+    std::int64_t id = 0;
+    std::int64_t tid = 0;
+    int process_index = -1;
+    std::string comm;                       // latest name
+    std::vector<std::string> former_comms;  // names before renames, oldest first
+    std::optional<std::int64_t> start_ns;
+    std::optional<std::int64_t> exit_ns;
+};
+
+enum class OpCategory { kCopy, kKernel, kSync, kAlloc, kFree, kStream, kEvent, kOther };
+const char* category_name(OpCategory category);
+
+struct OpInfo {
+    std::int64_t id = 0;
+    std::string name;
+    bool driver = false;  // libcuda (cu*) rather than libcudart (cuda*)
+    OpCategory category = OpCategory::kOther;
+};
+
+// cuda_call, one vector per column; row i of each describes call i. Rows keep the file's order.
+struct CudaCalls {
+    std::vector<std::int32_t> thread_index;
+    std::vector<std::int32_t> op_index;
+    std::vector<std::int64_t> ts_ns;
+    std::vector<std::int64_t> dur_ns;
+    std::vector<std::int64_t> bytes;       // -1: NULL
+    std::vector<std::int8_t> copy_kind;    // -1: NULL
+    std::vector<std::int8_t> host_pinned;  // -1: NULL
+    std::vector<std::int32_t> ret;
+    std::vector<std::int64_t> stack_id;  // -1: NULL
+    // 1 when a driver call runs inside a runtime call of the same thread (cudaMemcpy calls
+    // cuMemcpy*): counted in statistics, never twice in time accounting.
+    std::vector<std::uint8_t> enclosed;
+
+    std::size_t size() const { return ts_ns.size(); }
+    std::int64_t end_ns(std::size_t i) const { return ts_ns[i] + dur_ns[i]; }
+};
+
+struct OffCpuInterval {
+    std::int64_t ts_ns = 0;
+    std::int64_t dur_ns = 0;
+    std::int64_t runq_wait_ns = 0;
+    int next_thread_index = -1;  // -1: the idle task or a thread not in the file
+    bool preempted = false;      // false: blocked
+    std::int32_t cpu = 0;
+
+    std::int64_t end_ns() const { return ts_ns + dur_ns; }
+};
+
+struct SchedTotal {
+    std::int64_t voluntary_switches = 0;
+    std::int64_t involuntary_switches = 0;
+    std::int64_t oncpu_ns = 0;
+    std::int64_t preempted_ns = 0;
+    std::int64_t blocked_ns = 0;
+    std::int64_t runq_wait_ns = 0;
+    std::int64_t wakeups = 0;
+};
+
+struct PageAllocBucket {
+    int process_index = -1;
+    std::int64_t bucket_ns = 0;
+    std::int64_t count = 0;
+    std::int64_t bytes = 0;
+};
+
+struct Snapshot {
+    std::int64_t ts_ns = 0;
+    double cpu_busy_pct = 0;
+    double cpu_iowait_pct = 0;
+    std::int64_t mem_available_bytes = 0;
+    double load1 = 0;
+    std::int64_t procs_running = 0;
+    double ctxt_per_s = 0;
+};
+
+struct DataQualityItem {
+    std::string source;
+    std::string counter;
+    std::int64_t value = 0;
+    std::string severity;  // 'info', 'error', 'data_loss'
+    std::string description;
+};
+
+struct EventCount {
+    int process_index = -1;  // -1: the source did not say
+    std::int64_t bucket_ns = 0;
+    std::int64_t bucket_dur_ns = 0;
+    std::string event;
+    std::int64_t count = 0;
+    std::optional<std::int64_t> total_dur_ns;
+    std::optional<std::int64_t> max_dur_ns;
+};
+
+struct ProbeInfo {
+    std::string library;
+    std::string symbol;
+    std::string kind;
+    bool required = false;
+    bool attached = false;
+    std::optional<std::string> error;
+};
+
+struct TraceModel {
+    std::string path;
+    SessionInfo session;
+    std::vector<ProcessInfo> processes;
+    std::vector<ThreadInfo> threads;
+    std::vector<OpInfo> ops;
+    CudaCalls calls;
+    // Call indices of each thread in ts order (indexed like threads).
+    std::vector<std::vector<std::uint32_t>> calls_by_thread;
+    // Off-CPU intervals of each thread in ts order (indexed like threads).
+    std::vector<std::vector<OffCpuInterval>> offcpu_by_thread;
+    std::vector<std::optional<SchedTotal>> sched_by_thread;
+    std::vector<PageAllocBucket> page_alloc;  // sorted by bucket_ns
+    std::vector<Snapshot> snapshots;          // sorted by ts_ns
+    std::vector<DataQualityItem> data_quality;
+    std::vector<EventCount> event_counts;
+    std::vector<ProbeInfo> probes;
+    std::int64_t stack_count = 0;
+    // What a reader of any result should know: how the file was opened, rows that refer to
+    // unknown threads or ops (skipped and counted here).
+    std::vector<std::string> notes;
+
+    // End of the recording: session.stop_ns, or the last event seen when it is NULL.
+    std::int64_t end_ns() const;
+    int find_op(const std::string& name) const;  // index into ops, -1 when unknown
+    const ProcessInfo& process_of_thread(int thread_index) const {
+        return processes[static_cast<std::size_t>(
+            threads[static_cast<std::size_t>(thread_index)].process_index)];
+    }
+
+  private:
+    friend Result<TraceModel> load_trace(const tracedb::TraceReader& reader);
+    std::int64_t last_event_ns_ = 0;
+};
+
+// Reads every table of the trace once. Fails only when the file cannot be read; rows that do
+// not fit (a call of an unknown thread) are skipped, counted and named in notes.
+Result<TraceModel> load_trace(const tracedb::TraceReader& reader);
+
+}  // namespace causeway::analysis
