@@ -1,0 +1,37 @@
+#pragma once
+// JSON of the analysis structs: the one serialisation that `causeway explain --json`, `causeway
+// stats --json` and the MCP tools' structuredContent all use. Field names are stable (the
+// scenario suite and schemas/tools/*.json depend on them); durations in ns, sizes in bytes,
+// shares as ratios 0..1, NULL where a value is not known.
+
+#include <nlohmann/json.hpp>
+
+#include "analysis/causal_chain.hpp"
+#include "analysis/data_quality.hpp"
+#include "analysis/diagnosis.hpp"
+#include "analysis/distribution.hpp"
+#include "analysis/process_breakdown.hpp"
+#include "analysis/trace_filter.hpp"
+#include "analysis/trace_stats.hpp"
+#include "analysis/verdict.hpp"
+
+namespace causeway::server {
+
+nlohmann::json to_json(const analysis::Distribution& d);
+nlohmann::json to_json(const analysis::TimeWindow& w);
+nlohmann::json to_json(const analysis::SessionSummary& s);
+nlohmann::json to_json(const analysis::OpStats& s);
+nlohmann::json to_json(const analysis::HostSummary& h);
+nlohmann::json to_json(const analysis::DataQualityReport& r);
+nlohmann::json to_json(const analysis::TraceStats& s);
+nlohmann::json to_json(const analysis::Evidence& e);
+nlohmann::json to_json(const analysis::Competitor& c);
+nlohmann::json to_json(const analysis::CausalChain& c);
+nlohmann::json to_json(const analysis::Verdict& v);
+nlohmann::json to_json(const analysis::SchedBreakdown& s);
+nlohmann::json to_json(const analysis::ThreadRow& t);
+nlohmann::json to_json(const analysis::ProcessRow& p);
+nlohmann::json to_json(const analysis::ProcessBreakdown& b);
+nlohmann::json to_json(const analysis::Diagnosis& d);
+
+}  // namespace causeway::server
