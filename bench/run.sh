@@ -9,6 +9,7 @@
 #
 # Needs root (uprobes, tracepoints). The build folder is $CAUSEWAY_BUILD_DIR (default: build);
 # synthetic DBs are cached under it in bench-data/. Raw output of every run goes to DIR/raw.log.
+# shellcheck source-path=SCRIPTDIR
 set -euo pipefail
 
 BENCH_ARGS="$*"

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Section 4: analysis scaling. Synthetic trace DBs (bench/synth) of growing size, cached under
 # the build folder; wall time and peak RSS of `causeway explain` on each; p50/p99 of every MCP
 # tool on the smallest. Sourced by run.sh.

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Helpers shared by the sections of bench/run.sh: logging, medians, key=value parsing, and the
 # results and targets tables every section appends to. Sourced, not run.
 
@@ -9,9 +10,9 @@ die() {
 
 # Median of the numbers on stdin, one a line ("nan" when there are none).
 median() {
-  sort -g | awk '{ v[NR] = $1 } END {
-    if (NR == 0) { print "nan"; exit }
-    if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+  sort -g | awk 'NF { v[++n] = $1 } END {
+    if (n == 0) { print "nan"; exit }
+    if (n % 2) print v[(n + 1) / 2]; else print (v[n / 2] + v[n / 2 + 1]) / 2 }'
 }
 
 # calc EXPRESSION [DECIMALS]: floating-point arithmetic through awk.

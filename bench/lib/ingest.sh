@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Section 2: ingest. The call loop calls at a fixed total rate on 1 and 2 threads under the
 # collector; a trial is clean when the DB holds every call and data_quality reports no data loss.
 # A bisection on the rate finds the highest clean rate and where losses begin. Bytes per stored
@@ -16,7 +17,7 @@ ingest_trial() {
     --calls "$calls_per_thread" | grep 'calls_per_s=')
   local stored lost
   stored=$(sql_value "$db" "SELECT count(*) FROM cuda_call c JOIN cuda_op o ON o.id = c.op_id
-                            WHERE o.name = 'cudaStreamSynchronize'")
+                            WHERE o.name = 'cudaEventSynchronize'")
   lost=$(sql_value "$db" "SELECT coalesce(sum(value), 0) FROM data_quality
                           WHERE severity = 'data_loss'")
   local expected=$((threads * (calls_per_thread + LOOP_WARMUP)))

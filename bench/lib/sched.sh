@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Section 3: scheduling cost. Two threads pinned to one CPU ping-pong a byte (two context switches
 # and two wakeups per round trip): untraced; traced by the collector (its sched tracepoints record
 # the pair's off-CPU intervals); and untraced while the collector records another process (the

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "bench/clocks.hpp"
 #include "bench/mcp/child_process.hpp"
-#include "bench/workloads/monotonic_clock.hpp"
 
 namespace {
 

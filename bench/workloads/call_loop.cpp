@@ -1,17 +1,19 @@
-// causeway-bench-call-loop: calls cudaStreamSynchronize on the idle default stream, the
-// cheapest traced CUDA call, from one or more threads, as fast as possible or at a fixed total
+// causeway-bench-call-loop: calls cudaEventSynchronize on an event that was never recorded (it
+// returns at once, and the runtime reaches no traced driver function on the way, so one call is
+// one uprobe + uretprobe hit) from one or more threads, as fast as possible or at a fixed total
 // rate. Under a tracer the difference in ns per call is that tracer's cost per call; at a fixed
 // rate it is the ingest benchmark's load. Prints one line of key=value results.
 #include <cuda_runtime_api.h>
 
 #include <CLI/CLI.hpp>
-#include <barrier>
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <latch>
 #include <thread>
 #include <vector>
 
-#include "bench/workloads/monotonic_clock.hpp"
+#include "bench/clocks.hpp"
 
 namespace {
 
@@ -23,9 +25,8 @@ struct LoopOptions {
 };
 
 // Calls until `calls` are done, keeping to one call every `interval_ns` when it is positive.
-// Returns the last return code (cudaErrorInsufficientDriver on the real runtime without a GPU
-// is still a traced call).
-int call_loop(std::int64_t calls, std::int64_t interval_ns) {
+// Returns the last return code.
+int call_loop(cudaEvent_t event, std::int64_t calls, std::int64_t interval_ns) {
     int last = 0;
     std::int64_t next_ns = causeway::bench::monotonic_ns();
     for (std::int64_t i = 0; i < calls; ++i) {
@@ -34,7 +35,7 @@ int call_loop(std::int64_t calls, std::int64_t interval_ns) {
             }
             next_ns += interval_ns;
         }
-        last = cudaStreamSynchronize(nullptr);
+        last = cudaEventSynchronize(event);
     }
     return last;
 }
@@ -42,7 +43,7 @@ int call_loop(std::int64_t calls, std::int64_t interval_ns) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    CLI::App app{"Call cudaStreamSynchronize in a loop and report ns per call"};
+    CLI::App app{"Call cudaEventSynchronize in a loop and report ns per call"};
     LoopOptions options;
     app.add_option("--calls", options.calls_per_thread, "timed calls per thread")
         ->check(CLI::PositiveNumber);
@@ -53,33 +54,53 @@ int main(int argc, char** argv) {
         ->check(CLI::NonNegativeNumber);
     CLI11_PARSE(app, argc, argv);
 
+    cudaEvent_t event = nullptr;
+    if (cudaError_t created = cudaEventCreate(&event); created != cudaSuccess) {
+        std::fprintf(stderr, "causeway-bench-call-loop: cudaEventCreate failed with error %d\n",
+                     static_cast<int>(created));
+        return 1;
+    }
+
     const std::int64_t interval_ns =
         options.rate_per_s > 0
             ? static_cast<std::int64_t>(1e9 * options.threads / options.rate_per_s)
             : 0;
-    std::barrier start(options.threads + 1);
-    std::barrier stop(options.threads + 1);
+    // Every thread warms up, then all start together; the run lasts from the first timed call
+    // to the last return.
+    std::latch warmed_up(options.threads);
+    std::vector<std::int64_t> begin_ns(options.threads);
+    std::vector<std::int64_t> end_ns(options.threads);
+    std::vector<std::int64_t> cpu_ns(options.threads);  // each thread's CPU time in its loop
     std::vector<int> last_codes(options.threads);
-    std::vector<std::jthread> threads;
-    for (int t = 0; t < options.threads; ++t) {
-        threads.emplace_back([&, t] {
-            call_loop(options.warmup_calls, 0);
-            start.arrive_and_wait();
-            last_codes[t] = call_loop(options.calls_per_thread, interval_ns);
-            stop.arrive_and_wait();
-        });
-    }
-    start.arrive_and_wait();
-    const std::int64_t begin_ns = causeway::bench::monotonic_ns();
-    stop.arrive_and_wait();
-    const std::int64_t elapsed_ns = causeway::bench::monotonic_ns() - begin_ns;
+    {
+        std::vector<std::jthread> threads;
+        for (int t = 0; t < options.threads; ++t) {
+            threads.emplace_back([&, t] {
+                call_loop(event, options.warmup_calls, 0);
+                warmed_up.arrive_and_wait();
+                begin_ns[t] = causeway::bench::monotonic_ns();
+                const std::int64_t cpu_begin_ns = causeway::bench::thread_cpu_ns();
+                last_codes[t] = call_loop(event, options.calls_per_thread, interval_ns);
+                end_ns[t] = causeway::bench::monotonic_ns();
+                cpu_ns[t] = causeway::bench::thread_cpu_ns() - cpu_begin_ns;
+            });
+        }
+    }  // joins
+    const std::int64_t elapsed_ns = *std::max_element(end_ns.begin(), end_ns.end()) -
+                                    *std::min_element(begin_ns.begin(), begin_ns.end());
 
     const double calls = static_cast<double>(options.calls_per_thread) * options.threads;
+    double total_cpu_ns = 0;
+    for (std::int64_t ns : cpu_ns) {
+        total_cpu_ns += static_cast<double>(ns);
+    }
+    // ns_per_call: wall time a thread spends per call; cpu_ns_per_call: CPU time per call (it
+    // includes the pacing spin when --rate is given).
     std::printf(
-        "threads=%d calls=%.0f elapsed_ns=%lld ns_per_call=%.1f calls_per_s=%.0f "
-        "last_return=%d\n",
+        "threads=%d calls=%.0f elapsed_ns=%lld ns_per_call=%.1f cpu_ns_per_call=%.1f "
+        "calls_per_s=%.0f last_return=%d\n",
         options.threads, calls, static_cast<long long>(elapsed_ns),
-        static_cast<double>(elapsed_ns) * options.threads / calls,
+        static_cast<double>(elapsed_ns) * options.threads / calls, total_cpu_ns / calls,
         calls * 1e9 / static_cast<double>(elapsed_ns), last_codes[0]);
     return 0;
 }

@@ -14,7 +14,7 @@
 #include <cstring>
 #include <thread>
 
-#include "bench/workloads/monotonic_clock.hpp"
+#include "bench/clocks.hpp"
 
 namespace {
 
