@@ -1,0 +1,261 @@
+#include "collector/bpf_programs.hpp"
+
+#include <bpf/bpf.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "bpf/causeway_abi.h"
+#include "collector/abi_check.hpp"
+#include "collector/attach_table.hpp"
+#include "cuda.skel.h"
+#include "lifecycle.skel.h"
+#include "page_alloc.skel.h"
+#include "sched.skel.h"
+
+namespace causeway::collector {
+
+namespace {
+
+std::string errno_text(int error) {
+    std::string text = std::strerror(error);
+    if (error == EPERM || error == EACCES) {
+        text += " (need root, or CAP_BPF and CAP_PERFMON)";
+    }
+    return text;
+}
+
+// Opens a skeleton, lets `configure` set rodata and shared maps, then loads it.
+template <class Skeleton, class Configure>
+Result<Skeleton*> open_and_load(const char* name, Skeleton* (*open)(const bpf_object_open_opts*),
+                                int (*load)(Skeleton*), void (*destroy)(Skeleton*),
+                                Configure configure) {
+    Skeleton* skeleton = open(nullptr);
+    if (skeleton == nullptr) {
+        return Error{std::string("cannot open the BPF program ") + name + ": " + errno_text(errno)};
+    }
+    if (int rc = configure(skeleton); rc != 0) {
+        destroy(skeleton);
+        return Error{std::string("cannot set up the BPF program ") + name + ": " + errno_text(-rc)};
+    }
+    if (int rc = load(skeleton); rc != 0) {
+        destroy(skeleton);
+        return Error{std::string("the kernel refused the BPF program ") + name + ": " +
+                     errno_text(-rc) + " (run with --verbose for the verifier log)"};
+    }
+    return skeleton;
+}
+
+// The maps that several skeletons share (bpf/common.bpf.h) are created by the first one.
+int share_maps(bpf_map* traced_tgids, bpf_map* thread_sched, const lifecycle* owner) {
+    if (int rc = bpf_map__reuse_fd(traced_tgids, bpf_map__fd(owner->maps.traced_tgids)); rc) {
+        return rc;
+    }
+    return bpf_map__reuse_fd(thread_sched, bpf_map__fd(owner->maps.thread_sched));
+}
+
+}  // namespace
+
+const char* probe_family_name(ProbeFamily family) {
+    switch (family) {
+        case ProbeFamily::kCuda:
+            return "cuda";
+        case ProbeFamily::kSched:
+            return "sched";
+        case ProbeFamily::kLifecycle:
+            return "lifecycle";
+        case ProbeFamily::kPageAlloc:
+            return "page_alloc";
+    }
+    return "unknown";
+}
+
+void BpfPrograms::Deleter::operator()(lifecycle* s) const {
+    lifecycle__destroy(s);
+}
+void BpfPrograms::Deleter::operator()(sched* s) const {
+    sched__destroy(s);
+}
+void BpfPrograms::Deleter::operator()(cuda* s) const {
+    cuda__destroy(s);
+}
+void BpfPrograms::Deleter::operator()(page_alloc* s) const {
+    page_alloc__destroy(s);
+}
+
+BpfPrograms::~BpfPrograms() = default;
+
+Result<std::unique_ptr<BpfPrograms>> BpfPrograms::load(const LoadConfig& config) {
+    std::unique_ptr<BpfPrograms> programs(new BpfPrograms());
+    auto life = open_and_load<lifecycle>("lifecycle", lifecycle__open_opts, lifecycle__load,
+                                         lifecycle__destroy, [&](lifecycle* s) {
+                                             s->rodata->stop_on_loader = config.stop_on_dlopen;
+                                             return 0;
+                                         });
+    if (!life) {
+        return life.error();
+    }
+    programs->lifecycle_.reset(*life);
+    const lifecycle* owner = programs->lifecycle_.get();
+
+    auto sch =
+        open_and_load<sched>("sched", sched__open_opts, sched__load, sched__destroy, [&](sched* s) {
+            s->rodata->offcpu_floor_ns = config.offcpu_floor_ns;
+            return share_maps(s->maps.traced_tgids, s->maps.thread_sched, owner);
+        });
+    if (!sch) {
+        return sch.error();
+    }
+    programs->sched_.reset(*sch);
+
+    auto cu = open_and_load<cuda>("cuda", cuda__open_opts, cuda__load, cuda__destroy, [&](cuda* s) {
+        if (int rc = bpf_map__set_max_entries(s->maps.cuda_events, config.cuda_ring_bytes)) {
+            return rc;
+        }
+        return share_maps(s->maps.traced_tgids, s->maps.thread_sched, owner);
+    });
+    if (!cu) {
+        return cu.error();
+    }
+    programs->cuda_.reset(*cu);
+
+    auto pages = open_and_load<page_alloc>(
+        "page_alloc", page_alloc__open_opts, page_alloc__load, page_alloc__destroy,
+        [&](page_alloc* s) {
+            s->rodata->session_start_ns = config.session_start_ns;
+            s->rodata->page_bucket_ns = config.page_bucket_ns;
+            return share_maps(s->maps.traced_tgids, s->maps.thread_sched, owner);
+        });
+    if (!pages) {
+        return pages.error();
+    }
+    programs->page_alloc_.reset(*pages);
+    return programs;
+}
+
+Status BpfPrograms::trace_process(int tgid) {
+    std::uint32_t key = static_cast<std::uint32_t>(tgid);
+    std::uint8_t one = 1;
+    if (bpf_map_update_elem(bpf_map__fd(lifecycle_->maps.traced_tgids), &key, &one, BPF_ANY)) {
+        return Error{"cannot add pid " + std::to_string(tgid) +
+                     " to the traced set: " + errno_text(errno)};
+    }
+    return Ok{};
+}
+
+tracedb::ProbeRecord BpfPrograms::attach(bpf_program* program, const std::string& library,
+                                         const std::string& symbol, const char* kind,
+                                         bool required) {
+    tracedb::ProbeRecord record{library, symbol, kind, required, false, std::nullopt};
+    bpf_link* link = bpf_program__attach(program);
+    if (link == nullptr) {
+        record.error = errno_text(errno);
+        return record;
+    }
+    links_.emplace_back(link);
+    record.attached = true;
+    return record;
+}
+
+tracedb::ProbeRecord BpfPrograms::attach_uprobe(bpf_program* program, const std::string& library,
+                                                const char* symbol, bool retprobe,
+                                                std::uint64_t cookie, bool required) {
+    tracedb::ProbeRecord record{library,  symbol, retprobe ? "uretprobe" : "uprobe",
+                                required, false,  std::nullopt};
+    LIBBPF_OPTS(bpf_uprobe_opts, options, .bpf_cookie = cookie, .retprobe = retprobe,
+                .func_name = symbol);
+    bpf_link* link = bpf_program__attach_uprobe_opts(program, -1, library.c_str(), 0, &options);
+    if (link == nullptr) {
+        int error = errno;
+        record.error =
+            error == ENOENT ? std::string("symbol not found in the library") : errno_text(error);
+        return record;
+    }
+    links_.emplace_back(link);
+    record.attached = true;
+    return record;
+}
+
+std::vector<tracedb::ProbeRecord> BpfPrograms::attach_tracepoints() {
+    struct Tracepoint {
+        bpf_program* program;
+        const char* name;
+    };
+    const Tracepoint tracepoints[] = {
+        {sched_->progs.cw_sched_switch, "sched_switch"},
+        {sched_->progs.cw_sched_wakeup, "sched_wakeup"},
+        {sched_->progs.cw_sched_wakeup_new, "sched_wakeup_new"},
+        {lifecycle_->progs.cw_process_fork, "sched_process_fork"},
+        {lifecycle_->progs.cw_process_exec, "sched_process_exec"},
+        {lifecycle_->progs.cw_process_exit, "sched_process_exit"},
+        {lifecycle_->progs.cw_task_rename, "task_rename"},
+        {page_alloc_->progs.cw_page_alloc, "mm_page_alloc"},
+    };
+    std::vector<tracedb::ProbeRecord> records;
+    for (const auto& tp : tracepoints) {
+        records.push_back(attach(tp.program, "", tp.name, "tp_btf", true));
+    }
+    return records;
+}
+
+tracedb::ProbeRecord BpfPrograms::attach_loader(const std::string& path) {
+    return attach_uprobe(lifecycle_->progs.cw_loader_update, path, "_dl_debug_state", false, 0,
+                         false);
+}
+
+std::vector<tracedb::ProbeRecord> BpfPrograms::attach_cuda_library(const CudaLibrary& library) {
+    std::vector<tracedb::ProbeRecord> records;
+    for (const auto& symbol : cuda_symbols()) {
+        if (symbol.library != library.kind) {
+            continue;
+        }
+        auto entry = attach_uprobe(cuda_->progs.cw_cuda_entry, library.path, symbol.name, false,
+                                   symbol.op, symbol.required);
+        bool entry_attached = entry.attached;
+        records.push_back(std::move(entry));
+        if (!entry_attached) {
+            continue;  // a return probe without its entry would only count unmatched returns
+        }
+        records.push_back(attach_uprobe(cuda_->progs.cw_cuda_return, library.path, symbol.name,
+                                        true, symbol.op, symbol.required));
+    }
+    return records;
+}
+
+int BpfPrograms::cuda_events_fd() const {
+    return bpf_map__fd(cuda_->maps.cuda_events);
+}
+int BpfPrograms::sched_events_fd() const {
+    return bpf_map__fd(sched_->maps.sched_events);
+}
+int BpfPrograms::life_events_fd() const {
+    return bpf_map__fd(lifecycle_->maps.life_events);
+}
+int BpfPrograms::thread_sched_fd() const {
+    return bpf_map__fd(lifecycle_->maps.thread_sched);
+}
+int BpfPrograms::page_buckets_fd() const {
+    return bpf_map__fd(page_alloc_->maps.page_buckets);
+}
+
+cw_kernel_counters BpfPrograms::counters(ProbeFamily family) const {
+    const volatile cw_kernel_counters* source = nullptr;
+    switch (family) {
+        case ProbeFamily::kCuda:
+            source = &cuda_->bss->counters;
+            break;
+        case ProbeFamily::kSched:
+            source = &sched_->bss->counters;
+            break;
+        case ProbeFamily::kLifecycle:
+            source = &lifecycle_->bss->counters;
+            break;
+        case ProbeFamily::kPageAlloc:
+            source = &page_alloc_->bss->counters;
+            break;
+    }
+    return {source->ringbuf_drops, source->unmatched_returns, source->entries_lost,
+            source->map_full};
+}
+
+}  // namespace causeway::collector

@@ -1,0 +1,62 @@
+#include "collector/data_quality.hpp"
+
+namespace causeway::collector {
+
+namespace {
+
+using tracedb::Severity;
+
+tracedb::DataQualityRecord counter(const char* source, const char* name, std::uint64_t value,
+                                   Severity when_nonzero, const char* description) {
+    return {source, name, static_cast<std::int64_t>(value),
+            value == 0 ? Severity::kInfo : when_nonzero, description};
+}
+
+}  // namespace
+
+std::uint64_t total_drops(const LossCounters& c) {
+    return c.cuda.ringbuf_drops + c.sched.ringbuf_drops + c.lifecycle.ringbuf_drops;
+}
+
+std::vector<tracedb::DataQualityRecord> data_quality_records(const LossCounters& c) {
+    return {
+        counter("cuda", "ringbuf_drops", c.cuda.ringbuf_drops, Severity::kDataLoss,
+                "CUDA calls lost because the ring buffer was full: the trace misses them and "
+                "call counts are too low."),
+        counter("cuda", "unmatched_returns", c.cuda.unmatched_returns, Severity::kInfo,
+                "CUDA calls whose return was seen without their entry (they started before the "
+                "probes were attached); they are not stored."),
+        counter("cuda", "entries_lost", c.cuda.entries_lost, Severity::kDataLoss,
+                "CUDA call entries that never saw their return (a longjmp, or calls nested more "
+                "than 4 deep); those calls are missing."),
+        counter("cuda", "map_full", c.cuda.map_full, Severity::kDataLoss,
+                "CUDA calls not recorded because per-thread storage could not be allocated."),
+        counter("sched", "ringbuf_drops", c.sched.ringbuf_drops, Severity::kDataLoss,
+                "Off-CPU intervals lost because the ring buffer was full; the per-thread totals "
+                "in thread_sched_total are still exact."),
+        counter("sched", "map_full", c.sched.map_full, Severity::kDataLoss,
+                "Traced threads whose scheduling was not tracked because the per-thread map "
+                "(65536 threads) was full."),
+        counter("lifecycle", "ringbuf_drops", c.lifecycle.ringbuf_drops, Severity::kDataLoss,
+                "Process or thread events (fork, exec, exit, rename, dlopen) lost: some names, "
+                "exit times or late-loaded CUDA libraries may be missing."),
+        counter("lifecycle", "map_full", c.lifecycle.map_full, Severity::kDataLoss,
+                "Child processes not traced because the traced-process map (16384) was full."),
+        counter("page_alloc", "map_full", c.page_alloc.map_full, Severity::kDataLoss,
+                "Page allocations not counted because the bucket map was full."),
+        counter("collector", "threads_seen_late", static_cast<std::uint64_t>(c.threads_seen_late),
+                Severity::kInfo,
+                "Traced threads first seen in an event rather than at their creation (they "
+                "existed before recording); their start time is unknown."),
+        counter("probes", "optional_missing", static_cast<std::uint64_t>(c.optional_probes_missing),
+                Severity::kInfo,
+                "Optional CUDA symbols that could not be attached (see the probe table); calls "
+                "to them are not recorded."),
+        counter("probes", "required_missing", static_cast<std::uint64_t>(c.required_probes_missing),
+                Severity::kError,
+                "Required CUDA probes that could not be attached to a library that was found "
+                "(see the probe table); calls through that library are missing."),
+    };
+}
+
+}  // namespace causeway::collector

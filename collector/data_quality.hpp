@@ -1,0 +1,29 @@
+#pragma once
+// What a recording lost or could not match, as data_quality rows: each counter with a severity
+// and a sentence a person can act on. Zero counters are written too (as 'info'), so a trace says
+// "nothing lost" explicitly.
+
+#include <cstdint>
+#include <vector>
+
+#include "bpf/causeway_abi.h"
+#include "tracedb/records.hpp"
+
+namespace causeway::collector {
+
+struct LossCounters {
+    cw_kernel_counters cuda{};
+    cw_kernel_counters sched{};
+    cw_kernel_counters lifecycle{};
+    cw_kernel_counters page_alloc{};
+    std::int64_t threads_seen_late = 0;
+    std::int64_t optional_probes_missing = 0;
+    std::int64_t required_probes_missing = 0;
+};
+
+std::vector<tracedb::DataQualityRecord> data_quality_records(const LossCounters& counters);
+
+// Events the kernel dropped, all sources (count): what the progress line and summary show.
+std::uint64_t total_drops(const LossCounters& counters);
+
+}  // namespace causeway::collector

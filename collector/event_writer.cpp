@@ -1,0 +1,114 @@
+#include "collector/event_writer.hpp"
+
+namespace causeway::collector {
+
+bool is_host_copy(const cw_cuda_call& e) {
+    return (e.flags & CW_CALL_HAS_ADDR) != 0 &&
+           (e.copy_kind == CW_COPY_HOST_TO_DEVICE || e.copy_kind == CW_COPY_DEVICE_TO_HOST);
+}
+
+tracedb::CudaCallRecord to_cuda_call_record(const cw_cuda_call& e, std::int64_t start_mono_ns,
+                                            std::int64_t thread_id,
+                                            std::optional<std::int64_t> stream_id,
+                                            std::optional<bool> host_pinned) {
+    tracedb::CudaCallRecord record;
+    record.thread_id = thread_id;
+    record.op_id = e.op;
+    record.ts_ns = static_cast<std::int64_t>(e.ts_ns) - start_mono_ns;
+    record.dur_ns = static_cast<std::int64_t>(e.dur_ns);
+    if (e.flags & CW_CALL_HAS_BYTES) {
+        record.bytes = static_cast<std::int64_t>(e.bytes);
+    }
+    if (e.copy_kind != CW_COPY_NONE) {
+        record.copy_kind = e.copy_kind;
+    }
+    if (host_pinned) {
+        record.host_pinned = *host_pinned ? 1 : 0;
+    }
+    record.stream_id = stream_id;
+    record.ret = e.ret;
+    return record;
+}
+
+tracedb::OffCpuRecord to_offcpu_record(const cw_offcpu& e, std::int64_t start_mono_ns,
+                                       std::int64_t thread_id,
+                                       std::optional<std::int64_t> next_thread_id) {
+    tracedb::OffCpuRecord record;
+    record.thread_id = thread_id;
+    record.ts_ns = static_cast<std::int64_t>(e.ts_ns) - start_mono_ns;
+    record.dur_ns = static_cast<std::int64_t>(e.dur_ns);
+    record.reason = e.reason == CW_OFFCPU_PREEMPTED ? tracedb::OffCpuReason::kPreempted
+                                                    : tracedb::OffCpuReason::kBlocked;
+    record.runq_wait_ns = static_cast<std::int64_t>(e.runq_wait_ns);
+    record.cpu = e.cpu;
+    record.next_thread_id = next_thread_id;
+    return record;
+}
+
+EventWriter::EventWriter(tracedb::TraceWriter& writer, ThreadRegistry& registry,
+                         std::int64_t start_mono_ns)
+    : writer_(writer), registry_(registry), start_mono_ns_(start_mono_ns) {}
+
+Result<std::int64_t> EventWriter::stream_id(std::int64_t process_id, std::uint64_t handle) {
+    auto key = std::make_pair(process_id, handle);
+    auto it = streams_.find(key);
+    if (it != streams_.end()) {
+        return it->second;
+    }
+    auto id = writer_.add_stream(process_id, static_cast<std::int64_t>(handle));
+    if (id) {
+        streams_.emplace(key, *id);
+    }
+    return id;
+}
+
+Status EventWriter::on_cuda_call(const cw_cuda_call& e) {
+    auto thread = registry_.thread_id(e.tid, e.tgid, true);
+    if (!thread) {
+        return thread.error();
+    }
+    if (e.ret == 0 && (e.flags & CW_CALL_HAS_ADDR)) {
+        if (e.op == CW_OP_cudaMallocHost || e.op == CW_OP_cudaHostAlloc) {
+            pinned_.add(e.tgid, e.host_addr, e.bytes);
+        } else if (e.op == CW_OP_cudaFreeHost) {
+            pinned_.remove(e.tgid, e.host_addr);
+        }
+    }
+    std::optional<std::int64_t> stream;
+    if (e.flags & CW_CALL_HAS_STREAM) {
+        auto process = registry_.process_id(e.tgid, true);
+        if (!process) {
+            return process.error();
+        }
+        auto id = stream_id(*process, e.stream);
+        if (!id) {
+            return id.error();
+        }
+        stream = *id;
+    }
+    std::optional<bool> pinned;
+    if (is_host_copy(e)) {
+        pinned = pinned_.contains(e.tgid, e.host_addr);
+    }
+    ++cuda_calls_;
+    return writer_.add_cuda_call(to_cuda_call_record(e, start_mono_ns_, *thread, stream, pinned));
+}
+
+Status EventWriter::on_offcpu(const cw_offcpu& e) {
+    auto thread = registry_.thread_id(e.tid, e.tgid, true);
+    if (!thread) {
+        return thread.error();
+    }
+    std::optional<std::int64_t> next;
+    if (e.next_tid != 0) {  // 0: the idle task got the CPU
+        auto id = registry_.thread_id(e.next_tid, e.next_tgid, false, comm_string(e.next_comm));
+        if (!id) {
+            return id.error();
+        }
+        next = *id;
+    }
+    ++offcpu_intervals_;
+    return writer_.add_offcpu(to_offcpu_record(e, start_mono_ns_, *thread, next));
+}
+
+}  // namespace causeway::collector

@@ -1,0 +1,89 @@
+// causeway-collector: records CUDA calls and host scheduling of a process tree into a trace DB.
+// main() only parses the command line and reports; the work is in recorder.cpp.
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "collector/record_options.hpp"
+#include "collector/recorder.hpp"
+
+namespace {
+
+// The options as given (up to the traced command), for session.collector_flags.
+std::string joined_flags(int argc, char** argv) {
+    std::string flags;
+    for (int i = 1; i < argc && std::string(argv[i]) != "--"; ++i) {
+        flags += (flags.empty() ? "" : " ") + std::string(argv[i]);
+    }
+    return flags;
+}
+
+int fail(const std::string& message) {
+    std::fprintf(stderr, "causeway-collector: error: %s\n", message.c_str());
+    return 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    using namespace causeway::collector;
+    CLI::App app{"causeway-collector: record CUDA calls and host scheduling with eBPF"};
+    app.require_subcommand(1);
+    RecordOptions options;
+    std::string offcpu_floor = "50us";
+    std::string page_bucket = "100ms";
+    bool no_dlopen_stop = false;
+    auto* record_cmd = app.add_subcommand(
+        "record",
+        "Record a command (after --) or running processes (--pid) into a trace DB. Needs root "
+        "or CAP_BPF + CAP_PERFMON.");
+    record_cmd->add_option("--db", options.db_path, "Trace DB to create (must not exist)")
+        ->required();
+    record_cmd->add_option("--pid", options.pids,
+                           "Trace this running process and its descendants (repeatable)");
+    record_cmd->add_option("--duration", options.duration_s,
+                           "Stop after this many seconds (default: when the command or the "
+                           "processes exit, or on Ctrl-C)");
+    record_cmd->add_option("--cuda-lib", options.cuda_libs,
+                           "A libcudart/libcuda file (or folder) to attach to, besides the ones "
+                           "found automatically (repeatable)");
+    record_cmd->add_option("--offcpu-floor", offcpu_floor,
+                           "Store off-CPU intervals at least this long, e.g. 50us (shorter ones "
+                           "are only counted in the per-thread totals)");
+    record_cmd->add_option("--page-bucket", page_bucket,
+                           "Width of the page-allocation buckets, e.g. 100ms");
+    record_cmd->add_flag("--no-dlopen-stop", no_dlopen_stop,
+                         "Do not hold the command at each dlopen while new CUDA libraries are "
+                         "attached (calls right after a late dlopen may then be missed)");
+    record_cmd->add_flag("--quiet", options.quiet, "No progress on stderr, only errors");
+    record_cmd->add_flag("--verbose", options.verbose,
+                         "Print every probe and libbpf's messages (verifier logs)");
+    record_cmd->add_option("command", options.command, "The command to run and trace, after --");
+    CLI11_PARSE(app, argc, argv);
+
+    auto floor = parse_duration_ns(offcpu_floor);
+    if (!floor) {
+        return fail("--offcpu-floor: " + floor.error().message);
+    }
+    auto bucket = parse_duration_ns(page_bucket);
+    if (!bucket || *bucket <= 0) {
+        return fail("--page-bucket: " +
+                    (bucket ? std::string("must be positive") : bucket.error().message));
+    }
+    options.offcpu_floor_ns = *floor;
+    options.page_bucket_ns = *bucket;
+    options.stop_on_dlopen = !no_dlopen_stop && options.pids.empty();
+    options.flags = joined_flags(argc, argv);
+
+    install_stop_handlers();
+    auto summary = record(options);
+    if (!summary) {
+        return fail(summary.error().message);
+    }
+    if (!options.quiet) {
+        std::fprintf(stderr, "causeway-collector: %s\n", summary_line(*summary).c_str());
+    }
+    return 0;
+}

@@ -1,0 +1,35 @@
+#pragma once
+// What `causeway-collector record` was asked to do, parsed and checked.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tracedb/result.hpp"
+
+namespace causeway::collector {
+
+struct RecordOptions {
+    std::string db_path;
+    std::vector<int> pids;               // --pid: trace these processes and their descendants
+    std::vector<std::string> command;    // -- COMMAND ARGS...: run and trace it
+    double duration_s = 0;               // --duration; 0: until the command exits or SIGINT
+    std::vector<std::string> cuda_libs;  // --cuda-lib
+    std::int64_t offcpu_floor_ns = 50'000;
+    std::int64_t page_bucket_ns = 100'000'000;
+    bool quiet = false;
+    bool verbose = false;
+    // Stop a traced process at each dlopen until new CUDA libraries are attached. Default on for
+    // a command the collector starts; off for --pid, where a shell's job control would see the
+    // stops (the load is still caught, a few milliseconds late).
+    bool stop_on_dlopen = true;
+    std::string flags;  // the options as given, for session.collector_flags
+};
+
+// "50us", "2ms", "1.5s", "250ns", or a plain number of nanoseconds.
+Result<std::int64_t> parse_duration_ns(const std::string& text);
+
+// Checks the combination: exactly one of --pid and a command; a positive duration if given.
+Status validate(const RecordOptions& options);
+
+}  // namespace causeway::collector

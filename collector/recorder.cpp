@@ -1,0 +1,571 @@
+#include "collector/recorder.hpp"
+
+#include <bpf/libbpf.h>
+#include <signal.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <set>
+#include <sstream>
+
+#include "collector/bpf_programs.hpp"
+#include "collector/data_quality.hpp"
+#include "collector/discovery.hpp"
+#include "collector/event_writer.hpp"
+#include "collector/kernel_maps.hpp"
+#include "collector/launcher.hpp"
+#include "collector/progress.hpp"
+#include "collector/readiness.hpp"
+#include "collector/session_info.hpp"
+#include "collector/system_sampler.hpp"
+#include "collector/thread_registry.hpp"
+
+namespace causeway::collector {
+
+namespace {
+
+std::atomic<int> g_stop_signal{0};
+
+void on_stop_signal(int signo) {
+    g_stop_signal.store(signo);
+}
+
+std::int64_t monotonic_ns() {
+    timespec ts{};
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+}
+
+constexpr std::int64_t kTickNs = 1'000'000'000;  // snapshots, totals, commit, progress
+constexpr int kPollTimeoutMs = 20;               // CUDA and sched rings wake nobody
+constexpr const char* kSystemLoader = "/lib64/ld-linux-x86-64.so.2";
+
+struct RingDeleter {
+    void operator()(ring_buffer* ring) const { ring_buffer__free(ring); }
+};
+using Ring = std::unique_ptr<ring_buffer, RingDeleter>;
+
+// Children (transitively) of the given pids, from /proc/*/stat.
+std::vector<int> with_descendants(const std::vector<int>& roots) {
+    std::vector<std::pair<int, int>> parent_of;  // (pid, ppid)
+    std::error_code error;
+    for (const auto& entry : std::filesystem::directory_iterator("/proc", error)) {
+        std::string name = entry.path().filename().string();
+        if (name.find_first_not_of("0123456789") != std::string::npos) {
+            continue;
+        }
+        std::ifstream in(entry.path() / "stat");
+        std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        auto close = stat.rfind(')');
+        if (close == std::string::npos) {
+            continue;
+        }
+        std::istringstream fields(stat.substr(close + 1));
+        std::string state;
+        int ppid = 0;
+        fields >> state >> ppid;
+        parent_of.emplace_back(std::stoi(name), ppid);
+    }
+    std::vector<int> result = roots;
+    std::set<int> seen(roots.begin(), roots.end());
+    for (std::size_t i = 0; i < result.size(); ++i) {
+        for (const auto& [pid, ppid] : parent_of) {
+            if (ppid == result[i] && seen.insert(pid).second) {
+                result.push_back(pid);
+            }
+        }
+    }
+    return result;
+}
+
+int print_libbpf_verbose(libbpf_print_level, const char* format, va_list args) {
+    return std::vfprintf(stderr, format, args);
+}
+
+int print_libbpf_quiet(libbpf_print_level, const char*, va_list) {
+    return 0;
+}
+
+class Recorder {
+  public:
+    Recorder(const RecordOptions& options, tracedb::SessionRecord session,
+             tracedb::TraceWriter writer)
+        : options_(options),
+          session_(std::move(session)),
+          writer_(std::move(writer)),
+          registry_(writer_, session_.start_mono_ns),
+          events_(writer_, registry_, session_.start_mono_ns) {}
+
+    Result<RecordSummary> run(const DiscoveryResult& discovered);
+
+  private:
+    Status start(const DiscoveryResult& discovered);
+    Status open_rings();
+    Status attach_library(const CudaLibrary& library);
+    Status put_probes(const std::vector<tracedb::ProbeRecord>& probes);
+    Status consume_once(int timeout_ms);
+    Status handle_loader_events();
+    Status tick(bool final);
+    bool should_stop();
+    LossCounters losses() const;
+    void note(const std::string& message) const;
+
+    static int on_cuda(void* self, void* data, std::size_t size);
+    static int on_sched(void* self, void* data, std::size_t size);
+    static int on_life(void* self, void* data, std::size_t size);
+    int fail(Status status);
+
+    const RecordOptions& options_;
+    tracedb::SessionRecord session_;
+    tracedb::TraceWriter writer_;
+    ThreadRegistry registry_;
+    EventWriter events_;
+    SystemSampler sampler_;
+    std::optional<HeldChild> child_;
+    std::unique_ptr<BpfPrograms> programs_;
+    Ring life_ring_, sched_ring_, cuda_ring_;  // after programs_: freed before the maps
+
+    std::set<std::string> attached_libraries_;
+    std::set<std::uint32_t> loader_stops_;  // processes stopped at a link-map change
+    std::optional<Error> callback_error_;
+    std::int64_t sched_events_ = 0;
+    std::int64_t life_events_ = 0;
+    std::int64_t processes_seen_ = 0;
+    std::int64_t optional_missing_ = 0;
+    std::int64_t required_missing_ = 0;
+    std::int64_t next_tick_ns_ = 0;
+    ProgressSample last_progress_{};
+};
+
+void Recorder::note(const std::string& message) const {
+    if (!options_.quiet) {
+        std::fprintf(stderr, "causeway-collector: %s\n", message.c_str());
+    }
+}
+
+int Recorder::fail(Status status) {
+    if (!status && !callback_error_) {
+        callback_error_ = status.error();
+    }
+    return status ? 0 : -1;
+}
+
+int Recorder::on_cuda(void* self, void* data, std::size_t size) {
+    auto* recorder = static_cast<Recorder*>(self);
+    if (size < sizeof(cw_cuda_call)) {
+        return 0;
+    }
+    cw_cuda_call event;
+    std::memcpy(&event, data, sizeof(event));
+    return recorder->fail(recorder->events_.on_cuda_call(event));
+}
+
+int Recorder::on_sched(void* self, void* data, std::size_t size) {
+    auto* recorder = static_cast<Recorder*>(self);
+    if (size < sizeof(cw_offcpu)) {
+        return 0;
+    }
+    cw_offcpu event;
+    std::memcpy(&event, data, sizeof(event));
+    ++recorder->sched_events_;
+    return recorder->fail(recorder->events_.on_offcpu(event));
+}
+
+int Recorder::on_life(void* self, void* data, std::size_t size) {
+    auto* recorder = static_cast<Recorder*>(self);
+    if (size < sizeof(cw_life_event)) {
+        return 0;
+    }
+    cw_life_event event;
+    std::memcpy(&event, data, sizeof(event));
+    ++recorder->life_events_;
+    if (event.kind == CW_LIFE_LOADER) {
+        recorder->loader_stops_.insert(event.tgid);
+        return 0;
+    }
+    if (event.kind == CW_LIFE_FORK) {
+        ++recorder->processes_seen_;
+    }
+    if (event.kind == CW_LIFE_EXIT && event.group_dead) {
+        recorder->events_.on_process_exit(event.tgid);
+    }
+    return recorder->fail(recorder->registry_.on_life_event(event));
+}
+
+Status Recorder::put_probes(const std::vector<tracedb::ProbeRecord>& probes) {
+    for (const auto& probe : probes) {
+        if (!probe.attached) {
+            ++(probe.required ? required_missing_ : optional_missing_);
+            if (options_.verbose || probe.required) {
+                note("cannot attach " + probe.kind + " " + probe.symbol +
+                     (probe.library.empty() ? "" : " in " + probe.library) + ": " +
+                     probe.error.value_or("unknown error"));
+            }
+        }
+        if (auto status = writer_.put_probe(probe); !status) {
+            return status;
+        }
+    }
+    return Ok{};
+}
+
+Status Recorder::attach_library(const CudaLibrary& library) {
+    if (!attached_libraries_.insert(library.path).second) {
+        return Ok{};
+    }
+    if (options_.verbose) {
+        note(std::string("attaching to the CUDA ") + cuda_library_kind_name(library.kind) + " " +
+             library.path + " (found by " + library.found_by + ")");
+    }
+    return put_probes(programs_->attach_cuda_library(library));
+}
+
+Status Recorder::open_rings() {
+    struct Spec {
+        Ring* ring;
+        int fd;
+        ring_buffer_sample_fn callback;
+        const char* name;
+    };
+    const Spec specs[] = {
+        {&life_ring_, programs_->life_events_fd(), on_life, "lifecycle"},
+        {&sched_ring_, programs_->sched_events_fd(), on_sched, "sched"},
+        {&cuda_ring_, programs_->cuda_events_fd(), on_cuda, "cuda"},
+    };
+    for (const auto& spec : specs) {
+        spec.ring->reset(ring_buffer__new(spec.fd, spec.callback, this, nullptr));
+        if (!*spec.ring) {
+            return Error{std::string("cannot open the ") + spec.name +
+                         " ring buffer: " + std::strerror(errno)};
+        }
+    }
+    return Ok{};
+}
+
+Status Recorder::start(const DiscoveryResult& discovered) {
+    if (!options_.command.empty()) {
+        auto child = HeldChild::spawn(options_.command);
+        if (!child) {
+            return child.error();
+        }
+        child_.emplace(std::move(child.value()));
+    }
+    LoadConfig config;
+    config.offcpu_floor_ns = static_cast<std::uint64_t>(options_.offcpu_floor_ns);
+    config.session_start_ns = static_cast<std::uint64_t>(session_.start_mono_ns);
+    config.page_bucket_ns = static_cast<std::uint64_t>(options_.page_bucket_ns);
+    config.stop_on_dlopen = options_.stop_on_dlopen;
+    auto programs = BpfPrograms::load(config);
+    if (!programs) {
+        return programs.error();
+    }
+    programs_ = std::move(programs.value());
+    if (auto status = open_rings(); !status) {
+        return status;
+    }
+
+    std::vector<int> roots =
+        child_ ? std::vector<int>{child_->pid()} : with_descendants(options_.pids);
+    for (int pid : roots) {
+        if (auto status = programs_->trace_process(pid); !status) {
+            return status;
+        }
+        if (auto id = registry_.add_root_process(static_cast<std::uint32_t>(pid)); !id) {
+            return id.error();
+        }
+        ++processes_seen_;
+    }
+
+    auto tracepoints = programs_->attach_tracepoints();
+    for (const auto& probe : tracepoints) {
+        if (!probe.attached) {
+            return Error{"cannot attach the tracepoint " + probe.symbol + ": " +
+                         probe.error.value_or("unknown error")};
+        }
+    }
+    if (auto status = put_probes(tracepoints); !status) {
+        return status;
+    }
+    std::error_code error;
+    auto loader = std::filesystem::canonical(kSystemLoader, error);
+    if (!error) {
+        if (auto status = put_probes({programs_->attach_loader(loader.string())}); !status) {
+            return status;
+        }
+    }
+    for (const auto& library : discovered.libraries) {
+        if (auto status = attach_library(library); !status) {
+            return status;
+        }
+    }
+    if (auto status = writer_.commit(); !status) {
+        return status;
+    }
+    if (child_) {
+        return child_->release();
+    }
+    return Ok{};
+}
+
+Status Recorder::handle_loader_events() {
+    for (std::uint32_t tgid : loader_stops_) {
+        for (const auto& library : cuda_libraries_of_process(static_cast<int>(tgid))) {
+            if (auto status = attach_library(library); !status) {
+                ::kill(static_cast<pid_t>(tgid), SIGCONT);
+                return status;
+            }
+        }
+        if (options_.stop_on_dlopen) {
+            ::kill(static_cast<pid_t>(tgid), SIGCONT);
+        }
+    }
+    loader_stops_.clear();
+    return writer_.commit();
+}
+
+Status Recorder::consume_once(int timeout_ms) {
+    // Lifecycle first, so a new process or thread has its row before its other events.
+    int rc = ring_buffer__poll(life_ring_.get(), timeout_ms);
+    if (rc >= 0) {
+        ring_buffer__consume(sched_ring_.get());
+        ring_buffer__consume(cuda_ring_.get());
+    }
+    if (callback_error_) {
+        return *callback_error_;
+    }
+    if (rc < 0 && rc != -EINTR) {
+        return Error{std::string("cannot read the ring buffers: ") + std::strerror(-rc)};
+    }
+    if (!loader_stops_.empty()) {
+        return handle_loader_events();
+    }
+    return Ok{};
+}
+
+LossCounters Recorder::losses() const {
+    LossCounters c;
+    c.cuda = programs_->counters(ProbeFamily::kCuda);
+    c.sched = programs_->counters(ProbeFamily::kSched);
+    c.lifecycle = programs_->counters(ProbeFamily::kLifecycle);
+    c.page_alloc = programs_->counters(ProbeFamily::kPageAlloc);
+    c.threads_seen_late = registry_.threads_seen_late();
+    c.optional_probes_missing = optional_missing_;
+    c.required_probes_missing = required_missing_;
+    return c;
+}
+
+Status Recorder::tick(bool final) {
+    std::int64_t now_ns = monotonic_ns() - session_.start_mono_ns;
+    if (auto snapshot = sampler_.sample(now_ns)) {
+        if (auto status = writer_.add_snapshot(*snapshot); !status) {
+            return status;
+        }
+    }
+    std::optional<std::uint64_t> before_bucket;
+    if (!final) {
+        // The current bucket and the one before may still be counting.
+        auto current = static_cast<std::uint64_t>(now_ns / options_.page_bucket_ns);
+        before_bucket = current > 0 ? current - 1 : 0;
+    }
+    if (auto drained = drain_page_buckets(programs_->page_buckets_fd(), registry_, writer_,
+                                          options_.page_bucket_ns, before_bucket);
+        !drained) {
+        return drained.error();
+    }
+    if (auto status = write_sched_totals(programs_->thread_sched_fd(), registry_, writer_);
+        !status) {
+        return status;
+    }
+    LossCounters loss = losses();
+    for (const auto& record : data_quality_records(loss)) {
+        if (auto status = writer_.put_data_quality(record); !status) {
+            return status;
+        }
+    }
+    if (auto status = writer_.commit(); !status) {
+        return status;
+    }
+    ProgressSample sample{static_cast<double>(now_ns) / 1e9,
+                          events_.cuda_calls(),
+                          sched_events_,
+                          life_events_,
+                          total_drops(loss),
+                          static_cast<std::int64_t>(programs_->attached_count()),
+                          registry_.live_traced_processes()};
+    if (!options_.quiet && !final) {
+        std::fprintf(stderr, "%s\n", progress_line(last_progress_, sample).c_str());
+    }
+    last_progress_ = sample;
+    return Ok{};
+}
+
+bool Recorder::should_stop() {
+    if (g_stop_signal.load() != 0) {
+        return true;
+    }
+    if (options_.duration_s > 0 && monotonic_ns() - session_.start_mono_ns >=
+                                       static_cast<std::int64_t>(options_.duration_s * 1e9)) {
+        return true;
+    }
+    if (child_) {
+        return child_->poll_exit().has_value();
+    }
+    return registry_.live_traced_processes() == 0;
+}
+
+Result<RecordSummary> Recorder::run(const DiscoveryResult& discovered) {
+    Status outcome = start(discovered);
+    next_tick_ns_ = monotonic_ns() + kTickNs;
+    sampler_.sample(monotonic_ns() - session_.start_mono_ns);
+    while (outcome && !should_stop()) {
+        outcome = consume_once(kPollTimeoutMs);
+        if (outcome && monotonic_ns() >= next_tick_ns_) {
+            next_tick_ns_ += kTickNs;
+            outcome = tick(false);
+        }
+    }
+    if (g_stop_signal.load() == SIGTERM && child_) {
+        child_->signal(SIGTERM);
+    }
+    // Drain what is left, let stopped processes go, and close the file cleanly even after an
+    // error, so the DB holds everything recorded until then.
+    if (programs_ && life_ring_) {
+        for (int round = 0; round < 100; ++round) {
+            int consumed = ring_buffer__consume(life_ring_.get()) +
+                           ring_buffer__consume(sched_ring_.get()) +
+                           ring_buffer__consume(cuda_ring_.get());
+            if (consumed <= 0) {
+                break;
+            }
+        }
+        if (auto status = handle_loader_events(); outcome && !status) {
+            outcome = status;
+        }
+        if (auto status = tick(true); outcome && !status) {
+            outcome = status;
+        }
+    }
+    std::int64_t stop_ns = monotonic_ns() - session_.start_mono_ns;
+    if (auto status = writer_.finish(stop_ns); outcome && !status) {
+        outcome = status;
+    }
+    if (!outcome) {
+        return outcome.error();
+    }
+    RecordSummary summary;
+    summary.db_path = options_.db_path;
+    summary.elapsed_s = static_cast<double>(stop_ns) / 1e9;
+    summary.cuda_calls = events_.cuda_calls();
+    summary.offcpu_intervals = events_.offcpu_intervals();
+    summary.processes = processes_seen_;
+    summary.drops = total_drops(losses());
+    summary.probes_attached = static_cast<std::int64_t>(programs_->attached_count());
+    if (child_) {
+        summary.command_status = child_->poll_exit();
+    }
+    return summary;
+}
+
+Status preflight(const RecordOptions& options) {
+    if (auto problem = privilege_problem(current_privileges()); !problem.empty()) {
+        return Error{problem};
+    }
+    if (!std::filesystem::exists("/sys/kernel/btf/vmlinux")) {
+        return Error{
+            "kernel BTF /sys/kernel/btf/vmlinux is missing: the collector needs a kernel "
+            "built with CONFIG_DEBUG_INFO_BTF=y"};
+    }
+    for (int pid : options.pids) {
+        if (!std::filesystem::exists("/proc/" + std::to_string(pid))) {
+            return Error{"pid " + std::to_string(pid) + " is not running (no /proc/" +
+                         std::to_string(pid) + ")"};
+        }
+    }
+    return Ok{};
+}
+
+Result<DiscoveryResult> discover(const RecordOptions& options) {
+    DiscoveryRequest request;
+    request.explicit_paths = options.cuda_libs;
+    request.pids = with_descendants(options.pids);
+    if (const char* path = std::getenv("LD_LIBRARY_PATH")) {
+        request.ld_library_path = path;  // the command inherits it
+    }
+    if (const char* home = std::getenv("CUDA_HOME")) {
+        request.cuda_home = home;
+    }
+    DiscoveryResult result = discover_cuda_libraries(request);
+    if (!result.problems.empty()) {
+        return Error{result.problems.front()};
+    }
+    if (result.libraries.empty() && options.command.empty()) {
+        std::string searched;
+        for (const auto& place : result.searched) {
+            searched += "\n  " + place;
+        }
+        return Error{"no libcudart or libcuda found; looked in:" + searched +
+                     "\npass --cuda-lib PATH to the library the process uses"};
+    }
+    return result;
+}
+
+}  // namespace
+
+void install_stop_handlers() {
+    struct sigaction action {};
+    action.sa_handler = on_stop_signal;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = 0;  // no SA_RESTART: interrupt the ring-buffer poll
+    sigaction(SIGINT, &action, nullptr);
+    sigaction(SIGTERM, &action, nullptr);
+}
+
+Result<RecordSummary> record(const RecordOptions& options) {
+    if (auto status = validate(options); !status) {
+        return status.error();
+    }
+    if (auto status = preflight(options); !status) {
+        return status.error();
+    }
+    auto discovered = discover(options);
+    if (!discovered) {
+        return discovered.error();
+    }
+    if (discovered->libraries.empty() && !options.quiet) {
+        std::fprintf(stderr,
+                     "causeway-collector: no CUDA library found up front; libraries the command "
+                     "loads are attached when it maps them\n");
+    }
+    libbpf_set_print(options.verbose ? print_libbpf_verbose : print_libbpf_quiet);
+    auto session = describe_session(options);
+    auto writer = tracedb::TraceWriter::create(options.db_path, session);
+    if (!writer) {
+        return writer.error();
+    }
+    Recorder recorder(options, std::move(session), std::move(writer.value()));
+    return recorder.run(*discovered);
+}
+
+std::string summary_line(const RecordSummary& s) {
+    char text[512];
+    std::snprintf(text, sizeof(text),
+                  "recorded %.1f s: %lld CUDA calls, %lld off-CPU intervals, %lld processes, "
+                  "%llu events dropped, %lld probes -> %s",
+                  s.elapsed_s, static_cast<long long>(s.cuda_calls),
+                  static_cast<long long>(s.offcpu_intervals), static_cast<long long>(s.processes),
+                  static_cast<unsigned long long>(s.drops),
+                  static_cast<long long>(s.probes_attached), s.db_path.c_str());
+    std::string line = text;
+    if (s.command_status) {
+        line += " (command " + describe_wait_status(*s.command_status) + ")";
+    }
+    return line;
+}
+
+}  // namespace causeway::collector
