@@ -44,6 +44,18 @@ class EnvironmentReader {
         }
     }
 
+    // A switch: 0 or 1.
+    void read_switch(const char* name, int& field) {
+        if (const char* text = std::getenv(name)) {
+            const std::string value(text);
+            if (value != "0" && value != "1") {
+                complain(name, text, "0 or 1");
+                return;
+            }
+            field = value == "1" ? 1 : 0;
+        }
+    }
+
     std::string take_errors() { return std::move(errors_); }
 
   private:
@@ -69,6 +81,7 @@ fakecudaConfig default_config() {
     config.host_alloc_ns = 50'000;
     config.sync_spin_ns = 20'000;
     config.device_memory_bytes = 16384 * kMebibyte;
+    config.move_bytes = 0;
     return config;
 }
 
@@ -86,6 +99,7 @@ LoadedConfig load_config_from_environment() {
     reader.read_count("FAKECUDA_HOST_ALLOC_NS", c.host_alloc_ns);
     reader.read_count("FAKECUDA_SYNC_SPIN_NS", c.sync_spin_ns);
     reader.read_count("FAKECUDA_DEVICE_MEMORY_MIB", c.device_memory_bytes, kMebibyte);
+    reader.read_switch("FAKECUDA_MOVE_BYTES", c.move_bytes);
     loaded.error = reader.take_errors();
     return loaded;
 }

@@ -1,9 +1,14 @@
 #include "copy_engine.hpp"
 
+#include <algorithm>
 #include <cstring>
+#include <vector>
 
 namespace fakecuda {
 namespace {
+
+// The real runtime stages pageable memory through small pinned buffers; so does this one.
+constexpr std::size_t kStagingChunkBytes = 1 << 20;
 
 void* as_pointer(CUdeviceptr address) {
     return reinterpret_cast<void*>(address);
@@ -19,14 +24,24 @@ bool is_pinned_range(Device& device, const void* address, std::size_t bytes) {
     return found && found->kind == MemoryKind::kPinnedHost;
 }
 
+bool moves_bytes(const Device& device) {
+    return device.config().move_bytes != 0;
+}
+
 // Device time of a transfer: fixed latency plus bytes at the bandwidth.
 Nanos copy_time_ns(const Device& device, std::size_t bytes, double gbps) {
     return device.config().copy_latency_ns + transfer_ns(bytes, gbps);
 }
 
-// Staging memory of a pageable copy; uninitialised, filled by the copy itself.
-std::shared_ptr<std::byte[]> make_staging(std::size_t bytes) {
-    return std::shared_ptr<std::byte[]>(new std::byte[bytes]);
+// The host CPU work of staging pageable memory: the calling thread copies `bytes` of `host`
+// chunk by chunk through its staging buffer (allocated and touched once per thread, so the cost
+// is the copy itself, not page faults).
+void stage_pageable(const void* host, std::size_t bytes) {
+    thread_local std::vector<std::byte> staging(kStagingChunkBytes);
+    const auto* from = static_cast<const std::byte*>(host);
+    for (std::size_t done = 0; done < bytes; done += kStagingChunkBytes) {
+        std::memcpy(staging.data(), from + done, std::min(kStagingChunkBytes, bytes - done));
+    }
 }
 
 void wait_for(Device& device, const StreamPosition& position) {
@@ -46,15 +61,21 @@ CUresult copy_host_to_device(Device& device, CUdeviceptr dst, const void* src, s
     DeviceOp op;
     if (is_pinned_range(device, src, bytes)) {
         op.device_ns = copy_time_ns(device, bytes, device.config().pinned_gbps);
-        op.run = [dst, src, bytes](Nanos) { std::memcpy(as_pointer(dst), src, bytes); };
+        if (moves_bytes(device)) {
+            op.run = [dst, src, bytes](Nanos) { std::memcpy(as_pointer(dst), src, bytes); };
+        }
     } else {
-        // Host CPU work on the calling thread, as the real runtime stages pageable memory.
-        auto staging = make_staging(bytes);
-        std::memcpy(staging.get(), src, bytes);
         op.device_ns = copy_time_ns(device, bytes, device.config().pageable_gbps);
-        op.run = [dst, staging, bytes](Nanos) {
-            std::memcpy(as_pointer(dst), staging.get(), bytes);
-        };
+        if (moves_bytes(device)) {
+            // The caller may reuse `src` as soon as this returns: stage into a snapshot.
+            auto snapshot = std::make_shared<std::vector<std::byte>>(
+                static_cast<const std::byte*>(src), static_cast<const std::byte*>(src) + bytes);
+            op.run = [dst, snapshot](Nanos) {
+                std::memcpy(as_pointer(dst), snapshot->data(), snapshot->size());
+            };
+        } else {
+            stage_pageable(src, bytes);
+        }
     }
     const StreamPosition position = device.enqueue(stream, std::move(op));
     if (completion == Completion::kWait) {
@@ -71,23 +92,24 @@ CUresult copy_device_to_host(Device& device, void* dst, CUdeviceptr src, std::si
     if (dst == nullptr || !is_device_range(device, src, bytes)) {
         return CUDA_ERROR_INVALID_VALUE;
     }
+    const bool pinned = is_pinned_range(device, dst, bytes);
     DeviceOp op;
-    if (is_pinned_range(device, dst, bytes)) {
-        op.device_ns = copy_time_ns(device, bytes, device.config().pinned_gbps);
+    op.device_ns = copy_time_ns(
+        device, bytes, pinned ? device.config().pinned_gbps : device.config().pageable_gbps);
+    if (moves_bytes(device)) {
         op.run = [dst, src, bytes](Nanos) { std::memcpy(dst, as_pointer(src), bytes); };
-        const StreamPosition position = device.enqueue(stream, std::move(op));
+    }
+    const StreamPosition position = device.enqueue(stream, std::move(op));
+    if (pinned) {
         if (completion == Completion::kWait) {
             wait_for(device, position);
         }
         return CUDA_SUCCESS;
     }
     // Pageable destination: the call returns only after the DMA into staging memory and the
-    // calling thread's memcpy out of it, even when asynchronous.
-    auto staging = make_staging(bytes);
-    op.device_ns = copy_time_ns(device, bytes, device.config().pageable_gbps);
-    op.run = [staging, src, bytes](Nanos) { std::memcpy(staging.get(), as_pointer(src), bytes); };
-    wait_for(device, device.enqueue(stream, std::move(op)));
-    std::memcpy(dst, staging.get(), bytes);
+    // calling thread's copy out of it, even when asynchronous.
+    wait_for(device, position);
+    stage_pageable(dst, bytes);
     return CUDA_SUCCESS;
 }
 
@@ -101,7 +123,11 @@ CUresult copy_device_to_device(Device& device, CUdeviceptr dst, CUdeviceptr src,
     }
     DeviceOp op;
     op.device_ns = copy_time_ns(device, bytes, device.config().device_gbps);
-    op.run = [dst, src, bytes](Nanos) { std::memmove(as_pointer(dst), as_pointer(src), bytes); };
+    if (moves_bytes(device)) {
+        op.run = [dst, src, bytes](Nanos) {
+            std::memmove(as_pointer(dst), as_pointer(src), bytes);
+        };
+    }
     device.enqueue(stream, std::move(op));
     return CUDA_SUCCESS;
 }
@@ -136,7 +162,9 @@ CUresult set_device_bytes(Device& device, CUdeviceptr dst, unsigned char value, 
     }
     DeviceOp op;
     op.device_ns = copy_time_ns(device, bytes, device.config().device_gbps);
-    op.run = [dst, value, bytes](Nanos) { std::memset(as_pointer(dst), value, bytes); };
+    if (moves_bytes(device)) {
+        op.run = [dst, value, bytes](Nanos) { std::memset(as_pointer(dst), value, bytes); };
+    }
     device.enqueue(stream, std::move(op));
     return CUDA_SUCCESS;
 }

@@ -1,7 +1,8 @@
 #pragma once
 // Copies and memsets between host and emulated device memory, timed as on real hardware: pinned
 // host memory is DMA'd asynchronously; pageable host memory goes through a staging buffer that
-// the calling thread fills or drains with a real memcpy (see fakecuda.h for when calls return).
+// the calling thread fills or drains with a real memcpy (see fakecuda.h for when calls return
+// and when bytes really move).
 
 #include <cstddef>
 #include <memory>

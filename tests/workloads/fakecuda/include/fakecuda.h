@@ -20,12 +20,16 @@
  *   streams, and work on blocking streams waits for earlier legacy-stream work; streams created
  *   with cudaStreamNonBlocking do neither. cudaStreamPerThread is served by the legacy stream
  *   (ordering stricter than real CUDA, never looser). cudaDeviceSynchronize waits for all streams.
- * - Device memory is plain host memory (256-byte aligned), so copies move real bytes; the device
- *   thread moves them when the op starts, inside the op's modeled time.
+ * - Device memory is plain host memory (256-byte aligned). By default device-side work only takes
+ *   time: DMA, device-to-device copies and memsets do not move bytes, because moving them would
+ *   burn host CPU on the device thread (a GPU never does) and show up in traces as a CPU
+ *   competitor. With FAKECUDA_MOVE_BYTES=1 the device thread moves the bytes when the op starts
+ *   (a pageable host-to-device copy then snapshots its source while staging), so data round
+ *   trips; the op's modeled time still counts from its start.
  * - Copies take FAKECUDA_COPY_LATENCY_NS + bytes / bandwidth. Host memory from cudaMallocHost or
  *   cudaHostAlloc is pinned (the ranges are tracked): it is DMA'd asynchronously at
  *   FAKECUDA_PINNED_GBPS. Any other host memory is pageable: the calling thread really memcpys it
- *   through a staging buffer (host CPU work, preemptible) and the DMA runs at
+ *   through a 1 MiB per-thread staging buffer (host CPU work, preemptible) and the DMA runs at
  *   FAKECUDA_PAGEABLE_GBPS. As on real CUDA, a pageable host-to-device cudaMemcpyAsync returns once
  *   the data is staged; a pageable device-to-host cudaMemcpyAsync returns only when the copy is
  *   complete. cudaMemcpy returns when its copy is complete, except device-to-device, which is
@@ -70,6 +74,7 @@
  *   FAKECUDA_HOST_ALLOC_NS     host CPU time per pinned alloc / free          (default 50000)
  *   FAKECUDA_SYNC_SPIN_NS      spin time before yielding when synchronising  (default 20000)
  *   FAKECUDA_DEVICE_MEMORY_MIB device memory capacity                         (default 16384)
+ *   FAKECUDA_MOVE_BYTES        1: device work moves real bytes; 0: timing only (default 0)
  */
 
 #include <stddef.h>
@@ -90,6 +95,7 @@ struct fakecudaConfig {
     unsigned long long host_alloc_ns;
     unsigned long long sync_spin_ns;
     unsigned long long device_memory_bytes;
+    int move_bytes; /* 1 when device work moves real bytes */
 };
 
 /* Runtime extensions (libcudart.so.13). */

@@ -1,0 +1,145 @@
+// Device work is asynchronous: the host keeps running while a kernel runs, streams run
+// concurrently, and the legacy default stream orders work as on real CUDA.
+
+#include <catch2/catch.hpp>
+
+#include "tests/fakecuda/fake_device.hpp"
+#include "tests/fakecuda/thread_clock.hpp"
+
+using namespace causeway::testing;
+
+namespace {
+
+class Stream {
+  public:
+    explicit Stream(unsigned flags = cudaStreamDefault) {
+        REQUIRE(cudaStreamCreateWithFlags(&stream_, flags) == cudaSuccess);
+    }
+    ~Stream() { cudaStreamDestroy(stream_); }
+    Stream(const Stream&) = delete;
+    Stream& operator=(const Stream&) = delete;
+    cudaStream_t get() const { return stream_; }
+
+  private:
+    cudaStream_t stream_ = nullptr;
+};
+
+void set_duration(void (*kernel)(int*), std::uint64_t ns) {
+    REQUIRE(fakecudaSetKernelDuration(reinterpret_cast<const void*>(kernel), ns) == cudaSuccess);
+}
+
+}  // namespace
+
+TEST_CASE("host work overlaps an asynchronous kernel") {
+    set_duration(&kernel_a, 60_ms);
+    std::uint64_t launch_ns = 0;
+    const ThreadTimes step = measure([&] {
+        launch_ns = measure([] { REQUIRE(launch(&kernel_a) == cudaSuccess); }).wall_ns;
+        busy_host_work(40_ms);
+        REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    });
+    INFO("launch " << launch_ns / 1e6 << " ms, step " << step.wall_ns / 1e6 << " ms");
+    CHECK(launch_ns < 10_ms);
+    CHECK(step.wall_ns >= 60_ms);
+    CHECK(step.wall_ns < 90_ms);  // serial would be 100 ms
+}
+
+TEST_CASE("kernels on two streams run concurrently") {
+    set_duration(&kernel_a, 60_ms);
+    Stream first(cudaStreamNonBlocking);
+    Stream second(cudaStreamNonBlocking);
+    const ThreadTimes both = measure([&] {
+        REQUIRE(launch(&kernel_a, first.get()) == cudaSuccess);
+        REQUIRE(launch(&kernel_a, second.get()) == cudaSuccess);
+        REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    });
+    INFO("two 60 ms kernels took " << both.wall_ns / 1e6 << " ms");
+    CHECK(both.wall_ns >= 60_ms);
+    CHECK(both.wall_ns < 100_ms);  // serial would be 120 ms
+}
+
+TEST_CASE("work on one stream runs in order") {
+    set_duration(&kernel_a, 20_ms);
+    Stream stream;
+    const ThreadTimes run = measure([&] {
+        for (int i = 0; i < 3; ++i) {
+            REQUIRE(launch(&kernel_a, stream.get()) == cudaSuccess);
+        }
+        REQUIRE(cudaStreamSynchronize(stream.get()) == cudaSuccess);
+    });
+    CHECK(run.wall_ns >= 60_ms);
+    CHECK(run.wall_ns < 100_ms);
+}
+
+TEST_CASE("the legacy default stream waits for blocking streams, not for non-blocking ones") {
+    set_duration(&kernel_a, 50_ms);
+    set_duration(&kernel_b, 10_ms);
+    SECTION("blocking stream") {
+        Stream blocking(cudaStreamDefault);
+        const ThreadTimes run = measure([&] {
+            REQUIRE(launch(&kernel_a, blocking.get()) == cudaSuccess);
+            REQUIRE(launch(&kernel_b) == cudaSuccess);
+            REQUIRE(cudaStreamSynchronize(nullptr) == cudaSuccess);
+        });
+        CHECK(run.wall_ns >= 60_ms);
+    }
+    SECTION("non-blocking stream") {
+        Stream non_blocking(cudaStreamNonBlocking);
+        const ThreadTimes run = measure([&] {
+            REQUIRE(launch(&kernel_a, non_blocking.get()) == cudaSuccess);
+            REQUIRE(launch(&kernel_b) == cudaSuccess);
+            REQUIRE(cudaStreamSynchronize(nullptr) == cudaSuccess);
+        });
+        CHECK(run.wall_ns >= 10_ms);
+        CHECK(run.wall_ns < 45_ms);
+        REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    }
+}
+
+TEST_CASE("a blocking stream waits for earlier work on the legacy default stream") {
+    set_duration(&kernel_a, 50_ms);
+    set_duration(&kernel_b, 10_ms);
+    Stream blocking(cudaStreamDefault);
+    const ThreadTimes run = measure([&] {
+        REQUIRE(launch(&kernel_a) == cudaSuccess);
+        REQUIRE(launch(&kernel_b, blocking.get()) == cudaSuccess);
+        REQUIRE(cudaStreamSynchronize(blocking.get()) == cudaSuccess);
+    });
+    CHECK(run.wall_ns >= 60_ms);
+}
+
+TEST_CASE("queries report unfinished work as cudaErrorNotReady without making it an error") {
+    set_duration(&kernel_a, 40_ms);
+    Stream stream;
+    cudaEvent_t done = nullptr;
+    REQUIRE(cudaEventCreate(&done) == cudaSuccess);
+    REQUIRE(launch(&kernel_a, stream.get()) == cudaSuccess);
+    REQUIRE(cudaEventRecord(done, stream.get()) == cudaSuccess);
+    CHECK(cudaStreamQuery(stream.get()) == cudaErrorNotReady);
+    CHECK(cudaEventQuery(done) == cudaErrorNotReady);
+    float ms = 0;
+    CHECK(cudaEventElapsedTime(&ms, done, done) == cudaErrorNotReady);
+    CHECK(cudaGetLastError() == cudaSuccess);
+    REQUIRE(cudaEventSynchronize(done) == cudaSuccess);
+    CHECK(cudaStreamQuery(stream.get()) == cudaSuccess);
+    CHECK(cudaEventQuery(done) == cudaSuccess);
+    cudaEventDestroy(done);
+}
+
+TEST_CASE("cudaStreamWaitEvent makes a stream wait for another stream's event") {
+    set_duration(&kernel_a, 50_ms);
+    set_duration(&kernel_b, 10_ms);
+    Stream producer(cudaStreamNonBlocking);
+    Stream consumer(cudaStreamNonBlocking);
+    cudaEvent_t produced = nullptr;
+    REQUIRE(cudaEventCreate(&produced) == cudaSuccess);
+    const ThreadTimes run = measure([&] {
+        REQUIRE(launch(&kernel_a, producer.get()) == cudaSuccess);
+        REQUIRE(cudaEventRecord(produced, producer.get()) == cudaSuccess);
+        REQUIRE(cudaStreamWaitEvent(consumer.get(), produced, 0) == cudaSuccess);
+        REQUIRE(launch(&kernel_b, consumer.get()) == cudaSuccess);
+        REQUIRE(cudaStreamSynchronize(consumer.get()) == cudaSuccess);
+    });
+    CHECK(run.wall_ns >= 60_ms);
+    cudaEventDestroy(produced);
+}

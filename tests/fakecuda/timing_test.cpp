@@ -1,0 +1,201 @@
+// The fake device's timings behave as configured. Host-observed times have a hard floor (the
+// modeled time: the device sleeps until its deadline) and a ceiling loose enough for a loaded
+// 2-core VM; device-side times read through events are exact.
+
+#include <catch2/catch.hpp>
+#include <cstring>
+#include <vector>
+
+#include "tests/fakecuda/fake_device.hpp"
+#include "tests/fakecuda/thread_clock.hpp"
+
+using namespace causeway::testing;
+
+namespace {
+
+// A host observation of modeled time `expected_ns`: never shorter, at most 50% + 15 ms longer
+// (scheduler delays of a loaded VM).
+void check_takes_about(std::uint64_t measured_ns, std::uint64_t expected_ns) {
+    INFO("measured " << measured_ns / 1e6 << " ms, modeled " << expected_ns / 1e6 << " ms");
+    CHECK(measured_ns >= expected_ns);
+    CHECK(measured_ns <= expected_ns + expected_ns / 2 + 15_ms);
+}
+
+// Device time between two events, in ns.
+double elapsed_ns(cudaEvent_t start, cudaEvent_t end) {
+    float ms = 0;
+    REQUIRE(cudaEventElapsedTime(&ms, start, end) == cudaSuccess);
+    return static_cast<double>(ms) * 1e6;
+}
+
+// No test registers a duration for it.
+void unregistered_kernel(int* out) {
+    *out = 3;
+}
+
+}  // namespace
+
+TEST_CASE("a pinned copy of X bytes at Y GB/s takes latency + X/Y") {
+    const fakecudaConfig config = fake_config();
+    const std::size_t bytes = 480u << 20;  // 21 ms at the default 24 GB/s
+    PinnedBuffer host(bytes);
+    DeviceBuffer device(bytes);
+    const std::uint64_t expected_ns = modeled_copy_ns(config, bytes, config.pinned_gbps);
+
+    SECTION("as the host sees it") {
+        const ThreadTimes copy = measure([&] {
+            REQUIRE(cudaMemcpy(device.get(), host.get(), bytes, cudaMemcpyHostToDevice) ==
+                    cudaSuccess);
+        });
+        check_takes_about(copy.wall_ns, expected_ns);
+    }
+    SECTION("as the device's events see it") {
+        cudaEvent_t start = nullptr;
+        cudaEvent_t end = nullptr;
+        REQUIRE(cudaEventCreate(&start) == cudaSuccess);
+        REQUIRE(cudaEventCreate(&end) == cudaSuccess);
+        keep_device_busy(20_ms);
+        REQUIRE(cudaEventRecord(start) == cudaSuccess);
+        REQUIRE(cudaMemcpyAsync(device.get(), host.get(), bytes, cudaMemcpyHostToDevice) ==
+                cudaSuccess);
+        REQUIRE(cudaEventRecord(end) == cudaSuccess);
+        REQUIRE(cudaEventSynchronize(end) == cudaSuccess);
+        CHECK(elapsed_ns(start, end) == Approx(static_cast<double>(expected_ns)).epsilon(0.001));
+        cudaEventDestroy(start);
+        cudaEventDestroy(end);
+    }
+}
+
+TEST_CASE("a device-to-host pinned copy is timed like host-to-device") {
+    const fakecudaConfig config = fake_config();
+    const std::size_t bytes = 480u << 20;
+    PinnedBuffer host(bytes);
+    DeviceBuffer device(bytes);
+    const ThreadTimes copy = measure([&] {
+        REQUIRE(cudaMemcpy(host.get(), device.get(), bytes, cudaMemcpyDeviceToHost) == cudaSuccess);
+    });
+    check_takes_about(copy.wall_ns, modeled_copy_ns(config, bytes, config.pinned_gbps));
+}
+
+TEST_CASE("a pageable copy is slower than a pinned one and costs the calling thread CPU") {
+    const fakecudaConfig config = fake_config();
+    REQUIRE(config.pageable_gbps < config.pinned_gbps);
+    // Blocking waits, so that the CPU the calling thread uses is the staging work alone.
+    REQUIRE(cudaSetDeviceFlags(cudaDeviceScheduleBlockingSync) == cudaSuccess);
+    const std::size_t bytes = 64u << 20;
+    std::vector<unsigned char> pageable(bytes, 0x5A);  // touched: staging reads real pages
+    PinnedBuffer pinned(bytes);
+    DeviceBuffer device(bytes);
+
+    const ThreadTimes pinned_copy = measure([&] {
+        REQUIRE(cudaMemcpy(device.get(), pinned.get(), bytes, cudaMemcpyHostToDevice) ==
+                cudaSuccess);
+    });
+    const ThreadTimes pageable_copy = measure([&] {
+        REQUIRE(cudaMemcpy(device.get(), pageable.data(), bytes, cudaMemcpyHostToDevice) ==
+                cudaSuccess);
+    });
+    INFO("pinned: " << pinned_copy.wall_ns / 1e6 << " ms wall, " << pinned_copy.cpu_ns / 1e6
+                    << " ms CPU; pageable: " << pageable_copy.wall_ns / 1e6 << " ms wall, "
+                    << pageable_copy.cpu_ns / 1e6 << " ms CPU");
+    // The DMA alone is 3x slower at the default bandwidths, and staging comes on top of it.
+    CHECK(pageable_copy.wall_ns >= modeled_copy_ns(config, bytes, config.pageable_gbps));
+    CHECK(pageable_copy.wall_ns > 2 * pinned_copy.wall_ns);
+    // Staging 64 MiB is a real memcpy on the calling thread; the pinned copy only waits.
+    CHECK(pageable_copy.cpu_ns > 2_ms);
+    CHECK(pinned_copy.cpu_ns < pageable_copy.cpu_ns / 4);
+    REQUIRE(cudaSetDeviceFlags(cudaDeviceScheduleAuto) == cudaSuccess);
+}
+
+TEST_CASE("a pageable cudaMemcpyAsync to the device returns once staged, before the DMA ends") {
+    const fakecudaConfig config = fake_config();
+    const std::size_t bytes = 64u << 20;
+    std::vector<unsigned char> pageable(bytes, 0x5A);
+    DeviceBuffer device(bytes);
+    cudaStream_t stream = nullptr;
+    REQUIRE(cudaStreamCreate(&stream) == cudaSuccess);
+    // Queue a long kernel first: the copy's DMA cannot even start before it ends.
+    REQUIRE(fakecudaSetKernelDuration(reinterpret_cast<const void*>(&kernel_a), 200_ms) ==
+            cudaSuccess);
+    std::uint64_t call_ns = 0;
+    const ThreadTimes whole = measure([&] {
+        REQUIRE(launch(&kernel_a, stream) == cudaSuccess);
+        call_ns = measure([&] {
+                      REQUIRE(cudaMemcpyAsync(device.get(), pageable.data(), bytes,
+                                              cudaMemcpyHostToDevice, stream) == cudaSuccess);
+                  }).wall_ns;
+        CHECK(cudaStreamQuery(stream) == cudaErrorNotReady);
+        REQUIRE(cudaStreamSynchronize(stream) == cudaSuccess);
+    });
+    INFO("cudaMemcpyAsync took " << call_ns / 1e6 << " ms");
+    CHECK(call_ns < 150_ms);
+    CHECK(whole.wall_ns >= 200_ms + modeled_copy_ns(config, bytes, config.pageable_gbps));
+    cudaStreamDestroy(stream);
+}
+
+TEST_CASE("a kernel takes the duration registered for its function") {
+    REQUIRE(fakecudaSetKernelDuration(reinterpret_cast<const void*>(&kernel_a), 30_ms) ==
+            cudaSuccess);
+    REQUIRE(fakecudaSetKernelDuration(reinterpret_cast<const void*>(&kernel_b), 5_ms) ==
+            cudaSuccess);
+    cudaEvent_t start = nullptr;
+    cudaEvent_t middle = nullptr;
+    cudaEvent_t end = nullptr;
+    REQUIRE(cudaEventCreate(&start) == cudaSuccess);
+    REQUIRE(cudaEventCreate(&middle) == cudaSuccess);
+    REQUIRE(cudaEventCreate(&end) == cudaSuccess);
+
+    const ThreadTimes run = measure([&] {
+        keep_device_busy(10_ms);
+        REQUIRE(cudaEventRecord(start) == cudaSuccess);
+        REQUIRE(launch(&kernel_a) == cudaSuccess);
+        REQUIRE(cudaEventRecord(middle) == cudaSuccess);
+        REQUIRE(launch(&kernel_b) == cudaSuccess);
+        REQUIRE(cudaEventRecord(end) == cudaSuccess);
+        REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    });
+    check_takes_about(run.wall_ns, 45_ms);
+    CHECK(elapsed_ns(start, middle) == Approx(30e6).margin(1e3));
+    CHECK(elapsed_ns(middle, end) == Approx(5e6).margin(1e3));
+    for (cudaEvent_t event : {start, middle, end}) {
+        cudaEventDestroy(event);
+    }
+}
+
+TEST_CASE("a kernel with no registered duration takes FAKECUDA_KERNEL_NS") {
+    const fakecudaConfig config = fake_config();
+    const ThreadTimes run = measure([&] {
+        for (int i = 0; i < 100; ++i) {
+            REQUIRE(launch(&unregistered_kernel) == cudaSuccess);
+        }
+        REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    });
+    check_takes_about(run.wall_ns, 100 * config.kernel_ns);
+}
+
+TEST_CASE("queued kernels run back to back: wake-up delays of the device do not accumulate") {
+    REQUIRE(fakecudaSetKernelDuration(reinterpret_cast<const void*>(&kernel_a), 1_ms) ==
+            cudaSuccess);
+    const ThreadTimes run = measure([&] {
+        for (int i = 0; i < 200; ++i) {
+            REQUIRE(launch(&kernel_a) == cudaSuccess);
+        }
+        REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    });
+    INFO("200 x 1 ms took " << run.wall_ns / 1e6 << " ms");
+    CHECK(run.wall_ns >= 200_ms);
+    CHECK(run.wall_ns <= 230_ms);
+}
+
+TEST_CASE("a kernel launch costs FAKECUDA_LAUNCH_NS of the calling thread's CPU") {
+    const fakecudaConfig config = fake_config();
+    REQUIRE(fakecudaSetKernelDuration(reinterpret_cast<const void*>(&kernel_a), 0) == cudaSuccess);
+    constexpr int kLaunches = 2000;
+    const ThreadTimes launches = measure([&] {
+        for (int i = 0; i < kLaunches; ++i) {
+            REQUIRE(launch(&kernel_a) == cudaSuccess);
+        }
+    });
+    CHECK(launches.cpu_ns >= kLaunches * config.launch_ns);
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+}
