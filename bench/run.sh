@@ -11,6 +11,7 @@
 # synthetic DBs are cached under it in bench-data/. Raw output of every run goes to DIR/raw.log.
 # shellcheck source-path=SCRIPTDIR
 set -euo pipefail
+shopt -s inherit_errexit # a failure inside $(...) stops the run too
 
 BENCH_ARGS="$*"
 BENCH_DIR=$(cd "$(dirname "$0")" && pwd)
@@ -70,9 +71,12 @@ mkdir -p "$BENCH_OUT" "$BENCH_DATA"
 log "building into $BUILD_DIR"
 [[ -f $BUILD_DIR/build.ninja ]] ||
   cmake -S "$REPO_DIR" -B "$BUILD_DIR" -G Ninja -DCAUSEWAY_WERROR=ON >>"$BENCH_OUT/raw.log"
-cmake --build "$BUILD_DIR" -j2 --target causeway-collector causeway causeway-bench-synth \
-  causeway-bench-floor causeway-bench-call-loop causeway-bench-ping-pong causeway-bench-mcp \
-  >>"$BENCH_OUT/raw.log" || die "build failed (see $BENCH_OUT/raw.log)"
+targets=()
+[[ $SECTIONS =~ overhead|ingest|sched ]] &&
+  targets+=(causeway-collector causeway-bench-floor causeway-bench-call-loop causeway-bench-ping-pong)
+[[ $SECTIONS =~ analysis ]] && targets+=(causeway causeway-bench-synth causeway-bench-mcp)
+cmake --build "$BUILD_DIR" -j2 --target "${targets[@]}" >>"$BENCH_OUT/raw.log" ||
+  die "build failed (see $BENCH_OUT/raw.log)"
 BENCH_BIN=$BUILD_DIR/bench
 COLLECTOR=$BUILD_DIR/collector/causeway-collector
 CAUSEWAY=$BUILD_DIR/cli/causeway

@@ -60,6 +60,6 @@ record_with_collector() {
   local db=$1
   shift
   rm -f "$db" "$db-wal" "$db-shm"
-  "$COLLECTOR" record --db "$db" --quiet --cuda-lib "$FAKECUDART" -- "$@" 2>>"$BENCH_OUT/raw.log" ||
+  "$COLLECTOR" record --cuda-lib "$FAKECUDART" --db "$db" --quiet -- "$@" 2>>"$BENCH_OUT/raw.log" ||
     die "causeway-collector record failed on: $* (see $BENCH_OUT/raw.log)"
 }

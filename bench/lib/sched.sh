@@ -15,7 +15,7 @@ ping_pong_traced() {
 ping_pong_bystander() {
   local db=$BENCH_OUT/bystander.db
   rm -f "$db"
-  "$COLLECTOR" record --db "$db" --quiet --cuda-lib "$FAKECUDART" -- sleep 3600 \
+  "$COLLECTOR" record --cuda-lib "$FAKECUDART" --db "$db" --quiet -- sleep 3600 \
     2>>"$BENCH_OUT/raw.log" &
   local collector_pid=$!
   for _ in $(seq 100); do # the session row exists once recording has started
