@@ -2,7 +2,7 @@
 // Helpers for tests that drive the fake runtime: its effective configuration, RAII device and
 // pinned buffers, and "kernels" (distinct host functions whose addresses name them).
 
-#include <cuda_runtime_api.h>
+#include <cuda_runtime.h>
 #include <fakecuda.h>
 
 #include <cstddef>
@@ -19,10 +19,10 @@ std::uint64_t modeled_copy_ns(const fakecudaConfig& config, std::size_t bytes, d
 void kernel_a(int* out);
 void kernel_b(int* out);
 
+// Through the typed overload of cuda_runtime.h, as CUDA C++ code launches.
 template <typename Kernel>
 cudaError_t launch(Kernel* kernel, cudaStream_t stream = nullptr) {
-    return cudaLaunchKernel(reinterpret_cast<const void*>(kernel), dim3(1), dim3(1), nullptr, 0,
-                            stream);
+    return cudaLaunchKernel(kernel, dim3(1), dim3(1), nullptr, 0, stream);
 }
 
 // Queues a kernel of `device_ns` on `stream`, so that work queued behind it meanwhile runs back to

@@ -3,6 +3,22 @@
 #include <algorithm>
 
 namespace fakecuda {
+namespace {
+
+WaitMode wait_mode_of(unsigned context_flags) {
+    switch (context_flags & CU_CTX_SCHED_MASK) {
+        case CU_CTX_SCHED_SPIN:
+            return WaitMode::kSpin;
+        case CU_CTX_SCHED_YIELD:
+            return WaitMode::kYield;
+        case CU_CTX_SCHED_BLOCKING_SYNC:
+            return WaitMode::kBlock;
+        default:  // CU_CTX_SCHED_AUTO
+            return WaitMode::kSpinThenYield;
+    }
+}
+
+}  // namespace
 
 Device::Device(const fakecudaConfig& config)
     : config_(config), memory_(config.device_memory_bytes) {
@@ -83,14 +99,7 @@ StreamPosition Device::enqueue(const std::shared_ptr<Stream>& stream, DeviceOp o
 }
 
 HostWait Device::host_wait() const {
-    static constexpr WaitMode kModeOfScheduleFlag[] = {
-        WaitMode::kSpinThenYield,  // CU_CTX_SCHED_AUTO
-        WaitMode::kSpin,           // CU_CTX_SCHED_SPIN
-        WaitMode::kYield,          // CU_CTX_SCHED_YIELD
-        WaitMode::kSpinThenYield,  // (invalid: 3)
-        WaitMode::kBlock,          // CU_CTX_SCHED_BLOCKING_SYNC
-    };
-    return HostWait(kModeOfScheduleFlag[flags() & CU_CTX_SCHED_MASK], config_.sync_spin_ns);
+    return HostWait(wait_mode_of(flags()), config_.sync_spin_ns);
 }
 
 void Device::synchronize() {
