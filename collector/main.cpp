@@ -57,6 +57,8 @@ int main(int argc, char** argv) {
     record_cmd->add_flag("--no-dlopen-stop", no_dlopen_stop,
                          "Do not hold the command at each dlopen while new CUDA libraries are "
                          "attached (calls right after a late dlopen may then be missed)");
+    record_cmd->add_option("--cuda-ring-size", options.cuda_ring_bytes,
+                           "Bytes of the CUDA-call ring buffer (power of two; default 64 MiB)");
     record_cmd->add_flag("--quiet", options.quiet, "No progress on stderr, only errors");
     record_cmd->add_flag("--verbose", options.verbose,
                          "Print every probe and libbpf's messages (verifier logs)");

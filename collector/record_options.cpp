@@ -38,6 +38,11 @@ Status validate(const RecordOptions& options) {
             return Error{"invalid --pid " + std::to_string(pid) + ": a pid is a positive number"};
         }
     }
+    std::uint32_t ring = options.cuda_ring_bytes;
+    if (ring < 4096 || (ring & (ring - 1)) != 0) {
+        return Error{"invalid --cuda-ring-size " + std::to_string(ring) +
+                     ": it must be a power of two of at least 4096 bytes"};
+    }
     if (options.duration_s < 0) {
         return Error{"invalid --duration: it must be positive (seconds)"};
     }

@@ -17,6 +17,7 @@ struct RecordOptions {
     std::vector<std::string> cuda_libs;  // --cuda-lib
     std::int64_t offcpu_floor_ns = 50'000;
     std::int64_t page_bucket_ns = 100'000'000;
+    std::uint32_t cuda_ring_bytes = 64u << 20;  // --cuda-ring-size: power of two, >= 4096
     bool quiet = false;
     bool verbose = false;
     // Stop a traced process at each dlopen until new CUDA libraries are attached. Default on for

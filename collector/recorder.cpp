@@ -261,6 +261,7 @@ Status Recorder::start(const DiscoveryResult& discovered) {
     config.session_start_ns = static_cast<std::uint64_t>(session_.start_mono_ns);
     config.page_bucket_ns = static_cast<std::uint64_t>(options_.page_bucket_ns);
     config.stop_on_dlopen = options_.stop_on_dlopen;
+    config.cuda_ring_bytes = options_.cuda_ring_bytes;
     auto programs = BpfPrograms::load(config);
     if (!programs) {
         return programs.error();

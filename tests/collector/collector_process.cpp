@@ -1,0 +1,73 @@
+#include "tests/collector/collector_process.hpp"
+
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <sstream>
+
+namespace causeway::testing {
+
+bool Finished::exited_ok() const { return WIFEXITED(wait_status) && WEXITSTATUS(wait_status) == 0; }
+
+std::string collector_path() { return CAUSEWAY_COLLECTOR_BIN; }
+
+pid_t spawn(const std::vector<std::string>& argv, const std::string& stderr_path) {
+    pid_t pid = fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+        int null = open("/dev/null", O_WRONLY);
+        dup2(null, STDOUT_FILENO);
+        if (!stderr_path.empty()) {
+            int err = open(stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+            dup2(err, STDERR_FILENO);
+        }
+        std::vector<char*> args;
+        for (const auto& arg : argv) {
+            args.push_back(const_cast<char*>(arg.c_str()));
+        }
+        args.push_back(nullptr);
+        execv(args[0], args.data());
+        _exit(127);
+    }
+    return pid;
+}
+
+int wait_for(pid_t pid) {
+    int status = 0;
+    waitpid(pid, &status, 0);
+    return status;
+}
+
+Finished run_collector(const std::vector<std::string>& args, const std::string& scratch_dir) {
+    std::vector<std::string> argv{collector_path(), "record"};
+    argv.insert(argv.end(), args.begin(), args.end());
+    std::string stderr_path = scratch_dir + "/collector.stderr";
+    Finished finished;
+    finished.wait_status = wait_for(spawn(argv, stderr_path));
+    std::ifstream in(stderr_path);
+    std::stringstream text;
+    text << in.rdbuf();
+    finished.stderr_text = text.str();
+    return finished;
+}
+
+tracedb::TraceReader open_trace(const std::string& path) {
+    auto trace = tracedb::TraceReader::open(path);
+    if (!trace) {
+        FAIL("cannot open the trace " << path << ": " << trace.error().message);
+    }
+    return std::move(trace.value());
+}
+
+std::int64_t query_int(const tracedb::TraceReader& trace, const std::string& sql) {
+    auto value = trace.db().query_int64(sql.c_str());
+    if (!value) {
+        FAIL("query failed: " << sql << ": " << value.error().message);
+    }
+    return *value;
+}
+
+}  // namespace causeway::testing

@@ -1,0 +1,33 @@
+#pragma once
+// Running causeway-collector and the test programs from runtime tests, and reading the result.
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tracedb/reader.hpp"
+
+namespace causeway::testing {
+
+struct Finished {
+    int wait_status = 0;
+    std::string stderr_text;
+    bool exited_ok() const;
+};
+
+// Starts argv in the background (stdout to /dev/null, stderr to `stderr_path` when given).
+pid_t spawn(const std::vector<std::string>& argv, const std::string& stderr_path = {});
+// Waits for `pid` and returns its wait status.
+int wait_for(pid_t pid);
+// Runs the collector's `record` with `args`, to the end; stderr captured.
+Finished run_collector(const std::vector<std::string>& args, const std::string& scratch_dir);
+std::string collector_path();
+
+// Opens the trace read-only; fails the test (REQUIRE) when it cannot.
+tracedb::TraceReader open_trace(const std::string& path);
+// Runs a query that returns one integer.
+std::int64_t query_int(const tracedb::TraceReader& trace, const std::string& sql);
+
+}  // namespace causeway::testing

@@ -1,0 +1,57 @@
+// Clear errors for the mistakes people make: a pid that is gone, a DB that cannot be written, a
+// program that does not exist. Each says what is wrong, and nothing is left half-done.
+#include <catch2/catch.hpp>
+#include <filesystem>
+
+#include "tests/collector/collector_process.hpp"
+#include "tests/support/runtime_guard.hpp"
+#include "tests/support/temp_dir.hpp"
+
+using namespace causeway::testing;
+
+namespace {
+
+bool contains(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
+
+}  // namespace
+
+TEST_CASE("recording a pid that is not running is refused with the reason") {
+    require_runtime_or_skip();
+    TempDir dir;
+    auto run = run_collector({"--db", dir.file("x.db"), "--pid", "999999999"}, dir.path());
+    CHECK_FALSE(run.exited_ok());
+    CHECK(contains(run.stderr_text, "pid 999999999 is not running"));
+    CHECK_FALSE(std::filesystem::exists(dir.file("x.db")));
+}
+
+TEST_CASE("a DB path that cannot be written is refused with the reason") {
+    require_runtime_or_skip();
+    TempDir dir;
+    auto run = run_collector({"--db", dir.file("no/such/folder/x.db"), "--", "/bin/true"},
+                             dir.path());
+    CHECK_FALSE(run.exited_ok());
+    CHECK(contains(run.stderr_text, "cannot create trace DB"));
+}
+
+TEST_CASE("an existing DB is never overwritten") {
+    require_runtime_or_skip();
+    TempDir dir;
+    std::string db = dir.file("taken.db");
+    REQUIRE(run_collector({"--db", db, "--quiet", "--", "/bin/true"}, dir.path()).exited_ok());
+    auto again = run_collector({"--db", db, "--", "/bin/true"}, dir.path());
+    CHECK_FALSE(again.exited_ok());
+    CHECK(contains(again.stderr_text, "already exists"));
+}
+
+TEST_CASE("a command that cannot be run is reported, and the trace is still closed") {
+    require_runtime_or_skip();
+    TempDir dir;
+    std::string db = dir.file("norun.db");
+    auto run = run_collector({"--db", db, "--", "/no/such/program"}, dir.path());
+    CHECK_FALSE(run.exited_ok());
+    CHECK(contains(run.stderr_text, "cannot run /no/such/program"));
+    auto trace = open_trace(db);
+    CHECK(query_int(trace, "SELECT count(*) FROM session WHERE stop_ns IS NOT NULL") == 1);
+}

@@ -1,0 +1,61 @@
+// b. A workload on the fake runtime with known call counts and durations.
+#include <catch2/catch.hpp>
+
+#include "tests/collector/collector_process.hpp"
+#include "tests/support/runtime_guard.hpp"
+#include "tests/support/temp_dir.hpp"
+
+using namespace causeway::testing;
+
+namespace {
+
+std::int64_t calls(const causeway::tracedb::TraceReader& trace, const std::string& op,
+                   const std::string& condition = "1") {
+    return query_int(trace, "SELECT count(*) FROM cuda_call c JOIN cuda_op o ON o.id = c.op_id "
+                            "WHERE o.name = '" + op + "' AND " + condition);
+}
+
+}  // namespace
+
+TEST_CASE("a fake-runtime workload is recorded with exact counts and plausible durations") {
+    require_runtime_or_skip();
+    TempDir dir;
+    std::string db = dir.file("fake.db");
+    const int n = 20;
+    auto run = run_collector({"--db", db, "--quiet", "--", CW_FAKE_WORKLOAD_BIN, "counts",
+                              std::to_string(n)},
+                             dir.path());
+    INFO(run.stderr_text);
+    REQUIRE(run.exited_ok());
+    auto trace = open_trace(db);
+
+    CHECK(calls(trace, "cudaMemcpy") == n);
+    CHECK(calls(trace, "cudaMemcpyAsync") == n);
+    CHECK(calls(trace, "cudaLaunchKernel") == n);
+    CHECK(calls(trace, "cudaStreamSynchronize") == n);
+    CHECK(calls(trace, "cudaMalloc") == 1);
+    CHECK(calls(trace, "cudaFree") == 1);
+    CHECK(calls(trace, "cudaMallocHost") == 1);
+    CHECK(calls(trace, "cudaFreeHost") == 1);
+    CHECK(calls(trace, "cudaStreamCreate") == 1);
+    // The fake runtime calls the fake driver the way the real one does.
+    CHECK(calls(trace, "cuLaunchKernel") == n);
+    CHECK(calls(trace, "cudaMemcpy", "ret <> 0") == 0);
+
+    // Arguments: sizes, direction, pinned vs pageable, one interned stream for the async ops.
+    CHECK(calls(trace, "cudaMemcpy", "bytes = 65536 AND copy_kind = 1 AND host_pinned = 0") == n);
+    CHECK(calls(trace, "cudaMemcpyAsync", "bytes = 65536 AND copy_kind = 1 AND host_pinned = 1") ==
+          n);
+    CHECK(calls(trace, "cudaMallocHost", "bytes = 1048576") == 1);
+    CHECK(query_int(trace, "SELECT count(DISTINCT stream_id) FROM cuda_call WHERE op_id IN "
+                           "(7, 8, 9)") == 1);
+
+    // Each synchronisation waits for a 2 ms kernel: its duration is about 2 ms (the machine may
+    // be busy, so the upper bound is loose).
+    auto median_sync_ns = query_int(
+        trace, "SELECT dur_ns FROM cuda_call WHERE op_id = 9 ORDER BY dur_ns LIMIT 1 OFFSET 10");
+    CHECK(median_sync_ns >= 1'800'000);
+    CHECK(median_sync_ns <= 8'000'000);
+    // The pinned host allocation costs FAKECUDA_HOST_ALLOC_NS (50 us) of CPU.
+    CHECK(query_int(trace, "SELECT dur_ns FROM cuda_call WHERE op_id = 3") >= 50'000);
+}

@@ -1,0 +1,46 @@
+// a. The real libcudart.so.13: exactly N rows per op, with their arguments and return code 35
+// (no GPU driver here).
+#include <catch2/catch.hpp>
+#include <filesystem>
+
+#include "tests/collector/collector_process.hpp"
+#include "tests/support/runtime_guard.hpp"
+#include "tests/support/temp_dir.hpp"
+
+using namespace causeway::testing;
+
+TEST_CASE("calls into the real libcudart are recorded exactly, with arguments and return codes") {
+    require_runtime_or_skip();
+    if (!std::filesystem::exists(REALCUDA_CALLS_BIN)) {
+        WARN("realcuda_calls was not built (no CUDA 13 toolkit): skipped");
+        return;
+    }
+    TempDir dir;
+    std::string db = dir.file("real.db");
+    auto run = run_collector({"--db", db, "--quiet", "--", REALCUDA_CALLS_BIN, "7"}, dir.path());
+    INFO(run.stderr_text);
+    REQUIRE(run.exited_ok());
+    auto trace = open_trace(db);
+
+    const char* ops[] = {"cudaMalloc",        "cudaFree",          "cudaMallocHost",
+                         "cudaHostAlloc",     "cudaFreeHost",      "cudaMemcpy",
+                         "cudaMemcpyAsync",   "cudaLaunchKernel",  "cudaStreamSynchronize",
+                         "cudaDeviceSynchronize", "cudaEventSynchronize"};
+    for (const char* op : ops) {
+        std::string where = std::string(" FROM cuda_call c JOIN cuda_op o ON o.id = c.op_id "
+                                        "WHERE o.name = '") + op + "'";
+        INFO(op);
+        CHECK(query_int(trace, "SELECT count(*)" + where) == 7);
+        CHECK(query_int(trace, "SELECT count(*)" + where + " AND ret = 35") == 7);
+        CHECK(query_int(trace, "SELECT count(*)" + where + " AND dur_ns > 0 AND ts_ns > 0") == 7);
+    }
+    CHECK(query_int(trace, "SELECT count(*) FROM cuda_call WHERE op_id IN (6, 7) AND bytes = 4096 "
+                           "AND copy_kind = 1") == 14);
+    CHECK(query_int(trace, "SELECT count(*) FROM cuda_call WHERE op_id IN (1, 3, 4) AND "
+                           "bytes = 4096") == 21);
+    CHECK(query_int(trace, "SELECT count(*) FROM cuda_call WHERE op_id IN (7, 8, 9) AND "
+                           "stream_id IS NOT NULL") == 21);
+    CHECK(query_int(trace, "SELECT count(*) FROM probe WHERE library LIKE '%libcudart.so.13' AND "
+                           "kind = 'uretprobe' AND attached = 1") >= 11);
+    CHECK(query_int(trace, "SELECT count(*) FROM session WHERE stop_ns IS NOT NULL") == 1);
+}
