@@ -10,9 +10,13 @@
 
 namespace causeway::testing {
 
-bool Finished::exited_ok() const { return WIFEXITED(wait_status) && WEXITSTATUS(wait_status) == 0; }
+bool Finished::exited_ok() const {
+    return WIFEXITED(wait_status) && WEXITSTATUS(wait_status) == 0;
+}
 
-std::string collector_path() { return CAUSEWAY_COLLECTOR_BIN; }
+std::string collector_path() {
+    return CAUSEWAY_COLLECTOR_BIN;
+}
 
 pid_t spawn(const std::vector<std::string>& argv, const std::string& stderr_path) {
     pid_t pid = fork();

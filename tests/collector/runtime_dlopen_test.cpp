@@ -24,8 +24,7 @@ TEST_CASE("a CUDA runtime loaded late from an odd path is attached before its fi
     std::string db = dir.file("late.db");
     const int n = 50;
     auto run = run_collector(
-        {"--db", db, "--quiet", "--", CW_DLOPEN_LATE_BIN, runtime, std::to_string(n)},
-        dir.path());
+        {"--db", db, "--quiet", "--", CW_DLOPEN_LATE_BIN, runtime, std::to_string(n)}, dir.path());
     INFO(run.stderr_text);
     REQUIRE(run.exited_ok());
     auto trace = open_trace(db);

@@ -29,8 +29,8 @@ TEST_CASE("recording a pid that is not running is refused with the reason") {
 TEST_CASE("a DB path that cannot be written is refused with the reason") {
     require_runtime_or_skip();
     TempDir dir;
-    auto run = run_collector({"--db", dir.file("no/such/folder/x.db"), "--", "/bin/true"},
-                             dir.path());
+    auto run =
+        run_collector({"--db", dir.file("no/such/folder/x.db"), "--", "/bin/true"}, dir.path());
     CHECK_FALSE(run.exited_ok());
     CHECK(contains(run.stderr_text, "cannot create trace DB"));
 }

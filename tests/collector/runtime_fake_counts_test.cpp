@@ -11,8 +11,10 @@ namespace {
 
 std::int64_t calls(const causeway::tracedb::TraceReader& trace, const std::string& op,
                    const std::string& condition = "1") {
-    return query_int(trace, "SELECT count(*) FROM cuda_call c JOIN cuda_op o ON o.id = c.op_id "
-                            "WHERE o.name = '" + op + "' AND " + condition);
+    return query_int(trace,
+                     "SELECT count(*) FROM cuda_call c JOIN cuda_op o ON o.id = c.op_id "
+                     "WHERE o.name = '" +
+                         op + "' AND " + condition);
 }
 
 }  // namespace
@@ -22,9 +24,9 @@ TEST_CASE("a fake-runtime workload is recorded with exact counts and plausible d
     TempDir dir;
     std::string db = dir.file("fake.db");
     const int n = 20;
-    auto run = run_collector({"--db", db, "--quiet", "--", CW_FAKE_WORKLOAD_BIN, "counts",
-                              std::to_string(n)},
-                             dir.path());
+    auto run = run_collector(
+        {"--db", db, "--quiet", "--", CW_FAKE_WORKLOAD_BIN, "counts", std::to_string(n)},
+        dir.path());
     INFO(run.stderr_text);
     REQUIRE(run.exited_ok());
     auto trace = open_trace(db);
@@ -47,8 +49,9 @@ TEST_CASE("a fake-runtime workload is recorded with exact counts and plausible d
     CHECK(calls(trace, "cudaMemcpyAsync", "bytes = 65536 AND copy_kind = 1 AND host_pinned = 1") ==
           n);
     CHECK(calls(trace, "cudaMallocHost", "bytes = 1048576") == 1);
-    CHECK(query_int(trace, "SELECT count(DISTINCT stream_id) FROM cuda_call WHERE op_id IN "
-                           "(7, 8, 9)") == 1);
+    CHECK(query_int(trace,
+                    "SELECT count(DISTINCT stream_id) FROM cuda_call WHERE op_id IN "
+                    "(7, 8, 9)") == 1);
 
     // Each synchronisation waits for a 2 ms kernel: its duration is about 2 ms (the machine may
     // be busy, so the upper bound is loose).

@@ -20,11 +20,13 @@ TEST_CASE("a flooded ring buffer is reported as data loss, not silently missing 
     REQUIRE(run.exited_ok());
     auto trace = open_trace(db);
 
-    auto drops = query_int(trace, "SELECT value FROM data_quality WHERE source = 'cuda' AND "
-                                  "counter = 'ringbuf_drops'");
+    auto drops = query_int(trace,
+                           "SELECT value FROM data_quality WHERE source = 'cuda' AND "
+                           "counter = 'ringbuf_drops'");
     CHECK(drops > 0);
-    CHECK(query_int(trace, "SELECT count(*) FROM data_quality WHERE source = 'cuda' AND "
-                           "counter = 'ringbuf_drops' AND severity = 'data_loss'") == 1);
+    CHECK(query_int(trace,
+                    "SELECT count(*) FROM data_quality WHERE source = 'cuda' AND "
+                    "counter = 'ringbuf_drops' AND severity = 'data_loss'") == 1);
     // Every cudaDeviceSynchronize runs one cuCtxSynchronize in the driver: 2 records per call.
     auto stored = query_int(trace, "SELECT count(*) FROM cuda_call WHERE op_id IN (10, 108)");
     CHECK(stored < 2 * n);

@@ -21,8 +21,9 @@ TEST_CASE("a collector killed with SIGKILL leaves a trace that opens") {
     wait_for(collector);
     auto trace = open_trace(db);
     // The workload outlives the collector: stop it (it may also be held at a dlopen).
-    auto workload = query_int(trace, "SELECT pid FROM process WHERE in_tree = 1 AND parent_id "
-                                     "IS NULL");
+    auto workload = query_int(trace,
+                              "SELECT pid FROM process WHERE in_tree = 1 AND parent_id "
+                              "IS NULL");
     kill(static_cast<pid_t>(workload), SIGKILL);
 
     CHECK(query_int(trace, "SELECT count(*) FROM session WHERE stop_ns IS NULL") == 1);

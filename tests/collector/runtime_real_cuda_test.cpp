@@ -22,25 +22,38 @@ TEST_CASE("calls into the real libcudart are recorded exactly, with arguments an
     REQUIRE(run.exited_ok());
     auto trace = open_trace(db);
 
-    const char* ops[] = {"cudaMalloc",        "cudaFree",          "cudaMallocHost",
-                         "cudaHostAlloc",     "cudaFreeHost",      "cudaMemcpy",
-                         "cudaMemcpyAsync",   "cudaLaunchKernel",  "cudaStreamSynchronize",
-                         "cudaDeviceSynchronize", "cudaEventSynchronize"};
+    const char* ops[] = {"cudaMalloc",
+                         "cudaFree",
+                         "cudaMallocHost",
+                         "cudaHostAlloc",
+                         "cudaFreeHost",
+                         "cudaMemcpy",
+                         "cudaMemcpyAsync",
+                         "cudaLaunchKernel",
+                         "cudaStreamSynchronize",
+                         "cudaDeviceSynchronize",
+                         "cudaEventSynchronize"};
     for (const char* op : ops) {
-        std::string where = std::string(" FROM cuda_call c JOIN cuda_op o ON o.id = c.op_id "
-                                        "WHERE o.name = '") + op + "'";
+        std::string where = std::string(
+                                " FROM cuda_call c JOIN cuda_op o ON o.id = c.op_id "
+                                "WHERE o.name = '") +
+                            op + "'";
         INFO(op);
         CHECK(query_int(trace, "SELECT count(*)" + where) == 7);
         CHECK(query_int(trace, "SELECT count(*)" + where + " AND ret = 35") == 7);
         CHECK(query_int(trace, "SELECT count(*)" + where + " AND dur_ns > 0 AND ts_ns > 0") == 7);
     }
-    CHECK(query_int(trace, "SELECT count(*) FROM cuda_call WHERE op_id IN (6, 7) AND bytes = 4096 "
-                           "AND copy_kind = 1") == 14);
-    CHECK(query_int(trace, "SELECT count(*) FROM cuda_call WHERE op_id IN (1, 3, 4) AND "
-                           "bytes = 4096") == 21);
-    CHECK(query_int(trace, "SELECT count(*) FROM cuda_call WHERE op_id IN (7, 8, 9) AND "
-                           "stream_id IS NOT NULL") == 21);
-    CHECK(query_int(trace, "SELECT count(*) FROM probe WHERE library LIKE '%libcudart.so.13' AND "
-                           "kind = 'uretprobe' AND attached = 1") >= 11);
+    CHECK(query_int(trace,
+                    "SELECT count(*) FROM cuda_call WHERE op_id IN (6, 7) AND bytes = 4096 "
+                    "AND copy_kind = 1") == 14);
+    CHECK(query_int(trace,
+                    "SELECT count(*) FROM cuda_call WHERE op_id IN (1, 3, 4) AND "
+                    "bytes = 4096") == 21);
+    CHECK(query_int(trace,
+                    "SELECT count(*) FROM cuda_call WHERE op_id IN (7, 8, 9) AND "
+                    "stream_id IS NOT NULL") == 21);
+    CHECK(query_int(trace,
+                    "SELECT count(*) FROM probe WHERE library LIKE '%libcudart.so.13' AND "
+                    "kind = 'uretprobe' AND attached = 1") >= 11);
     CHECK(query_int(trace, "SELECT count(*) FROM session WHERE stop_ns IS NOT NULL") == 1);
 }

@@ -1,0 +1,100 @@
+// Command-line values, /proc parsing for snapshots, the progress line and data-quality rows.
+#include <catch2/catch.hpp>
+
+#include "collector/data_quality.hpp"
+#include "collector/launcher.hpp"
+#include "collector/progress.hpp"
+#include "collector/record_options.hpp"
+#include "collector/system_sampler.hpp"
+
+using namespace causeway::collector;
+
+TEST_CASE("durations take a unit and say what is wrong otherwise") {
+    CHECK(parse_duration_ns("50us").value() == 50'000);
+    CHECK(parse_duration_ns("2ms").value() == 2'000'000);
+    CHECK(parse_duration_ns("1.5s").value() == 1'500'000'000);
+    CHECK(parse_duration_ns("250").value() == 250);
+    CHECK(parse_duration_ns("0").value() == 0);
+    auto bad = parse_duration_ns("5 minutes");
+    REQUIRE_FALSE(bad);
+    CHECK(bad.error().message.find("'5 minutes'") != std::string::npos);
+    CHECK_FALSE(parse_duration_ns("-1ms"));
+    CHECK_FALSE(parse_duration_ns("ms"));
+}
+
+TEST_CASE("record options need exactly one target and sane values") {
+    RecordOptions options;
+    options.db_path = "x.db";
+    CHECK(validate(options).error().message.find("nothing to trace") != std::string::npos);
+    options.pids = {1};
+    options.command = {"true"};
+    CHECK(validate(options).error().message.find("not both") != std::string::npos);
+    options.command.clear();
+    CHECK(validate(options));
+    options.cuda_ring_bytes = 5000;
+    CHECK(validate(options).error().message.find("power of two") != std::string::npos);
+    options.cuda_ring_bytes = 4096;
+    options.pids = {0};
+    CHECK_FALSE(validate(options));
+    options.pids = {1};
+    options.db_path.clear();
+    CHECK(validate(options).error().message.find("--db") != std::string::npos);
+}
+
+TEST_CASE("snapshots are computed from two /proc/stat readings") {
+    auto before = parse_proc_stat(
+        "cpu  100 0 50 800 50 0 0 0 0 0\ncpu0 1 2 3 4\nctxt 1000\nprocs_running 2\n");
+    auto after = parse_proc_stat("cpu  200 0 100 1400 100 0 0 0 0 0\nctxt 3000\nprocs_running 3\n");
+    REQUIRE(before);
+    REQUIRE(after);
+    auto memory = parse_meminfo("MemTotal:  1000 kB\nMemFree: 10 kB\nMemAvailable:  400 kB\n");
+    REQUIRE(memory);
+    CHECK(memory->first == 1000 * 1024);
+    CHECK(memory->second == 400 * 1024);
+    auto s = make_snapshot(7, *before, *after, 2'000'000'000, *memory, 0.5);
+    // 800 ticks: 100 user, 50 system, 600 idle, 50 iowait.
+    CHECK(s.cpu_busy_pct == Approx(18.75));
+    CHECK(s.cpu_user_pct == Approx(12.5));
+    CHECK(s.cpu_system_pct == Approx(6.25));
+    CHECK(s.cpu_iowait_pct == Approx(6.25));
+    CHECK(s.ctxt_per_s == Approx(1000.0));
+    CHECK(s.procs_running == 3);
+    CHECK(s.load1 == 0.5);
+    CHECK_FALSE(parse_proc_stat("garbage"));
+    CHECK_FALSE(parse_meminfo("MemTotal: 5 kB\n"));
+}
+
+TEST_CASE("the progress line shows rates over the last interval") {
+    ProgressSample before{1.0, 100, 10, 1, 0, 40, 2};
+    ProgressSample now{2.0, 12'100, 310, 3, 5, 46, 3};
+    CHECK(progress_line(before, now) ==
+          "[   2.0s] cuda 12k/s  sched 300/s  life 2/s  drops 5  probes 46  procs 3");
+    CHECK(compact_count(1234) == "1.2k");
+    CHECK(compact_count(2'500'000) == "2.5M");
+}
+
+TEST_CASE("data quality: every counter is written; losses are data_loss only when non-zero") {
+    LossCounters counters;
+    counters.cuda.ringbuf_drops = 3;
+    counters.sched.ringbuf_drops = 2;
+    auto records = data_quality_records(counters);
+    CHECK(records.size() == 12);
+    CHECK(total_drops(counters) == 5);
+    for (const auto& record : records) {
+        INFO(record.source << "." << record.counter);
+        CHECK_FALSE(record.description.empty());
+        if (record.value == 0) {
+            CHECK(record.severity == causeway::tracedb::Severity::kInfo);
+        }
+        if (record.source == "cuda" && record.counter == "ringbuf_drops") {
+            CHECK(record.value == 3);
+            CHECK(record.severity == causeway::tracedb::Severity::kDataLoss);
+        }
+    }
+}
+
+TEST_CASE("wait statuses are described in words") {
+    CHECK(describe_wait_status(0) == "exited with status 0");
+    CHECK(describe_wait_status(7 << 8) == "exited with status 7");
+    CHECK(describe_wait_status(9).find("killed by signal 9") == 0);
+}
