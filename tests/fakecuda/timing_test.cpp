@@ -13,12 +13,12 @@ using namespace causeway::testing;
 
 namespace {
 
-// A host observation of modeled time `expected_ns`: never shorter, at most 50% + 15 ms longer
-// (scheduler delays of a loaded VM).
+// A host observation of modeled time `expected_ns`: never shorter, at most 50% + 25 ms longer
+// (scheduler delays of a loaded 2-core VM, where a woken thread can wait several time slices).
 void check_takes_about(std::uint64_t measured_ns, std::uint64_t expected_ns) {
     INFO("measured " << measured_ns / 1e6 << " ms, modeled " << expected_ns / 1e6 << " ms");
     CHECK(measured_ns >= expected_ns);
-    CHECK(measured_ns <= expected_ns + expected_ns / 2 + 15_ms);
+    CHECK(measured_ns <= expected_ns + expected_ns / 2 + 25_ms);
 }
 
 // Device time between two events, in ns.
@@ -54,7 +54,7 @@ TEST_CASE("a pinned copy of X bytes at Y GB/s takes latency + X/Y") {
         cudaEvent_t end = nullptr;
         REQUIRE(cudaEventCreate(&start) == cudaSuccess);
         REQUIRE(cudaEventCreate(&end) == cudaSuccess);
-        keep_device_busy(20_ms);
+        keep_device_busy(100_ms);
         REQUIRE(cudaEventRecord(start) == cudaSuccess);
         REQUIRE(cudaMemcpyAsync(device.get(), host.get(), bytes, cudaMemcpyHostToDevice) ==
                 cudaSuccess);
@@ -82,7 +82,7 @@ TEST_CASE("a pageable copy is slower than a pinned one and costs the calling thr
     REQUIRE(config.pageable_gbps < config.pinned_gbps);
     // Blocking waits, so that the CPU the calling thread uses is the staging work alone.
     REQUIRE(cudaSetDeviceFlags(cudaDeviceScheduleBlockingSync) == cudaSuccess);
-    const std::size_t bytes = 64u << 20;
+    const std::size_t bytes = 256u << 20;  // pinned 11 ms, pageable DMA 34 ms at the defaults
     std::vector<unsigned char> pageable(bytes, 0x5A);  // touched: staging reads real pages
     PinnedBuffer pinned(bytes);
     DeviceBuffer device(bytes);
@@ -98,11 +98,12 @@ TEST_CASE("a pageable copy is slower than a pinned one and costs the calling thr
     INFO("pinned: " << pinned_copy.wall_ns / 1e6 << " ms wall, " << pinned_copy.cpu_ns / 1e6
                     << " ms CPU; pageable: " << pageable_copy.wall_ns / 1e6 << " ms wall, "
                     << pageable_copy.cpu_ns / 1e6 << " ms CPU");
-    // The DMA alone is 3x slower at the default bandwidths, and staging comes on top of it.
-    CHECK(pageable_copy.wall_ns >= modeled_copy_ns(config, bytes, config.pageable_gbps));
-    CHECK(pageable_copy.wall_ns > 2 * pinned_copy.wall_ns);
-    // Staging 64 MiB is a real memcpy on the calling thread; the pinned copy only waits.
-    CHECK(pageable_copy.cpu_ns > 2_ms);
+    const std::uint64_t pageable_dma_ns = modeled_copy_ns(config, bytes, config.pageable_gbps);
+    CHECK(pageable_copy.wall_ns >= pageable_dma_ns);
+    // The whole pinned copy ends before the pageable DMA alone would.
+    CHECK(pinned_copy.wall_ns < pageable_dma_ns);
+    // Staging 256 MiB is a real memcpy on the calling thread; the pinned copy only waits.
+    CHECK(pageable_copy.cpu_ns > 5_ms);
     CHECK(pinned_copy.cpu_ns < pageable_copy.cpu_ns / 4);
     REQUIRE(cudaSetDeviceFlags(cudaDeviceScheduleAuto) == cudaSuccess);
 }
@@ -146,7 +147,7 @@ TEST_CASE("a kernel takes the duration registered for its function") {
     REQUIRE(cudaEventCreate(&end) == cudaSuccess);
 
     const ThreadTimes run = measure([&] {
-        keep_device_busy(10_ms);
+        keep_device_busy(100_ms);
         REQUIRE(cudaEventRecord(start) == cudaSuccess);
         REQUIRE(launch(&kernel_a) == cudaSuccess);
         REQUIRE(cudaEventRecord(middle) == cudaSuccess);
@@ -154,7 +155,7 @@ TEST_CASE("a kernel takes the duration registered for its function") {
         REQUIRE(cudaEventRecord(end) == cudaSuccess);
         REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
     });
-    check_takes_about(run.wall_ns, 45_ms);
+    check_takes_about(run.wall_ns, 135_ms);
     CHECK(elapsed_ns(start, middle) == Approx(30e6).margin(1e3));
     CHECK(elapsed_ns(middle, end) == Approx(5e6).margin(1e3));
     for (cudaEvent_t event : {start, middle, end}) {
@@ -164,13 +165,22 @@ TEST_CASE("a kernel takes the duration registered for its function") {
 
 TEST_CASE("a kernel with no registered duration takes FAKECUDA_KERNEL_NS") {
     const fakecudaConfig config = fake_config();
-    const ThreadTimes run = measure([&] {
-        for (int i = 0; i < 100; ++i) {
-            REQUIRE(launch(&unregistered_kernel) == cudaSuccess);
-        }
-        REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
-    });
-    check_takes_about(run.wall_ns, 100 * config.kernel_ns);
+    constexpr int kLaunches = 100;
+    cudaEvent_t start = nullptr;
+    cudaEvent_t end = nullptr;
+    REQUIRE(cudaEventCreate(&start) == cudaSuccess);
+    REQUIRE(cudaEventCreate(&end) == cudaSuccess);
+    keep_device_busy(100_ms);
+    REQUIRE(cudaEventRecord(start) == cudaSuccess);
+    for (int i = 0; i < kLaunches; ++i) {
+        REQUIRE(launch(&unregistered_kernel) == cudaSuccess);
+    }
+    REQUIRE(cudaEventRecord(end) == cudaSuccess);
+    REQUIRE(cudaEventSynchronize(end) == cudaSuccess);
+    CHECK(elapsed_ns(start, end) ==
+          Approx(static_cast<double>(kLaunches * config.kernel_ns)).margin(1e3));
+    cudaEventDestroy(start);
+    cudaEventDestroy(end);
 }
 
 TEST_CASE("queued kernels run back to back: wake-up delays of the device do not accumulate") {
@@ -184,7 +194,7 @@ TEST_CASE("queued kernels run back to back: wake-up delays of the device do not 
     });
     INFO("200 x 1 ms took " << run.wall_ns / 1e6 << " ms");
     CHECK(run.wall_ns >= 200_ms);
-    CHECK(run.wall_ns <= 230_ms);
+    CHECK(run.wall_ns <= 240_ms);
 }
 
 TEST_CASE("a kernel launch costs FAKECUDA_LAUNCH_NS of the calling thread's CPU") {

@@ -61,6 +61,7 @@ class Stream {
     };
 
     void serve();
+    void execute(Queued& next);
     Nanos wait_for_dependencies(const std::vector<StreamPosition>& dependencies) const;
 
     const Kind kind_;
@@ -71,6 +72,7 @@ class Stream {
     std::uint64_t enqueued_seq_ = 0;
     std::atomic<std::uint64_t> completed_seq_{0};
     std::atomic<Nanos> last_end_ns_{0};
+    mutable std::atomic<int> blocked_waiters_{0};  // threads inside block_until
     bool stopping_ = false;
     std::thread device_thread_;  // last: starts after everything above is constructed
 };
