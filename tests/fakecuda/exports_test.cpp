@@ -40,6 +40,22 @@ std::string dynamic_section(const std::string& library) {
     return dump.output;
 }
 
+// Addresses of the defined functions, each once: probes on one symbol never fire for another.
+bool every_function_has_its_own_address(const std::string& library) {
+    const auto dump = run_program("objdump -T '" + library + "'");
+    REQUIRE(dump.exit_code == 0);
+    std::vector<std::string> addresses;
+    std::istringstream lines(dump.output);
+    for (std::string line; std::getline(lines, line);) {
+        if (line.find(" DF .text") != std::string::npos) {
+            addresses.push_back(line.substr(0, line.find(' ')));
+        }
+    }
+    std::sort(addresses.begin(), addresses.end());
+    return !addresses.empty() &&
+           std::adjacent_find(addresses.begin(), addresses.end()) == addresses.end();
+}
+
 bool contains(const std::vector<std::string>& all, const std::string& wanted) {
     return std::find(all.begin(), all.end(), wanted) != all.end();
 }
@@ -114,6 +130,11 @@ TEST_CASE("fake driver has soname libcuda.so.1 and exports the driver entry poin
         // The real driver's symbols are unversioned; objdump shows "Base" for them.
         CHECK(contains(symbols, std::string("Base ") + name));
     }
+}
+
+TEST_CASE("every exported function of the fake libraries has an address of its own") {
+    CHECK(every_function_has_its_own_address(FAKECUDA_RUNTIME_PATH));
+    CHECK(every_function_has_its_own_address(FAKECUDA_DRIVER_PATH));
 }
 
 TEST_CASE("fake runtime loads the driver at run time, from its own folder, like the real one") {

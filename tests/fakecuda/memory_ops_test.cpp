@@ -78,3 +78,53 @@ TEST_CASE("a destroyed stream finishes its queued work in the background") {
     CHECK(destroy.wall_ns + rest.wall_ns >= 55_ms);
     cudaGetLastError();
 }
+
+TEST_CASE("copies in one direction share a copy engine; opposite directions overlap") {
+    const fakecudaConfig config = fake_config();
+    const std::size_t bytes = 240u << 20;  // 10 ms pinned at the default 24 GB/s
+    const double copy_ns = static_cast<double>(modeled_copy_ns(config, bytes, config.pinned_gbps));
+    PinnedBuffer host_a(bytes);
+    PinnedBuffer host_b(bytes);
+    DeviceBuffer device_a(bytes);
+    DeviceBuffer device_b(bytes);
+    cudaStream_t first = nullptr;
+    cudaStream_t second = nullptr;
+    REQUIRE(cudaStreamCreate(&first) == cudaSuccess);
+    REQUIRE(cudaStreamCreate(&second) == cudaSuccess);
+    cudaEvent_t start = nullptr;
+    cudaEvent_t first_done = nullptr;
+    cudaEvent_t second_done = nullptr;
+    for (cudaEvent_t* event : {&start, &first_done, &second_done}) {
+        REQUIRE(cudaEventCreate(event) == cudaSuccess);
+    }
+    // Both (blocking) streams wait for the legacy stream's pacing kernel and start event, so the
+    // two copies become ready at the same device time.
+    auto run_copies = [&](cudaMemcpyKind second_kind) {
+        keep_device_busy(100_ms);
+        REQUIRE(cudaEventRecord(start) == cudaSuccess);
+        REQUIRE(cudaMemcpyAsync(device_a.get(), host_a.get(), bytes, cudaMemcpyHostToDevice,
+                                first) == cudaSuccess);
+        if (second_kind == cudaMemcpyHostToDevice) {
+            REQUIRE(cudaMemcpyAsync(device_b.get(), host_b.get(), bytes, second_kind, second) ==
+                    cudaSuccess);
+        } else {
+            REQUIRE(cudaMemcpyAsync(host_b.get(), device_b.get(), bytes, second_kind, second) ==
+                    cudaSuccess);
+        }
+        REQUIRE(cudaEventRecord(first_done, first) == cudaSuccess);
+        REQUIRE(cudaEventRecord(second_done, second) == cudaSuccess);
+        REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+        float first_ms = 0;
+        float second_ms = 0;
+        REQUIRE(cudaEventElapsedTime(&first_ms, start, first_done) == cudaSuccess);
+        REQUIRE(cudaEventElapsedTime(&second_ms, start, second_done) == cudaSuccess);
+        return std::max(first_ms, second_ms) * 1e6;
+    };
+    CHECK(run_copies(cudaMemcpyHostToDevice) == Approx(2 * copy_ns).margin(1e3));
+    CHECK(run_copies(cudaMemcpyDeviceToHost) == Approx(copy_ns).margin(1e3));
+    for (cudaEvent_t event : {start, first_done, second_done}) {
+        cudaEventDestroy(event);
+    }
+    cudaStreamDestroy(first);
+    cudaStreamDestroy(second);
+}

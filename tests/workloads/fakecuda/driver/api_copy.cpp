@@ -2,8 +2,8 @@
 // stream, as on real CUDA.
 
 #include "api_support.hpp"
-#include "copy_engine.hpp"
 #include "cuda.h"
+#include "transfers.hpp"
 
 using fakecuda::Completion;
 using fakecuda::Device;

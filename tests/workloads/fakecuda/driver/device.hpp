@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cuda.h"
+#include "dma_engine.hpp"
 #include "event_table.hpp"
 #include "fakecuda.h"
 #include "host_wait.hpp"
@@ -30,6 +31,8 @@ class Device {
     const fakecudaConfig& config() const { return config_; }
     MemoryRegistry& memory() { return memory_; }
     EventTable& events() { return events_; }
+    DmaEngine& host_to_device_engine() { return host_to_device_engine_; }
+    DmaEngine& device_to_host_engine() { return device_to_host_engine_; }
 
     // Null, CU_STREAM_LEGACY and CU_STREAM_PER_THREAD name the legacy default stream; a handle
     // that was never created or is destroyed resolves to null.
@@ -61,6 +64,8 @@ class Device {
     const fakecudaConfig config_;
     MemoryRegistry memory_;
     EventTable events_;
+    DmaEngine host_to_device_engine_;
+    DmaEngine device_to_host_engine_;
 
     mutable std::mutex mutex_;  // guards everything below
     int next_stream_id_ = 0;

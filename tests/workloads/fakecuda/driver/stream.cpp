@@ -88,10 +88,13 @@ void Stream::serve() {
 
 void Stream::execute(Queued& next) {
     // Back to back: an op starts when its predecessor's modeled time ended, when it was queued,
-    // or when its dependencies ended, whichever is latest; late wake-ups of this thread therefore
-    // do not accumulate.
-    const Nanos start_ns =
+    // when its dependencies ended, or when its copy engine is free, whichever is latest; late
+    // wake-ups of this thread therefore do not accumulate.
+    Nanos start_ns =
         std::max({last_end_ns_.load(), next.enqueued_ns, wait_for_dependencies(next.op.waits_for)});
+    if (next.op.engine != nullptr) {
+        start_ns = next.op.engine->reserve(start_ns, next.op.device_ns);
+    }
     if (next.op.run) {
         next.op.run(start_ns);
     }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "clock.hpp"
+#include "dma_engine.hpp"
 
 namespace fakecuda {
 
@@ -29,6 +30,7 @@ struct DeviceOp {
     Nanos device_ns = 0;                      // how long the op occupies its stream
     std::vector<StreamPosition> waits_for;    // ops on other streams that must finish first
     std::function<void(Nanos start_ns)> run;  // the op's effect (moves bytes, stamps an event)
+    DmaEngine* engine = nullptr;              // the copy engine a host<->device copy occupies
 };
 
 class Stream {

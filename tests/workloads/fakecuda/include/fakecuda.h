@@ -34,7 +34,9 @@
  *   the data is staged; a pageable device-to-host cudaMemcpyAsync returns only when the copy is
  *   complete. cudaMemcpy returns when its copy is complete, except device-to-device, which is
  *   asynchronous. Host-to-host copies are a memcpy on the calling thread.
- *   Device-to-device copies and memsets run at FAKECUDA_DEVICE_GBPS.
+ *   Device-to-device copies and memsets run at FAKECUDA_DEVICE_GBPS. Each direction between host
+ *   and device has one copy engine: host-to-device copies on different streams run one after
+ *   another, while a host-to-device and a device-to-host copy overlap.
  * - Kernels: cudaLaunchKernel costs FAKECUDA_LAUNCH_NS of the calling thread's CPU time and
  * enqueues a kernel that occupies its stream for the duration registered for that function pointer
  * with fakecudaSetKernelDuration, or FAKECUDA_KERNEL_NS. Any host function pointer is a "kernel"

@@ -1,4 +1,4 @@
-#include "copy_engine.hpp"
+#include "transfers.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -59,6 +59,7 @@ CUresult copy_host_to_device(Device& device, CUdeviceptr dst, const void* src, s
         return CUDA_ERROR_INVALID_VALUE;
     }
     DeviceOp op;
+    op.engine = &device.host_to_device_engine();
     if (is_pinned_range(device, src, bytes)) {
         op.device_ns = copy_time_ns(device, bytes, device.config().pinned_gbps);
         if (moves_bytes(device)) {
@@ -94,6 +95,7 @@ CUresult copy_device_to_host(Device& device, void* dst, CUdeviceptr src, std::si
     }
     const bool pinned = is_pinned_range(device, dst, bytes);
     DeviceOp op;
+    op.engine = &device.device_to_host_engine();
     op.device_ns = copy_time_ns(
         device, bytes, pinned ? device.config().pinned_gbps : device.config().pageable_gbps);
     if (moves_bytes(device)) {
