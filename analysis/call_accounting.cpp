@@ -96,6 +96,8 @@ void measure_calls(const TraceModel& model, const ResolvedFilter& filter, CallAc
             out.slow_calls.push_back(i);
             if (first && !filter.windowed()) {
                 out.cold_excess_ns += excess;
+                out.cold_excess_by_category[static_cast<std::size_t>(model.ops[op].category)] +=
+                    excess;
                 out.cold_calls.push_back(i);
             }
         }

@@ -76,6 +76,8 @@ struct CallAccounting {
     // traces only; a window that starts later has no "first" call).
     std::int64_t cold_excess_ns = 0;
     std::vector<std::uint32_t> cold_calls;
+    // The same excess by OpCategory, so other chains do not count start-up time again.
+    std::array<std::int64_t, kCategoryCount> cold_excess_by_category{};
     // Copies of the tree (accounted calls): how many, how big, how many from pageable memory.
     std::int64_t copy_calls = 0;
     std::int64_t copy_bytes = 0;

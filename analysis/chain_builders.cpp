@@ -1,5 +1,6 @@
 #include "analysis/chain_builders.hpp"
 
+#include <algorithm>
 #include <utility>
 
 #include "analysis/human_units.hpp"
@@ -16,8 +17,11 @@ Confidence confidence_from(double coverage, double high, double medium) {
                                 : Confidence::kLow;
 }
 
-std::int64_t category_ns(const CallAccounting& accounting, OpCategory category) {
-    return accounting.by_category[static_cast<std::size_t>(category)].total_ns;
+std::int64_t category_own_ns(const CallAccounting& accounting, OpCategory category) {
+    auto k = static_cast<std::size_t>(category);
+    const TimeSplit& split = accounting.by_category[k];
+    return std::max<std::int64_t>(
+        split.total_ns - split.runnable_waiting_ns() - accounting.cold_excess_by_category[k], 0);
 }
 
 std::string slow_op_symptom(const TraceModel& model, const OpAccount& op) {

@@ -46,7 +46,9 @@ std::optional<CausalChain> cold_start_chain(const ChainInputs& in);
 // Shared by the builders.
 Evidence evidence(std::string key, double value, std::string unit, std::string text);
 Confidence confidence_from(double coverage, double high, double medium);
-std::int64_t category_ns(const CallAccounting& accounting, OpCategory category);
+// Time in the category's calls that is the GPU's or the API's own: minus what CPU contention
+// explains (runnable but not running) and minus one-time start-up excess (COLD-START's).
+std::int64_t category_own_ns(const CallAccounting& accounting, OpCategory category);
 // "cudaStreamSynchronize: 20 of 200 calls slow (> 1.20 ms); p99 40.0 ms = 350x p50 (114 us)"
 std::string slow_op_symptom(const TraceModel& model, const OpAccount& op);
 

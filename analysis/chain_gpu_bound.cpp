@@ -8,7 +8,7 @@ namespace causeway::analysis {
 std::optional<CausalChain> gpu_bound_chain(const ChainInputs& in) {
     const CallAccounting& acc = in.accounting;
     const TimeSplit& sync = acc.by_category[static_cast<std::size_t>(OpCategory::kSync)];
-    std::int64_t lost = sync.total_ns - sync.runnable_waiting_ns();
+    std::int64_t lost = category_own_ns(acc, OpCategory::kSync);
     double share = in.share_of_span(lost);
     if (acc.span_ns == 0 || share < kGpuBoundMinShare) {
         return std::nullopt;

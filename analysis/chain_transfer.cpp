@@ -13,7 +13,7 @@ constexpr double kTransferMinShare = 0.20;
 std::optional<CausalChain> transfer_chain(const ChainInputs& in) {
     const CallAccounting& acc = in.accounting;
     const TimeSplit& copy = acc.by_category[static_cast<std::size_t>(OpCategory::kCopy)];
-    std::int64_t lost = copy.total_ns - copy.runnable_waiting_ns();
+    std::int64_t lost = category_own_ns(acc, OpCategory::kCopy);
     double share = in.share_of_span(lost);
     if (acc.span_ns == 0 || share < kTransferMinShare || acc.copy_calls == 0) {
         return std::nullopt;

@@ -6,4 +6,6 @@
 
 namespace causeway::cli {
 
+void add_explain_command(CLI::App& app, int& exit_code);
+
 }  // namespace causeway::cli

@@ -1,0 +1,186 @@
+#include "cli/diagnosis_text.hpp"
+
+#include "analysis/human_units.hpp"
+#include "cli/text_table.hpp"
+
+namespace causeway::cli {
+namespace {
+
+using analysis::format_duration;
+using analysis::format_percent;
+
+std::string colour_verdict(const std::string& name, const TerminalStyle& style) {
+    if (name == analysis::kHealthy) {
+        return style.bold(style.green(name));
+    }
+    if (name == analysis::kInsufficientData) {
+        return style.bold(style.yellow(name));
+    }
+    return style.bold(style.red(name));
+}
+
+std::string headline(const analysis::Diagnosis& d, const std::string& db_path) {
+    std::string out = "Trace: " + printable(db_path) + " (" + printable(d.session.host) + ", " +
+                      std::to_string(d.session.cpu_count) + " CPUs, GPU " +
+                      printable(d.session.gpu.value_or("none recorded")) + ", source " +
+                      printable(d.session.source) + ")\n";
+    out += "Range: " + format_duration(d.range.start_ns) + " .. " +
+           format_duration(d.range.end_ns) + " (" + format_duration(d.range.dur_ns()) + ")\n";
+    if (!d.gpu_threads.empty()) {
+        out += "GPU-driving thread" + std::string(d.gpu_threads.size() > 1 ? "s: " : ": ");
+        for (std::size_t i = 0; i < d.gpu_threads.size() && i < 8; ++i) {
+            const auto& t = d.gpu_threads[i];
+            out += (i ? ", " : "") + printable(t.comm) + " (pid " + std::to_string(t.pid) +
+                   ", tid " + std::to_string(t.tid) + ")";
+        }
+        out += "\n";
+    }
+    return out;
+}
+
+std::string render_numbers(const analysis::Verdict& v) {
+    if (v.numbers.empty()) {
+        return "";
+    }
+    std::string out = "Loop:";
+    for (std::size_t i = 0; i < v.numbers.size(); ++i) {
+        out += (i ? "; " : " ") + v.numbers[i].text;
+    }
+    return out + "\n";
+}
+
+std::string render_competitors(const std::vector<analysis::Competitor>& competitors) {
+    TextTable table({"who had the CPU", "pid", "tid", "role", "in tree", "preempted", "share"},
+                    {TextTable::Align::kLeft, TextTable::Align::kRight, TextTable::Align::kRight,
+                     TextTable::Align::kLeft, TextTable::Align::kLeft, TextTable::Align::kRight,
+                     TextTable::Align::kRight});
+    for (const auto& c : competitors) {
+        table.add_row({printable(c.comm), std::to_string(c.pid), std::to_string(c.tid), c.role,
+                       c.in_tree ? "yes" : "no", format_duration(c.preempted_ns),
+                       format_percent(c.share)});
+    }
+    return table.render("       ");
+}
+
+std::string render_chain(std::size_t rank, const analysis::CausalChain& c,
+                         const TerminalStyle& style) {
+    std::string out = " " + std::to_string(rank) + ". " + style.bold(c.root_cause_class) +
+                      "  confidence " + analysis::confidence_name(c.confidence) + ", lost " +
+                      format_duration(c.time_lost_ns) + " (" + format_percent(c.time_lost_share) +
+                      " of the loop)\n";
+    out += "    Symptom:    " + printable(c.symptom) + "\n";
+    out += "    Evidence:\n";
+    for (const auto& e : c.evidence) {
+        out += "      - " + printable(e.text) + "\n";
+    }
+    if (!c.competitors.empty()) {
+        out += render_competitors(c.competitors);
+    }
+    out += "    Root cause: " + printable(c.root_cause) + "\n";
+    if (!c.recommendations.empty()) {
+        out += "    Do:\n";
+        for (const auto& r : c.recommendations) {
+            out += "      -> " + printable(r) + "\n";
+        }
+    }
+    return out;
+}
+
+std::string sched_cell(std::int64_t ns) {
+    return ns > 0 ? format_duration(ns) : "-";
+}
+
+}  // namespace
+
+std::string render_process_table(const analysis::ProcessBreakdown& breakdown) {
+    using A = TextTable::Align;
+    TextTable table(
+        {"pid", "ppid", "role", "comm", "lifetime", "cuda calls", "cuda time", "top op p50/p99",
+         "on cpu", "preempted", "asleep", "runq wait", "worst stall", "switches v/i",
+         "page allocs"},
+        {A::kRight, A::kRight, A::kLeft, A::kLeft, A::kRight, A::kRight, A::kRight, A::kLeft,
+         A::kRight, A::kRight, A::kRight, A::kRight, A::kRight, A::kRight, A::kRight});
+    for (const auto& p : breakdown.processes) {
+        std::string top = "-";
+        if (!p.cuda_ops.empty()) {
+            const auto& op = p.cuda_ops.front();
+            top =
+                op.op + " " + format_duration(op.dur.p50_ns) + "/" + format_duration(op.dur.p99_ns);
+        }
+        std::string stall = p.sched.worst_stall_ns > 0 ? format_duration(p.sched.worst_stall_ns) +
+                                                             " " + p.sched.worst_stall_reason
+                                                       : "-";
+        table.add_row({std::to_string(p.pid), p.ppid ? std::to_string(*p.ppid) : "-", p.role,
+                       printable(p.comm), format_duration(p.lifetime_ns),
+                       std::to_string(p.cuda_calls), sched_cell(p.cuda_ns), top,
+                       sched_cell(p.sched.oncpu_ns), sched_cell(p.sched.preempted_ns),
+                       sched_cell(p.sched.blocked_ns), sched_cell(p.sched.runq_wait_ns), stall,
+                       std::to_string(p.sched.voluntary_switches) + "/" +
+                           std::to_string(p.sched.involuntary_switches),
+                       std::to_string(p.page_allocs)});
+        for (const auto& t : p.threads) {
+            table.add_row(
+                {"", std::to_string(t.tid), t.role, "  " + printable(t.comm), "",
+                 std::to_string(t.cuda_calls), sched_cell(t.cuda_ns), "",
+                 sched_cell(t.sched.oncpu_ns), sched_cell(t.sched.preempted_ns),
+                 sched_cell(t.sched.blocked_ns), sched_cell(t.sched.runq_wait_ns),
+                 t.sched.worst_stall_ns > 0 ? format_duration(t.sched.worst_stall_ns) : "-",
+                 std::to_string(t.sched.voluntary_switches) + "/" +
+                     std::to_string(t.sched.involuntary_switches),
+                 ""});
+        }
+    }
+    std::string out = table.render();
+    if (breakdown.total_processes > static_cast<std::int64_t>(breakdown.processes.size())) {
+        out += "  ... " +
+               std::to_string(breakdown.total_processes -
+                              static_cast<std::int64_t>(breakdown.processes.size())) +
+               " more processes (use --all-processes)\n";
+    }
+    return out;
+}
+
+std::string render_data_quality(const analysis::DataQualityReport& report,
+                                const TerminalStyle& style) {
+    std::string out;
+    for (const auto& item : report.items) {
+        std::string severity = item.severity == "data_loss" ? style.red("DATA LOSS")
+                               : item.severity == "error"   ? style.yellow("error")
+                                                            : "info";
+        out += "  " + severity + "  " + item.source + "/" + item.counter + " = " +
+               std::to_string(item.value) + ": " + printable(item.description) + "\n";
+    }
+    return out;
+}
+
+std::string render_diagnosis(const analysis::Diagnosis& d, const std::string& db_path,
+                             const TerminalStyle& style) {
+    std::string out = "Verdict: " + colour_verdict(d.verdict.name, style) + "  " +
+                      printable(d.verdict.summary) + "\n";
+    if (d.data_quality.data_loss) {
+        out += style.red("Data loss: " + std::to_string(d.data_quality.events_lost) +
+                         " events were lost while recording; see Data quality below.") +
+               "\n";
+    }
+    out += headline(d, db_path);
+    out += render_numbers(d.verdict);
+    for (const auto& limit : d.evidence_limits) {
+        out += style.yellow("Limit: ") + printable(limit) + "\n";
+    }
+    if (!d.chains.empty()) {
+        out +=
+            "\n" + style.bold("Causal chains") + " (one per root cause, largest time lost first)\n";
+        for (std::size_t i = 0; i < d.chains.size(); ++i) {
+            out += render_chain(i + 1, d.chains[i], style);
+        }
+    }
+    if (!d.processes.processes.empty()) {
+        out += "\n" + style.bold("Processes") + "\n" + render_process_table(d.processes);
+    }
+    std::string quality = render_data_quality(d.data_quality, style);
+    out += "\n" + style.bold("Data quality") + "\n" +
+           (quality.empty() ? "  nothing lost, nothing unmatched\n" : quality);
+    return out;
+}
+
+}  // namespace causeway::cli

@@ -1,0 +1,23 @@
+#pragma once
+// `causeway explain` for a person: verdict first, then ranked chains with their evidence and
+// recommendations, the process table, data quality and the limits of the evidence.
+
+#include <string>
+
+#include "analysis/diagnosis.hpp"
+#include "cli/terminal_style.hpp"
+
+namespace causeway::cli {
+
+// The first line is always "Verdict: <NAME> ...".
+std::string render_diagnosis(const analysis::Diagnosis& diagnosis, const std::string& db_path,
+                             const TerminalStyle& style);
+
+// The process table (shared with other commands that list processes).
+std::string render_process_table(const analysis::ProcessBreakdown& breakdown);
+
+// Data-quality lines; empty when there is nothing to report.
+std::string render_data_quality(const analysis::DataQualityReport& report,
+                                const TerminalStyle& style);
+
+}  // namespace causeway::cli

@@ -1,0 +1,55 @@
+// causeway explain: the diagnosis of a trace (verdict, causal chains, processes), as text for a
+// person or as one JSON object for programs.
+#include <cstdio>
+#include <iostream>
+
+#include "analysis/diagnosis.hpp"
+#include "cli/commands.hpp"
+#include "cli/diagnosis_text.hpp"
+#include "cli/trace_input.hpp"
+#include "server/analysis_json.hpp"
+
+namespace causeway::cli {
+namespace {
+
+struct ExplainOptions {
+    TraceInputOptions input;
+    bool json = false;
+    bool threads = false;
+    bool all_processes = false;
+};
+
+int run_explain(const ExplainOptions& options) {
+    auto input = load_trace_input(options.input);
+    if (!input) {
+        std::fprintf(stderr, "causeway explain: %s\n", input.error().message.c_str());
+        return 2;
+    }
+    analysis::DiagnosisOptions diagnosis_options;
+    diagnosis_options.filter = input->filter;
+    diagnosis_options.breakdown.include_threads = options.threads;
+    diagnosis_options.breakdown.max_processes = options.all_processes ? 0 : 50;
+    auto diagnosis = analysis::diagnose(input->model, diagnosis_options);
+    if (options.json) {
+        std::cout << server::to_json(diagnosis).dump(2) << "\n";
+    } else {
+        std::cout << render_diagnosis(diagnosis, options.input.db, TerminalStyle::for_stdout());
+    }
+    return 0;
+}
+
+}  // namespace
+
+void add_explain_command(CLI::App& app, int& exit_code) {
+    auto options = std::make_shared<ExplainOptions>();
+    CLI::App* command = app.add_subcommand(
+        "explain", "why the GPU waits: verdict, causal chains with evidence, processes");
+    add_trace_input_options(*command, options->input);
+    command->add_flag("--json", options->json, "print one JSON object instead of text");
+    command->add_flag("--threads", options->threads, "list the threads of each process");
+    command->add_flag("--all-processes", options->all_processes,
+                      "list every process (default: the first 50)");
+    command->callback([options, &exit_code] { exit_code = run_explain(*options); });
+}
+
+}  // namespace causeway::cli

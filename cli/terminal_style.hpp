@@ -1,0 +1,32 @@
+#pragma once
+// Colour for a person at a terminal, and only there: no escape codes when stdout is a pipe or a
+// file, or when NO_COLOR is set (https://no-color.org).
+
+#include <string>
+
+namespace causeway::cli {
+
+// Text from the traced system (process names, command lines) with control characters replaced
+// by '?', so a crafted name cannot move the cursor or recolour the terminal.
+std::string printable(const std::string& text);
+
+class TerminalStyle {
+  public:
+    // Decides once, from stdout and the environment.
+    static TerminalStyle for_stdout();
+    static TerminalStyle plain() { return TerminalStyle(false); }
+
+    std::string bold(const std::string& text) const { return wrap("1", text); }
+    std::string red(const std::string& text) const { return wrap("31", text); }
+    std::string yellow(const std::string& text) const { return wrap("33", text); }
+    std::string green(const std::string& text) const { return wrap("32", text); }
+    std::string dim(const std::string& text) const { return wrap("2", text); }
+
+  private:
+    explicit TerminalStyle(bool enabled) : enabled_(enabled) {}
+    std::string wrap(const char* code, const std::string& text) const;
+
+    bool enabled_;
+};
+
+}  // namespace causeway::cli

@@ -1,0 +1,62 @@
+#pragma once
+// Builds small trace DBs for analysis tests with the real TraceWriter: processes, threads, CUDA
+// call loops and off-CPU intervals in a few lines, then loads them with the real loader.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "analysis/trace_model.hpp"
+#include "tests/support/temp_dir.hpp"
+#include "tracedb/writer.hpp"
+
+namespace causeway::testing {
+
+// cuda_op ids of schemas/trace.sql.
+namespace op {
+inline constexpr std::int64_t kMalloc = 1;
+inline constexpr std::int64_t kFree = 2;
+inline constexpr std::int64_t kMemcpy = 6;
+inline constexpr std::int64_t kMemcpyAsync = 7;
+inline constexpr std::int64_t kLaunchKernel = 8;
+inline constexpr std::int64_t kStreamSynchronize = 9;
+inline constexpr std::int64_t kCuLaunchKernel = 101;
+inline constexpr std::int64_t kCuMemcpyHtoD = 102;
+}  // namespace op
+
+inline constexpr std::int64_t kUs = 1'000;
+inline constexpr std::int64_t kMs = 1'000'000;
+
+class FixtureBuilder {
+  public:
+    explicit FixtureBuilder(std::int64_t cpu_count = 2, std::string source = "synthetic");
+
+    tracedb::TraceWriter& writer() { return *writer_; }
+    const std::string& path() const { return path_; }
+
+    std::int64_t process(std::int64_t pid, const std::string& comm,
+                         std::optional<std::int64_t> parent_id = std::nullopt, bool in_tree = true,
+                         std::optional<std::int64_t> start_ns = 0,
+                         std::optional<std::int64_t> exit_ns = std::nullopt);
+    std::int64_t thread(std::int64_t process_id, std::int64_t tid, const std::string& comm);
+    void call(std::int64_t thread_id, std::int64_t op_id, std::int64_t ts_ns, std::int64_t dur_ns,
+              std::optional<std::int64_t> bytes = std::nullopt,
+              std::optional<std::int64_t> host_pinned = std::nullopt);
+    void preempted(std::int64_t thread_id, std::int64_t ts_ns, std::int64_t dur_ns,
+                   std::optional<std::int64_t> next_thread_id);
+    void blocked(std::int64_t thread_id, std::int64_t ts_ns, std::int64_t dur_ns,
+                 std::int64_t runq_wait_ns = 0);
+    void snapshot(std::int64_t ts_ns, double cpu_busy_pct, std::int64_t procs_running);
+    // One snapshot per 100 ms over [0, end_ns).
+    void snapshots(std::int64_t end_ns, double cpu_busy_pct, std::int64_t procs_running);
+
+    // Finishes the file at stop_ns and loads it as the analysis does. REQUIREs success.
+    analysis::TraceModel load(std::int64_t stop_ns);
+
+  private:
+    TempDir dir_;
+    std::string path_;
+    std::optional<tracedb::TraceWriter> writer_;
+};
+
+}  // namespace causeway::testing

@@ -1,0 +1,291 @@
+// Golden tests: one fixture per bottleneck class -> expected verdict and top chain, plus the
+// co-occurrence trap and the honest answers for empty, host-only and lossy traces.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+
+#include "analysis/diagnosis.hpp"
+#include "tests/analysis/fixture_builder.hpp"
+
+using namespace causeway::analysis;
+using namespace causeway::testing;
+
+namespace {
+
+constexpr int kIterations = 200;
+constexpr std::int64_t kPeriodNs = 10 * kMs;
+constexpr std::int64_t kLoopEndNs = kIterations * kPeriodNs;
+
+// A python training process (pid 100) with `workers` pt_data_worker children on 2 CPUs.
+struct DataLoaderRun {
+    FixtureBuilder fixture{2};
+    std::int64_t main_process = 0;
+    std::int64_t main_thread = 0;
+    std::vector<std::int64_t> worker_threads;
+
+    explicit DataLoaderRun(int workers) {
+        main_process = fixture.process(100, "python");
+        main_thread = fixture.thread(main_process, 100, "python");
+        for (int w = 0; w < workers; ++w) {
+            auto p = fixture.process(101 + w, "pt_data_worker", main_process);
+            worker_threads.push_back(fixture.thread(p, 101 + w, "pt_data_worker"));
+        }
+    }
+};
+
+Diagnosis diagnose_all(const TraceModel& model) {
+    return diagnose(model, DiagnosisOptions{});
+}
+
+bool has_chain(const Diagnosis& d, const char* name) {
+    return std::any_of(d.chains.begin(), d.chains.end(),
+                       [&](const CausalChain& c) { return c.root_cause_class == name; });
+}
+
+bool mentions(const std::vector<std::string>& lines, const char* text) {
+    return std::any_of(lines.begin(), lines.end(), [&](const std::string& line) {
+        return line.find(text) != std::string::npos;
+    });
+}
+
+}  // namespace
+
+TEST_CASE("workers preempting the training thread give CPU-CONTENDED naming them",
+          "[analysis][golden]") {
+    DataLoaderRun run(4);
+    for (int i = 0; i < kIterations; ++i) {
+        std::int64_t t0 = i * kPeriodNs;
+        run.fixture.call(run.main_thread, op::kLaunchKernel, t0, 20 * kUs);
+        bool slow = i % 10 == 0;
+        std::int64_t sync_dur = slow ? 6 * kMs : 200 * kUs;
+        run.fixture.call(run.main_thread, op::kStreamSynchronize, t0 + 50 * kUs, sync_dur);
+        if (slow) {
+            // The sync's own thread runnable but not running for 5 ms: a worker had the CPU.
+            run.fixture.preempted(run.main_thread, t0 + 300 * kUs, 5 * kMs,
+                                  run.worker_threads[static_cast<std::size_t>(i / 10) % 4]);
+        }
+        // Between calls: preempted again for 2 ms by a worker.
+        run.fixture.preempted(run.main_thread, t0 + 7 * kMs, 2 * kMs, run.worker_threads[0]);
+    }
+    run.fixture.snapshots(kLoopEndNs, 100, 6);
+    auto d = diagnose_all(run.fixture.load(kLoopEndNs));
+
+    CHECK(d.verdict.name == kCpuContended);
+    REQUIRE(!d.chains.empty());
+    const CausalChain& top = d.chains.front();
+    CHECK(top.root_cause_class == kCpuContended);
+    CHECK(top.confidence == Confidence::kHigh);
+    CHECK(top.op == "cudaStreamSynchronize");
+    REQUIRE(!top.competitors.empty());
+    CHECK(top.competitors[0].comm == "pt_data_worker");
+    CHECK(top.competitors[0].role == "dataloader_worker");
+    CHECK(top.competitors[0].in_tree);
+    // 20 x 5 ms inside slow calls + 199 x 2 ms between calls (the last one falls after the
+    // last call, outside the loop).
+    CHECK(top.time_lost_ns == 20 * 5 * kMs + 199 * 2 * kMs);
+    CHECK(mentions(top.recommendations, "fewer DataLoader workers"));
+    CHECK(mentions(top.recommendations, "index it directly"));
+    CHECK(!mentions(top.recommendations, "raise num_workers"));
+    REQUIRE(!d.processes.processes.empty());
+    CHECK(d.processes.processes[0].role == "training");
+    CHECK(d.processes.processes[1].role == "dataloader_worker");
+}
+
+TEST_CASE("co-occurrence trap: switches in other threads never blame the slow thread",
+          "[analysis][golden][trap]") {
+    DataLoaderRun run(4);
+    for (int i = 0; i < kIterations; ++i) {
+        std::int64_t t0 = i * kPeriodNs;
+        run.fixture.call(run.main_thread, op::kLaunchKernel, t0, 20 * kUs);
+        bool slow = i % 10 == 0;
+        run.fixture.call(run.main_thread, op::kStreamSynchronize, t0 + 50 * kUs,
+                         slow ? 6 * kMs : 200 * kUs);
+        // Workers preempt EACH OTHER all the time, including during the slow syncs.
+        for (int k = 0; k < 8; ++k) {
+            auto w = static_cast<std::size_t>(k % 4);
+            run.fixture.preempted(run.worker_threads[w], t0 + k * kMs, 900 * kUs,
+                                  run.worker_threads[(w + 1) % 4]);
+        }
+    }
+    run.fixture.snapshots(kLoopEndNs, 100, 6);
+    auto d = diagnose_all(run.fixture.load(kLoopEndNs));
+
+    CHECK_FALSE(has_chain(d, kCpuContended));
+    CHECK(d.verdict.name != kCpuContended);
+}
+
+TEST_CASE("a training thread asleep between calls with idle CPUs is INPUT-BOUND",
+          "[analysis][golden]") {
+    DataLoaderRun run(1);
+    for (int i = 0; i < kIterations; ++i) {
+        std::int64_t t0 = i * kPeriodNs;
+        run.fixture.call(run.main_thread, op::kMemcpyAsync, t0, 100 * kUs, 1 << 20, 1);
+        run.fixture.call(run.main_thread, op::kLaunchKernel, t0 + 200 * kUs, 20 * kUs);
+        run.fixture.call(run.main_thread, op::kStreamSynchronize, t0 + 300 * kUs, 1 * kMs);
+        // Waits for the next batch on a pipe: 8 ms asleep, 50 us in the run queue.
+        run.fixture.blocked(run.main_thread, t0 + 1500 * kUs, 8 * kMs, 50 * kUs);
+    }
+    run.fixture.snapshots(kLoopEndNs, 35, 1);
+    auto d = diagnose_all(run.fixture.load(kLoopEndNs));
+
+    CHECK(d.verdict.name == kInputBound);
+    REQUIRE(!d.chains.empty());
+    CHECK(d.chains[0].root_cause_class == kInputBound);
+    CHECK(d.chains[0].confidence == Confidence::kHigh);
+    CHECK(mentions(d.chains[0].recommendations, "raise num_workers"));
+    CHECK_FALSE(has_chain(d, kCpuContended));
+}
+
+TEST_CASE("time in synchronisation with an idle host is GPU-BOUND", "[analysis][golden]") {
+    DataLoaderRun run(0);
+    for (int i = 0; i < kIterations; ++i) {
+        std::int64_t t0 = i * kPeriodNs;
+        run.fixture.call(run.main_thread, op::kLaunchKernel, t0, 30 * kUs);
+        run.fixture.call(run.main_thread, op::kStreamSynchronize, t0 + 100 * kUs, 9 * kMs);
+        run.fixture.blocked(run.main_thread, t0 + 200 * kUs, 8 * kMs);  // asleep in the sync
+    }
+    run.fixture.snapshots(kLoopEndNs, 15, 1);
+    auto d = diagnose_all(run.fixture.load(kLoopEndNs));
+
+    CHECK(d.verdict.name == kGpuBound);
+    REQUIRE(!d.chains.empty());
+    CHECK(d.chains[0].root_cause_class == kGpuBound);
+    CHECK(d.chains[0].confidence == Confidence::kHigh);
+    CHECK_FALSE(has_chain(d, kInputBound));
+}
+
+TEST_CASE("pageable copies dominating the loop are TRANSFER-BOUND with pin_memory",
+          "[analysis][golden]") {
+    DataLoaderRun run(0);
+    for (int i = 0; i < kIterations; ++i) {
+        std::int64_t t0 = i * kPeriodNs;
+        run.fixture.call(run.main_thread, op::kMemcpy, t0, 6 * kMs, 64 << 20, 0);
+        run.fixture.call(run.main_thread, op::kLaunchKernel, t0 + 6100 * kUs, 20 * kUs);
+        run.fixture.preempted(run.main_thread, t0 + 8 * kMs, 100 * kUs, std::nullopt);
+    }
+    run.fixture.snapshots(kLoopEndNs, 50, 1);
+    auto d = diagnose_all(run.fixture.load(kLoopEndNs));
+
+    CHECK(d.verdict.name == kTransferBound);
+    REQUIRE(!d.chains.empty());
+    CHECK(mentions(d.chains[0].recommendations, "pin_memory=True"));
+}
+
+TEST_CASE("cudaMalloc/cudaFree every step are ALLOCATION-CHURN", "[analysis][golden]") {
+    DataLoaderRun run(0);
+    for (int i = 0; i < kIterations; ++i) {
+        std::int64_t t0 = i * kPeriodNs;
+        run.fixture.call(run.main_thread, op::kMalloc, t0, 2 * kMs, 256 << 20);
+        run.fixture.call(run.main_thread, op::kLaunchKernel, t0 + 2100 * kUs, 20 * kUs);
+        run.fixture.call(run.main_thread, op::kFree, t0 + 2200 * kUs, 2 * kMs);
+        run.fixture.preempted(run.main_thread, t0 + 8 * kMs, 100 * kUs, std::nullopt);
+    }
+    auto d = diagnose_all(run.fixture.load(kLoopEndNs));
+
+    CHECK(d.verdict.name == kAllocationChurn);
+    REQUIRE(!d.chains.empty());
+    CHECK(mentions(d.chains[0].recommendations, "Reuse device buffers"));
+}
+
+TEST_CASE("a short run dominated by its first calls is COLD-START", "[analysis][golden]") {
+    DataLoaderRun run(0);
+    run.fixture.call(run.main_thread, op::kMalloc, 0, 800 * kMs, 1 << 20);
+    for (int i = 0; i < 50; ++i) {
+        std::int64_t t0 = 800 * kMs + i * 2 * kMs;
+        run.fixture.call(run.main_thread, op::kMalloc, t0, 20 * kUs, 1 << 20);
+        run.fixture.call(run.main_thread, op::kLaunchKernel, t0 + 100 * kUs, 20 * kUs);
+    }
+    run.fixture.preempted(run.main_thread, 850 * kMs, 100 * kUs, std::nullopt);
+    auto d = diagnose_all(run.fixture.load(900 * kMs));
+
+    CHECK(d.verdict.name == kColdStart);
+    REQUIRE(!d.chains.empty());
+    CHECK(d.chains[0].op == "cudaMalloc");
+}
+
+TEST_CASE("a loop with no cause above threshold is HEALTHY", "[analysis][golden]") {
+    DataLoaderRun run(0);
+    for (int i = 0; i < kIterations; ++i) {
+        std::int64_t t0 = i * kPeriodNs;
+        run.fixture.call(run.main_thread, op::kLaunchKernel, t0, 20 * kUs);
+        run.fixture.call(run.main_thread, op::kStreamSynchronize, t0 + 100 * kUs, 1 * kMs);
+        run.fixture.preempted(run.main_thread, t0 + 5 * kMs, 100 * kUs, std::nullopt);
+    }
+    run.fixture.snapshots(kLoopEndNs, 50, 1);
+    auto d = diagnose_all(run.fixture.load(kLoopEndNs));
+
+    CHECK(d.verdict.name == kHealthy);
+    CHECK(d.chains.empty());
+}
+
+TEST_CASE("an empty trace is INSUFFICIENT-DATA", "[analysis][golden][honest]") {
+    FixtureBuilder fixture;
+    auto d = diagnose_all(fixture.load(1 * kMs));
+    CHECK(d.verdict.name == kInsufficientData);
+    CHECK(d.chains.empty());
+    CHECK(d.verdict.summary.find("no CUDA calls") != std::string::npos);
+}
+
+TEST_CASE("a trace with host events only is INSUFFICIENT-DATA and says so",
+          "[analysis][golden][honest]") {
+    FixtureBuilder fixture;
+    auto p = fixture.process(100, "python");
+    auto t = fixture.thread(p, 100, "python");
+    fixture.blocked(t, 0, 5 * kMs);
+    fixture.snapshots(500 * kMs, 20, 1);
+    auto d = diagnose_all(fixture.load(500 * kMs));
+    CHECK(d.verdict.name == kInsufficientData);
+    CHECK(d.verdict.summary.find("host-event rows only") != std::string::npos);
+}
+
+TEST_CASE("a trace with drops shows them next to the verdict", "[analysis][golden][honest]") {
+    DataLoaderRun run(0);
+    for (int i = 0; i < kIterations; ++i) {
+        run.fixture.call(run.main_thread, op::kLaunchKernel, i * kPeriodNs, 20 * kUs);
+        run.fixture.preempted(run.main_thread, i * kPeriodNs + kMs, 10 * kUs, std::nullopt);
+    }
+    REQUIRE(run.fixture.writer().put_data_quality(
+        {.source = "cuda",
+         .counter = "ringbuf_drops",
+         .value = 1234,
+         .severity = causeway::tracedb::Severity::kDataLoss,
+         .description = "CUDA events dropped: the ring buffer was full"}));
+    auto d = diagnose_all(run.fixture.load(kLoopEndNs));
+    CHECK(d.data_quality.data_loss);
+    CHECK(d.data_quality.events_lost == 1234);
+    REQUIRE(!d.data_quality.items.empty());
+    CHECK(d.data_quality.items[0].counter == "ringbuf_drops");
+    CHECK(d.verdict.summary.find("1234 events were lost") != std::string::npos);
+}
+
+TEST_CASE("without off-CPU intervals nothing found is not called healthy",
+          "[analysis][golden][honest]") {
+    DataLoaderRun run(0);
+    for (int i = 0; i < kIterations; ++i) {
+        run.fixture.call(run.main_thread, op::kLaunchKernel, i * kPeriodNs, 20 * kUs);
+    }
+    auto d = diagnose_all(run.fixture.load(kLoopEndNs));
+    CHECK(d.verdict.name == kInsufficientData);
+    CHECK(!d.evidence_limits.empty());
+}
+
+TEST_CASE("an imported trace with counts only says counts cannot prove preemption",
+          "[analysis][golden][honest]") {
+    FixtureBuilder fixture(2, "import:ingero");
+    auto p = fixture.process(100, "python");
+    auto t = fixture.thread(p, 100, "python");
+    for (int i = 0; i < kIterations; ++i) {
+        fixture.call(t, op::kStreamSynchronize, i * kPeriodNs, i % 10 == 0 ? 5 * kMs : 100 * kUs);
+    }
+    REQUIRE(fixture.writer().add_event_count({.process_id = p,
+                                              .bucket_ns = 0,
+                                              .bucket_dur_ns = kLoopEndNs,
+                                              .event = "sched_switch",
+                                              .count = 50'000,
+                                              .stored = 0}));
+    auto d = diagnose_all(fixture.load(kLoopEndNs));
+    REQUIRE(d.evidence_limits.size() == 1);
+    CHECK(d.evidence_limits[0].find("cannot prove") != std::string::npos);
+    CHECK(d.evidence_limits[0].find("50000 sched_switch") != std::string::npos);
+    CHECK_FALSE(has_chain(d, kCpuContended));
+}
