@@ -27,7 +27,7 @@ struct MergedCount {
     std::int64_t count = 0;    // events that happened (count)
     std::int64_t records = 0;  // of those, imported as individual records (count)
     std::optional<std::int64_t> total_dur_ns{}, max_dur_ns{};  // absent: the event has none
-    std::int64_t arg0_sum = 0;  // summed arg0 (bytes for mm_page_alloc)
+    std::int64_t arg0_sum = 0;    // summed arg0 (bytes for mm_page_alloc)
     bool from_aggregate = false;  // event_aggregates had a row for it
 };
 
@@ -40,7 +40,7 @@ struct EventTotals {
 };
 
 class EventCounts {
-public:
+  public:
     static constexpr std::int64_t kBucketNs = 60'000'000'000;  // Ingero aggregates per minute
 
     void add_event(std::int64_t ts_ns, const std::optional<TaskKey>& process,
@@ -55,7 +55,7 @@ public:
     // Cells where the events table holds more rows than event_aggregates says were stored.
     std::int64_t disagreements() const;
 
-private:
+  private:
     struct Cell {
         std::int64_t events = 0, event_dur_sum = 0, event_dur_max = 0, event_arg0_sum = 0;
         std::int64_t records = 0;

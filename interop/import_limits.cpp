@@ -18,17 +18,20 @@ std::string processes_phrase(const EventTotals& total) {
 // One row per event that Ingero (or this schema) keeps only as per-minute counts.
 DataQualityRecord counts_only(const std::string& event, const EventTotals& total) {
     const std::int64_t missing = total.count - total.records;
-    const std::string header = event + " for " + processes_phrase(total) +
-                               " only as per-minute counts: ";
-    DataQualityRecord row{.source = total.op.area, .counter = event + "_counts_only",
-                          .value = missing, .severity = Severity::kInfo};
+    const std::string header =
+        event + " for " + processes_phrase(total) + " only as per-minute counts: ";
+    DataQualityRecord row{.source = total.op.area,
+                          .counter = event + "_counts_only",
+                          .value = missing,
+                          .severity = Severity::kInfo};
     switch (total.op.kind) {
         case IngeroEventKind::kCudaCall:
             row.severity = Severity::kDataLoss;
-            row.description = header + with_commas(missing) + " of " + with_commas(total.count) +
-                              " calls were not stored by Ingero; per-call statistics describe the " +
-                              with_commas(total.records) +
-                              " stored calls, which need not be a representative sample";
+            row.description =
+                header + with_commas(missing) + " of " + with_commas(total.count) +
+                " calls were not stored by Ingero; per-call statistics describe the " +
+                with_commas(total.records) +
+                " stored calls, which need not be a representative sample";
             break;
         case IngeroEventKind::kSchedSwitch:
             row.severity = Severity::kDataLoss;
@@ -115,8 +118,7 @@ std::vector<DataQualityRecord> describe_import_limits(const ImportFacts& f) {
                  " are known to be blocked (a wakeup was recorded inside them)"});
     }
     if (f.offcpu_intervals > 0) {
-        rows.push_back({"sched", "offcpu_fields_not_recorded", f.offcpu_intervals,
-                        Severity::kInfo,
+        rows.push_back({"sched", "offcpu_fields_not_recorded", f.offcpu_intervals, Severity::kInfo,
                         "Ingero records neither the CPU a thread left nor the thread that got "
                         "it: offcpu.cpu is -1 and next_thread_id is NULL in " +
                             plural(f.offcpu_intervals, "interval", "intervals") +
@@ -157,10 +159,10 @@ std::vector<DataQualityRecord> describe_import_limits(const ImportFacts& f) {
                         "events it did not store: counts here are of stored events only"});
     }
     if (f.aggregate_disagreements > 0) {
-        rows.push_back({"import", "aggregates_disagree", f.aggregate_disagreements,
-                        Severity::kInfo,
-                        "in " + plural(f.aggregate_disagreements, "(minute, process, op) cell",
-                                       "(minute, process, op) cells") +
+        rows.push_back({"import", "aggregates_disagree", f.aggregate_disagreements, Severity::kInfo,
+                        "in " +
+                            plural(f.aggregate_disagreements, "(minute, process, op) cell",
+                                   "(minute, process, op) cells") +
                             " the events table holds more rows than event_aggregates says were "
                             "stored; counts use the larger number"});
     }

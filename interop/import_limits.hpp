@@ -23,8 +23,8 @@ struct ImportFacts {
     std::int64_t snapshots = 0;
     std::int64_t aggregate_rows = 0;
     std::int64_t aggregate_disagreements = 0;
-    bool aggregates_skipped = false;       // multi-node file imported for one node
-    bool aggregates_unattributed = false;  // multi-node file merged: no process for them
+    bool aggregates_skipped = false;          // multi-node file imported for one node
+    bool aggregates_unattributed = false;     // multi-node file merged: no process for them
     std::vector<std::string> merged_nodes{};  // more than one when nodes were merged
     std::int64_t sessions = 0;
     std::string wal_unread{};

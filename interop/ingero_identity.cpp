@@ -84,8 +84,8 @@ void IngeroIdentity::mark_tree(const std::set<TaskKey>& roots) {
     }
 }
 
-Result<IngeroIdentity> IngeroIdentity::resolve(const IngeroSource& source,
-                                               const IngeroOpTable& ops, const IngeroScope& scope,
+Result<IngeroIdentity> IngeroIdentity::resolve(const IngeroSource& source, const IngeroOpTable& ops,
+                                               const IngeroScope& scope,
                                                const std::vector<IngeroSession>& sessions) {
     IngeroIdentity identity;
     auto names = source.process_names();
@@ -109,9 +109,9 @@ Result<IngeroIdentity> IngeroIdentity::resolve(const IngeroSource& source,
         identity.thread_group_.try_emplace({groups->column_text(0), groups->column_int64(2)},
                                            groups->column_int64(1));
     }
-    auto tasks = prepare_scoped(source, scope,
-                                "SELECT DISTINCT " + node + ", tid FROM events WHERE tid != 0 AND " +
-                                    in_scope);
+    auto tasks = prepare_scoped(
+        source, scope,
+        "SELECT DISTINCT " + node + ", tid FROM events WHERE tid != 0 AND " + in_scope);
     if (!tasks) {
         return tasks.error();
     }
@@ -125,9 +125,8 @@ Result<IngeroIdentity> IngeroIdentity::resolve(const IngeroSource& source,
     auto lifecycle = prepare_scoped(
         source, scope,
         "SELECT " + node + ", pid, tid, " + sql_match(forks) + ", " + sql_match(exits) +
-            ", arg1, timestamp FROM events WHERE (" + sql_match(forks) + " OR " +
-            sql_match(exits) + " OR " + sql_match(execs) + ") AND " + in_scope +
-            " ORDER BY timestamp");
+            ", arg1, timestamp FROM events WHERE (" + sql_match(forks) + " OR " + sql_match(exits) +
+            " OR " + sql_match(execs) + ") AND " + in_scope + " ORDER BY timestamp");
     if (!lifecycle) {
         return lifecycle.error();
     }
@@ -191,10 +190,10 @@ Result<IngeroIdentity> IngeroIdentity::resolve(const IngeroSource& source,
             }
         }
     }
-    auto cuda_callers = prepare_scoped(
-        source, scope,
-        "SELECT DISTINCT " + node + ", pid FROM events WHERE " +
-            sql_match(ops.pairs_of(IngeroEventKind::kCudaCall)) + " AND " + in_scope);
+    auto cuda_callers = prepare_scoped(source, scope,
+                                       "SELECT DISTINCT " + node + ", pid FROM events WHERE " +
+                                           sql_match(ops.pairs_of(IngeroEventKind::kCudaCall)) +
+                                           " AND " + in_scope);
     if (!cuda_callers) {
         return cuda_callers.error();
     }

@@ -42,7 +42,7 @@ struct ResolvedThread {
 };
 
 class IngeroIdentity {
-public:
+  public:
     static Result<IngeroIdentity> resolve(const IngeroSource& source, const IngeroOpTable& ops,
                                           const IngeroScope& scope,
                                           const std::vector<IngeroSession>& sessions);
@@ -58,7 +58,7 @@ public:
     // Forked ids that no event tied to a thread group: imported as processes of their own.
     std::int64_t unproven_processes() const { return unproven_processes_; }
 
-private:
+  private:
     ResolvedThread& ensure_thread(const TaskKey& tid);
     ResolvedProcess& ensure_process(const TaskKey& pid);
     void mark_tree(const std::set<TaskKey>& roots);

@@ -39,13 +39,13 @@ struct TimeAxis {
 };
 
 class IngeroImporter {
-public:
+  public:
     IngeroImporter(const IngeroSource& source, const IngeroScope& scope)
         : source_(source), scope_(scope) {}
 
     Result<ImportSummary> run(const std::string& out_path);
 
-private:
+  private:
     Result<Statement> prepare(const std::string& sql) const;
     Status load_catalog();
     Status compute_time_axis();
@@ -55,8 +55,8 @@ private:
     Status write_snapshots();
     Status write_events();
     Status write_cuda_call(const IngeroOpInfo& op, const TaskKey& tid, std::int64_t ts,
-                           std::int64_t dur, std::int64_t arg0, std::int64_t arg1,
-                           std::int64_t ret, std::int64_t stack_hash);
+                           std::int64_t dur, std::int64_t arg0, std::int64_t arg1, std::int64_t ret,
+                           std::int64_t stack_hash);
     Status write_offcpu(const TaskKey& tid, std::int64_t switch_in_ns, std::int64_t dur);
     Result<std::optional<std::int64_t>> stack_for(std::int64_t process_id, std::int64_t hash);
     Status read_aggregates();
@@ -113,9 +113,10 @@ Status IngeroImporter::load_catalog() {
 }
 
 Status IngeroImporter::compute_time_axis() {
-    auto range = prepare("SELECT min(timestamp), max(timestamp + duration), count(*) FROM events "
-                         "WHERE " +
-                         scope_.events_filter());
+    auto range = prepare(
+        "SELECT min(timestamp), max(timestamp + duration), count(*) FROM events "
+        "WHERE " +
+        scope_.events_filter());
     if (!range) {
         return range.error();
     }
@@ -322,10 +323,9 @@ Result<std::optional<std::int64_t>> IngeroImporter::stack_for(std::int64_t proce
     return stack_id;
 }
 
-Status IngeroImporter::write_cuda_call(const IngeroOpInfo& op, const TaskKey& tid,
-                                       std::int64_t ts, std::int64_t dur, std::int64_t arg0,
-                                       std::int64_t arg1, std::int64_t ret,
-                                       std::int64_t stack_hash) {
+Status IngeroImporter::write_cuda_call(const IngeroOpInfo& op, const TaskKey& tid, std::int64_t ts,
+                                       std::int64_t dur, std::int64_t arg0, std::int64_t arg1,
+                                       std::int64_t ret, std::int64_t stack_hash) {
     const std::int64_t thread_id = thread_ids_.at(tid);
     std::optional<std::int64_t> stack_id;
     if (stack_hash != 0) {
@@ -382,18 +382,18 @@ Status IngeroImporter::write_events() {
     if (source_.has_table("stack_traces")) {
         std::string frames = source_.has_column("stack_traces", "frames") ? "frames" : "''";
         std::string ips = source_.has_column("stack_traces", "ips") ? "ips" : "''";
-        auto lookup =
-            source_.db().prepare("SELECT " + frames + ", " + ips + " FROM stack_traces WHERE hash = ?");
+        auto lookup = source_.db().prepare("SELECT " + frames + ", " + ips +
+                                           " FROM stack_traces WHERE hash = ?");
         if (!lookup) {
             return lookup.error();
         }
         stack_lookup_ = std::move(lookup.value());
     }
     std::string stack_hash = source_.has_column("events", "stack_hash") ? "stack_hash" : "0";
-    auto events = prepare("SELECT " + scope_.node_expr() +
-                          ", timestamp, pid, tid, source, op, duration, arg0, arg1, ret_code, " +
-                          stack_hash + " FROM events WHERE " + scope_.events_filter() +
-                          " ORDER BY timestamp");
+    auto events =
+        prepare("SELECT " + scope_.node_expr() +
+                ", timestamp, pid, tid, source, op, duration, arg0, arg1, ret_code, " + stack_hash +
+                " FROM events WHERE " + scope_.events_filter() + " ORDER BY timestamp");
     if (!events) {
         return events.error();
     }
@@ -421,8 +421,8 @@ Status IngeroImporter::write_events() {
             case IngeroEventKind::kCudaCall:
                 recorded = tid.id != 0;
                 if (recorded) {
-                    status = write_cuda_call(op, tid, ts, dur, arg0, arg1,
-                                             events->column_int64(9), events->column_int64(10));
+                    status = write_cuda_call(op, tid, ts, dur, arg0, arg1, events->column_int64(9),
+                                             events->column_int64(10));
                 }
                 break;
             case IngeroEventKind::kSchedSwitch:

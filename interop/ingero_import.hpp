@@ -29,7 +29,8 @@ struct ImportSummary {
     std::int64_t snapshots = 0;
     std::int64_t event_count_rows = 0;
     std::int64_t page_alloc_rows = 0;
-    std::int64_t ingero_chains = 0;  // Ingero's own conclusions, kept in meta 'ingero.causal_chains'
+    std::int64_t ingero_chains =
+        0;  // Ingero's own conclusions, kept in meta 'ingero.causal_chains'
     // What could not be converted as it was, exactly as written to the data_quality table.
     std::vector<tracedb::DataQualityRecord> limits{};
 };

@@ -128,8 +128,8 @@ Result<IngeroOpTable> IngeroOpTable::load(const IngeroSource& source) {
         IngeroOpInfo info;
         if (source_name == "CUDA" || source_name == "DRIVER") {
             std::string api = source_name == "CUDA" ? "runtime" : "driver";
-            info = {.kind = IngeroEventKind::kCudaCall, .event = causeway_name(name),
-                    .area = "cuda"};
+            info = {
+                .kind = IngeroEventKind::kCudaCall, .event = causeway_name(name), .area = "cuda"};
             auto it = known->find(info.event);
             std::string category;
             if (it != known->end()) {
@@ -145,7 +145,8 @@ Result<IngeroOpTable> IngeroOpTable::load(const IngeroSource& source) {
         } else if (source_name == "HOST") {
             info = host_op(name);
         } else {
-            info = {.kind = IngeroEventKind::kCountOnly, .event = name,
+            info = {.kind = IngeroEventKind::kCountOnly,
+                    .event = name,
                     .area = source_name.empty() ? "other" : lower(source_name)};
         }
         table.ops_[{source_id, ops->column_int64(1)}] = std::move(info);
@@ -162,19 +163,18 @@ Result<IngeroOpTable> IngeroOpTable::load(const IngeroSource& source) {
     while (used->step() == SQLITE_ROW) {
         std::pair<std::int64_t, std::int64_t> key{used->column_int64(0), used->column_int64(1)};
         if (table.ops_.count(key) == 0) {
-            table.ops_[key] = {.kind = IngeroEventKind::kCountOnly,
-                               .event = "source" + std::to_string(key.first) + ".op" +
-                                        std::to_string(key.second),
-                               .area = "other"};
+            table.ops_[key] = {
+                .kind = IngeroEventKind::kCountOnly,
+                .event = "source" + std::to_string(key.first) + ".op" + std::to_string(key.second),
+                .area = "other"};
         }
     }
     return table;
 }
 
 const IngeroOpInfo& IngeroOpTable::classify(std::int64_t source, std::int64_t op) const {
-    static const IngeroOpInfo kUnlisted{.kind = IngeroEventKind::kCountOnly,
-                                        .event = "unlisted",
-                                        .area = "other"};
+    static const IngeroOpInfo kUnlisted{
+        .kind = IngeroEventKind::kCountOnly, .event = "unlisted", .area = "other"};
     auto it = ops_.find({source, op});
     return it == ops_.end() ? kUnlisted : it->second;
 }

@@ -19,7 +19,8 @@ enum class IngeroEventKind {
     kCudaCall,     // a runtime or driver call: one cuda_call row
     kSchedSwitch,  // a traced thread back on a CPU after `duration` ns off it
     kSchedWakeup,  // arg1 = the woken thread
-    kProcessFork,  // pid = parent, arg1 = child (a thread or a process: the tracepoint fires for both)
+    kProcessFork,  // pid = parent, arg1 = child (a thread or a process: the tracepoint fires for
+                   // both)
     kProcessExit,  // pid/tid = the exiting task
     kProcessExec,  // pid/tid = the task that called execve
     kPageAlloc,    // arg0 = bytes
@@ -29,9 +30,10 @@ enum class IngeroEventKind {
 struct IngeroOpInfo {
     IngeroEventKind kind = IngeroEventKind::kCountOnly;
     std::string event{};  // name in cuda_op / event_count: 'cudaStreamSynchronize', 'sched_switch'
-    std::string area{};   // data_quality source: 'cuda', 'sched', 'page_alloc', 'lifecycle', 'net'...
-    std::int64_t cuda_op_id = 0;  // kCudaCall only
-    bool arg0_is_bytes = false;   // kCudaCall: allocations and copies carry their size in arg0
+    std::string
+        area{};  // data_quality source: 'cuda', 'sched', 'page_alloc', 'lifecycle', 'net'...
+    std::int64_t cuda_op_id = 0;     // kCudaCall only
+    bool arg0_is_bytes = false;      // kCudaCall: allocations and copies carry their size in arg0
     bool arg1_is_copy_kind = false;  // kCudaCall: runtime copies carry cudaMemcpyKind in arg1
 };
 
@@ -39,12 +41,13 @@ struct IngeroOpInfo {
 struct ImportedCudaOp {
     std::int64_t id = 0;  // above 1000, as the schema reserves for importers
     std::string name{};
-    std::string api{};       // 'runtime' or 'driver'
-    std::string category{};  // 'copy', 'kernel', 'sync', 'alloc', 'free', 'stream', 'event', 'other'
+    std::string api{};  // 'runtime' or 'driver'
+    std::string
+        category{};  // 'copy', 'kernel', 'sync', 'alloc', 'free', 'stream', 'event', 'other'
 };
 
 class IngeroOpTable {
-public:
+  public:
     // Reads the file's sources and ops tables and every (source, op) pair its events use.
     static Result<IngeroOpTable> load(const IngeroSource& source);
 
@@ -54,7 +57,7 @@ public:
     std::vector<std::pair<std::int64_t, std::int64_t>> pairs_of(IngeroEventKind kind) const;
     const std::vector<ImportedCudaOp>& imported_cuda_ops() const { return imported_ops_; }
 
-private:
+  private:
     std::map<std::pair<std::int64_t, std::int64_t>, IngeroOpInfo> ops_;
     std::vector<ImportedCudaOp> imported_ops_;
 };

@@ -82,8 +82,9 @@ Result<IngeroSource> IngeroSource::open(const std::string& path) {
 
     auto application_id = source.db_.query_int64("PRAGMA application_id");
     if (application_id && *application_id == tracedb::kApplicationId) {
-        return Error{path + " is already a Causeway trace: there is nothing to import. Use it "
-                            "directly, e.g. causeway explain --db " +
+        return Error{path +
+                     " is already a Causeway trace: there is nothing to import. Use it "
+                     "directly, e.g. causeway explain --db " +
                      path};
     }
     auto tables = source.db_.prepare(
@@ -107,8 +108,8 @@ Result<IngeroSource> IngeroSource::open(const std::string& path) {
                          "). causeway import --from ingero reads DBs written by `ingero trace`"};
         }
     }
-    for (const char* column : {"timestamp", "pid", "tid", "source", "op", "duration", "arg0",
-                               "arg1", "ret_code"}) {
+    for (const char* column :
+         {"timestamp", "pid", "tid", "source", "op", "duration", "arg0", "arg1", "ret_code"}) {
         if (!source.has_column("events", column)) {
             return Error{path + " looks like an Ingero trace but its events table lacks the '" +
                          column + "' column: this version of the format is not supported"};
@@ -150,13 +151,13 @@ Result<std::vector<IngeroSession>> IngeroSource::sessions(
         return sessions;
     }
     // Columns came and went between Ingero versions: absent ones read as empty.
-    const char* wanted[] = {"started_at", "stopped_at", "gpu_model", "gpu_driver", "cpu_model",
-                            "cpu_cores",  "mem_total",  "kernel",    "ingero_ver", "pid_filter",
-                            "flags",      "node"};
+    const char* wanted[] = {"started_at", "stopped_at", "gpu_model", "gpu_driver",
+                            "cpu_model",  "cpu_cores",  "mem_total", "kernel",
+                            "ingero_ver", "pid_filter", "flags",     "node"};
     std::string sql = "SELECT ";
     for (std::size_t i = 0; i < std::size(wanted); ++i) {
-        sql += (i ? ", " : "") + (has_column("sessions", wanted[i]) ? std::string(wanted[i])
-                                                                     : std::string("NULL"));
+        sql += (i ? ", " : "") +
+               (has_column("sessions", wanted[i]) ? std::string(wanted[i]) : std::string("NULL"));
     }
     sql += " FROM sessions";
     bool filter = node && has_column("sessions", "node");

@@ -33,7 +33,7 @@ struct IngeroSession {
 };
 
 class IngeroSource {
-public:
+  public:
     // Opens `path` read-only. A DB whose -wal file holds data is opened so that the WAL is read
     // (SQLite may then create a -shm file beside it, never touching the DB); where that is
     // impossible it is opened immutable and wal_unread() says what is missing. Refused with a
@@ -57,7 +57,7 @@ public:
     // pid -> process name (table process_names; empty when absent).
     Result<std::map<std::int64_t, std::string>> process_names() const;
 
-private:
+  private:
     IngeroSource() = default;
 
     std::string path_;
