@@ -1,6 +1,8 @@
 #include "collector/bpf_programs.hpp"
 
 #include <bpf/bpf.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
@@ -8,6 +10,7 @@
 #include "bpf/causeway_abi.h"
 #include "collector/abi_check.hpp"
 #include "collector/attach_table.hpp"
+#include "collector/elf_symbols.hpp"
 #include "cuda.skel.h"
 #include "lifecycle.skel.h"
 #include "page_alloc.skel.h"
@@ -16,6 +19,31 @@
 namespace causeway::collector {
 
 namespace {
+
+// enum bpf_attach_type / BPF_F_UPROBE_MULTI_RETURN of Linux 6.6, newer than libbpf 1.1's headers.
+constexpr auto kUprobeMultiAttach = static_cast<bpf_attach_type>(48);
+constexpr std::uint32_t kUprobeMultiReturn = 1;
+
+// BPF_LINK_CREATE for a uprobe_multi link, laid out as in linux/bpf.h (6.6+): one link attaches
+// `offsets.size()` uprobes in `path`, each with its cookie.
+int create_uprobe_multi_link(int prog_fd, const std::string& path,
+                             const std::vector<std::uint64_t>& offsets,
+                             const std::vector<std::uint64_t>& cookies, bool retprobe) {
+    struct {
+        std::uint32_t prog_fd, target_fd, attach_type, flags;
+        std::uint64_t path, offsets, ref_ctr_offsets, cookies;
+        std::uint32_t count, multi_flags, pid, pad;
+    } attr{};
+    static_assert(sizeof(attr) == 64);
+    attr.prog_fd = static_cast<std::uint32_t>(prog_fd);
+    attr.attach_type = kUprobeMultiAttach;
+    attr.path = reinterpret_cast<std::uint64_t>(path.c_str());
+    attr.offsets = reinterpret_cast<std::uint64_t>(offsets.data());
+    attr.cookies = reinterpret_cast<std::uint64_t>(cookies.data());
+    attr.count = static_cast<std::uint32_t>(offsets.size());
+    attr.multi_flags = retprobe ? kUprobeMultiReturn : 0;
+    return static_cast<int>(::syscall(__NR_bpf, BPF_LINK_CREATE, &attr, sizeof(attr)));
+}
 
 std::string errno_text(int error) {
     std::string text = std::strerror(error);
@@ -108,12 +136,30 @@ Result<std::unique_ptr<BpfPrograms>> BpfPrograms::load(const LoadConfig& config)
     }
     programs->sched_.reset(*sch);
 
-    auto cu = open_and_load<cuda>("cuda", cuda__open_opts, cuda__load, cuda__destroy, [&](cuda* s) {
-        if (int rc = bpf_map__set_max_entries(s->maps.cuda_events, config.cuda_ring_bytes)) {
-            return rc;
-        }
-        return share_maps(s->maps.traced_tgids, s->maps.thread_sched, owner);
-    });
+    // CUDA programs as uprobe_multi (one link per library and direction: attach and detach
+    // cost one RCU grace period instead of one per symbol); kernels before 6.6 refuse that
+    // attach type, and then the same programs load as plain uprobes.
+    auto load_cuda = [&](bool multi) {
+        return open_and_load<cuda>(
+            "cuda", cuda__open_opts, cuda__load, cuda__destroy, [&](cuda* s) {
+                if (multi) {
+                    bpf_program__set_expected_attach_type(s->progs.cw_cuda_entry,
+                                                          kUprobeMultiAttach);
+                    bpf_program__set_expected_attach_type(s->progs.cw_cuda_return,
+                                                          kUprobeMultiAttach);
+                }
+                if (int rc =
+                        bpf_map__set_max_entries(s->maps.cuda_events, config.cuda_ring_bytes)) {
+                    return rc;
+                }
+                return share_maps(s->maps.traced_tgids, s->maps.thread_sched, owner);
+            });
+    };
+    auto cu = config.uprobe_multi ? load_cuda(true) : load_cuda(false);
+    programs->uprobe_multi_ = config.uprobe_multi && cu.ok();
+    if (!cu && config.uprobe_multi) {
+        cu = load_cuda(false);
+    }
     if (!cu) {
         return cu.error();
     }
@@ -153,6 +199,7 @@ tracedb::ProbeRecord BpfPrograms::attach(bpf_program* program, const std::string
         return record;
     }
     links_.emplace_back(link);
+    ++attached_;
     record.attached = true;
     return record;
 }
@@ -172,6 +219,7 @@ tracedb::ProbeRecord BpfPrograms::attach_uprobe(bpf_program* program, const std:
         return record;
     }
     links_.emplace_back(link);
+    ++attached_;
     record.attached = true;
     return record;
 }
@@ -204,6 +252,10 @@ tracedb::ProbeRecord BpfPrograms::attach_loader(const std::string& path) {
 }
 
 std::vector<tracedb::ProbeRecord> BpfPrograms::attach_cuda_library(const CudaLibrary& library) {
+    return uprobe_multi_ ? attach_cuda_multi(library) : attach_cuda_one_by_one(library);
+}
+
+std::vector<tracedb::ProbeRecord> BpfPrograms::attach_cuda_one_by_one(const CudaLibrary& library) {
     std::vector<tracedb::ProbeRecord> records;
     for (const auto& symbol : cuda_symbols()) {
         if (symbol.library != library.kind) {
@@ -218,6 +270,58 @@ std::vector<tracedb::ProbeRecord> BpfPrograms::attach_cuda_library(const CudaLib
         }
         records.push_back(attach_uprobe(cuda_->progs.cw_cuda_return, library.path, symbol.name,
                                         true, symbol.op, symbol.required));
+    }
+    return records;
+}
+
+std::vector<tracedb::ProbeRecord> BpfPrograms::attach_cuda_multi(const CudaLibrary& library) {
+    std::vector<const CudaSymbol*> symbols;
+    std::vector<std::string> names;
+    for (const auto& symbol : cuda_symbols()) {
+        if (symbol.library == library.kind) {
+            symbols.push_back(&symbol);
+            names.push_back(symbol.name);
+        }
+    }
+    auto offsets = function_offsets(library.path, names);
+    std::vector<std::uint64_t> found_offsets, cookies;
+    for (const CudaSymbol* symbol : symbols) {
+        if (offsets && offsets->count(symbol->name)) {
+            found_offsets.push_back(offsets->at(symbol->name));
+            cookies.push_back(symbol->op);
+        }
+    }
+    std::optional<std::string> link_error;
+    if (!offsets) {
+        link_error = offsets.error().message;
+    } else if (!found_offsets.empty()) {
+        for (bool retprobe : {false, true}) {
+            bpf_program* program =
+                retprobe ? cuda_->progs.cw_cuda_return : cuda_->progs.cw_cuda_entry;
+            UniqueFd link(create_uprobe_multi_link(bpf_program__fd(program), library.path,
+                                                   found_offsets, cookies, retprobe));
+            if (!link) {
+                link_error = errno_text(errno);
+                break;
+            }
+            multi_links_.push_back(std::move(link));
+        }
+    }
+    std::vector<tracedb::ProbeRecord> records;
+    for (const CudaSymbol* symbol : symbols) {
+        for (const char* kind : {"uprobe", "uretprobe"}) {
+            tracedb::ProbeRecord record{library.path,     symbol->name, kind,
+                                        symbol->required, false,        std::nullopt};
+            if (link_error) {
+                record.error = link_error;
+            } else if (!offsets->count(symbol->name)) {
+                record.error = "symbol not found in the library";
+            } else {
+                record.attached = true;
+                ++attached_;
+            }
+            records.push_back(std::move(record));
+        }
     }
     return records;
 }

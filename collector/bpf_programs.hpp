@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "collector/discovery.hpp"
+#include "collector/unique_fd.hpp"
 #include "tracedb/records.hpp"
 #include "tracedb/result.hpp"
 
@@ -27,6 +28,7 @@ struct LoadConfig {
     std::uint64_t session_start_ns = 0;  // CLOCK_MONOTONIC zero of the page buckets
     std::uint64_t page_bucket_ns = 100'000'000;
     bool stop_on_dlopen = true;
+    bool uprobe_multi = true;                   // try uprobe_multi links first
     std::uint32_t cuda_ring_bytes = 64u << 20;  // power of two
 };
 
@@ -60,8 +62,11 @@ class BpfPrograms {
     int page_buckets_fd() const;
     // Kernel-side loss counters of one family (read from its .bss; they only grow).
     cw_kernel_counters counters(ProbeFamily family) const;
-    // Uprobes and tracepoints attached so far.
-    std::size_t attached_count() const { return links_.size(); }
+    // Uprobes and tracepoints attached so far (count).
+    std::int64_t attached_count() const { return attached_; }
+    // True when CUDA symbols are attached with one uprobe_multi link per library and direction
+    // (kernel 6.6+); otherwise one perf-event uprobe per symbol.
+    bool uses_uprobe_multi() const { return uprobe_multi_; }
 
   private:
     BpfPrograms() = default;
@@ -70,6 +75,8 @@ class BpfPrograms {
     tracedb::ProbeRecord attach_uprobe(bpf_program* program, const std::string& library,
                                        const char* symbol, bool retprobe, std::uint64_t cookie,
                                        bool required);
+    std::vector<tracedb::ProbeRecord> attach_cuda_one_by_one(const CudaLibrary& library);
+    std::vector<tracedb::ProbeRecord> attach_cuda_multi(const CudaLibrary& library);
 
     struct Deleter {
         void operator()(lifecycle* skeleton) const;
@@ -83,6 +90,9 @@ class BpfPrograms {
     std::unique_ptr<cuda, Deleter> cuda_;
     std::unique_ptr<page_alloc, Deleter> page_alloc_;
     std::vector<std::unique_ptr<bpf_link, Deleter>> links_;  // after the skeletons: freed first
+    std::vector<UniqueFd> multi_links_;                      // uprobe_multi links
+    std::int64_t attached_ = 0;
+    bool uprobe_multi_ = false;
 };
 
 }  // namespace causeway::collector

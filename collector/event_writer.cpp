@@ -67,19 +67,19 @@ Status EventWriter::on_cuda_call(const cw_cuda_call& e) {
     if (!thread) {
         return thread.error();
     }
+    auto process = registry_.process_id(e.tgid, true);
+    if (!process) {
+        return process.error();
+    }
     if (e.ret == 0 && (e.flags & CW_CALL_HAS_ADDR)) {
         if (e.op == CW_OP_cudaMallocHost || e.op == CW_OP_cudaHostAlloc) {
-            pinned_.add(e.tgid, e.host_addr, e.bytes);
+            pinned_.add(*process, e.host_addr, e.bytes);
         } else if (e.op == CW_OP_cudaFreeHost) {
-            pinned_.remove(e.tgid, e.host_addr);
+            pinned_.remove(*process, e.host_addr);
         }
     }
     std::optional<std::int64_t> stream;
     if (e.flags & CW_CALL_HAS_STREAM) {
-        auto process = registry_.process_id(e.tgid, true);
-        if (!process) {
-            return process.error();
-        }
         auto id = stream_id(*process, e.stream);
         if (!id) {
             return id.error();
@@ -88,7 +88,7 @@ Status EventWriter::on_cuda_call(const cw_cuda_call& e) {
     }
     std::optional<bool> pinned;
     if (is_host_copy(e)) {
-        pinned = pinned_.contains(e.tgid, e.host_addr);
+        pinned = pinned_.contains(*process, e.host_addr);
     }
     ++cuda_calls_;
     return writer_.add_cuda_call(to_cuda_call_record(e, start_mono_ns_, *thread, stream, pinned));

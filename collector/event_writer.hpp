@@ -32,7 +32,6 @@ class EventWriter {
 
     Status on_cuda_call(const cw_cuda_call& event);
     Status on_offcpu(const cw_offcpu& event);
-    void on_process_exit(std::uint32_t tgid) { pinned_.forget_process(tgid); }
 
     std::int64_t cuda_calls() const { return cuda_calls_; }
     std::int64_t offcpu_intervals() const { return offcpu_intervals_; }

@@ -59,6 +59,10 @@ int main(int argc, char** argv) {
                          "attached (calls right after a late dlopen may then be missed)");
     record_cmd->add_option("--cuda-ring-size", options.cuda_ring_bytes,
                            "Bytes of the CUDA-call ring buffer (power of two; default 64 MiB)");
+    bool no_uprobe_multi = false;
+    record_cmd->add_flag("--no-uprobe-multi", no_uprobe_multi,
+                         "Attach one perf-event uprobe per CUDA symbol instead of one "
+                         "uprobe_multi link per library (slower to attach and detach)");
     record_cmd->add_flag("--quiet", options.quiet, "No progress on stderr, only errors");
     record_cmd->add_flag("--verbose", options.verbose,
                          "Print every probe and libbpf's messages (verifier logs)");
@@ -77,6 +81,7 @@ int main(int argc, char** argv) {
     options.offcpu_floor_ns = *floor;
     options.page_bucket_ns = *bucket;
     options.stop_on_dlopen = !no_dlopen_stop && options.pids.empty();
+    options.uprobe_multi = !no_uprobe_multi;
     options.flags = joined_flags(argc, argv);
 
     install_stop_handlers();

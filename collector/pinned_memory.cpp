@@ -2,19 +2,19 @@
 
 namespace causeway::collector {
 
-void PinnedMemory::add(std::uint32_t tgid, std::uint64_t address, std::uint64_t bytes) {
-    ranges_[tgid][address] = address + bytes;
+void PinnedMemory::add(std::int64_t process_id, std::uint64_t address, std::uint64_t bytes) {
+    ranges_[process_id][address] = address + bytes;
 }
 
-void PinnedMemory::remove(std::uint32_t tgid, std::uint64_t address) {
-    auto process = ranges_.find(tgid);
+void PinnedMemory::remove(std::int64_t process_id, std::uint64_t address) {
+    auto process = ranges_.find(process_id);
     if (process != ranges_.end()) {
         process->second.erase(address);
     }
 }
 
-bool PinnedMemory::contains(std::uint32_t tgid, std::uint64_t address) const {
-    auto process = ranges_.find(tgid);
+bool PinnedMemory::contains(std::int64_t process_id, std::uint64_t address) const {
+    auto process = ranges_.find(process_id);
     if (process == ranges_.end()) {
         return false;
     }

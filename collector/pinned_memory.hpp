@@ -1,7 +1,9 @@
 #pragma once
 // Host buffers pinned through cudaMallocHost / cudaHostAlloc, per process, so a copy can be
 // marked pinned or pageable (cuda_call.host_pinned; the analysis recommends pin_memory from it).
-// Buffers pinned before recording started are not known and read as pageable.
+// Buffers pinned before recording started are not known and read as pageable. Keyed by the
+// minted process id, not the pid: nothing needs forgetting when a process exits (its last copies
+// may be read after its exit event), and a reused pid starts empty.
 
 #include <cstdint>
 #include <map>
@@ -11,15 +13,14 @@ namespace causeway::collector {
 
 class PinnedMemory {
   public:
-    void add(std::uint32_t tgid, std::uint64_t address, std::uint64_t bytes);
-    void remove(std::uint32_t tgid, std::uint64_t address);
-    // True when [address] lies inside a buffer the process pinned.
-    bool contains(std::uint32_t tgid, std::uint64_t address) const;
-    void forget_process(std::uint32_t tgid) { ranges_.erase(tgid); }
+    void add(std::int64_t process_id, std::uint64_t address, std::uint64_t bytes);
+    void remove(std::int64_t process_id, std::uint64_t address);
+    // True when `address` lies inside a buffer the process pinned.
+    bool contains(std::int64_t process_id, std::uint64_t address) const;
 
   private:
-    // tgid -> (start address -> end address, exclusive)
-    std::unordered_map<std::uint32_t, std::map<std::uint64_t, std::uint64_t>> ranges_;
+    // process id -> (start address -> end address, exclusive)
+    std::unordered_map<std::int64_t, std::map<std::uint64_t, std::uint64_t>> ranges_;
 };
 
 }  // namespace causeway::collector

@@ -24,6 +24,9 @@ struct RecordOptions {
     // a command the collector starts; off for --pid, where a shell's job control would see the
     // stops (the load is still caught, a few milliseconds late).
     bool stop_on_dlopen = true;
+    // Attach CUDA symbols with uprobe_multi links when the kernel has them (6.6+); off: one
+    // perf-event uprobe per symbol (--no-uprobe-multi, what older kernels get anyway).
+    bool uprobe_multi = true;
     std::string flags;  // the options as given, for session.collector_flags
 };
 

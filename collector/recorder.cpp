@@ -192,9 +192,6 @@ int Recorder::on_life(void* self, void* data, std::size_t size) {
     if (event.kind == CW_LIFE_FORK) {
         ++recorder->processes_seen_;
     }
-    if (event.kind == CW_LIFE_EXIT && event.group_dead) {
-        recorder->events_.on_process_exit(event.tgid);
-    }
     return recorder->fail(recorder->registry_.on_life_event(event));
 }
 
@@ -262,6 +259,7 @@ Status Recorder::start(const DiscoveryResult& discovered) {
     config.page_bucket_ns = static_cast<std::uint64_t>(options_.page_bucket_ns);
     config.stop_on_dlopen = options_.stop_on_dlopen;
     config.cuda_ring_bytes = options_.cuda_ring_bytes;
+    config.uprobe_multi = options_.uprobe_multi;
     auto programs = BpfPrograms::load(config);
     if (!programs) {
         return programs.error();
@@ -397,7 +395,7 @@ Status Recorder::tick(bool final) {
                           sched_events_,
                           life_events_,
                           total_drops(loss),
-                          static_cast<std::int64_t>(programs_->attached_count()),
+                          programs_->attached_count(),
                           registry_.live_traced_processes()};
     if (!options_.quiet && !final) {
         std::fprintf(stderr, "%s\n", progress_line(last_progress_, sample).c_str());
@@ -466,7 +464,7 @@ Result<RecordSummary> Recorder::run(const DiscoveryResult& discovered) {
     summary.offcpu_intervals = events_.offcpu_intervals();
     summary.processes = processes_seen_;
     summary.drops = total_drops(losses());
-    summary.probes_attached = static_cast<std::int64_t>(programs_->attached_count());
+    summary.probes_attached = programs_->attached_count();
     if (child_) {
         summary.command_status = child_->poll_exit();
     }

@@ -15,9 +15,13 @@ TEST_CASE("calls into the real libcudart are recorded exactly, with arguments an
         WARN("realcuda_calls was not built (no CUDA 13 toolkit): skipped");
         return;
     }
+    // Both ways of attaching: uprobe_multi links and one perf-event uprobe per symbol.
+    std::string attach = GENERATE(as<std::string>{}, "--quiet", "--no-uprobe-multi");
+    INFO(attach);
     TempDir dir;
     std::string db = dir.file("real.db");
-    auto run = run_collector({"--db", db, "--quiet", "--", REALCUDA_CALLS_BIN, "7"}, dir.path());
+    auto run =
+        run_collector({"--db", db, "--quiet", attach, "--", REALCUDA_CALLS_BIN, "7"}, dir.path());
     INFO(run.stderr_text);
     REQUIRE(run.exited_ok());
     auto trace = open_trace(db);

@@ -1,0 +1,80 @@
+#include "collector/elf_symbols.hpp"
+
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+
+#include <cerrno>
+#include <cstring>
+#include <memory>
+#include <set>
+
+#include "collector/unique_fd.hpp"
+
+namespace causeway::collector {
+
+namespace {
+
+struct ElfCloser {
+    void operator()(Elf* elf) const { elf_end(elf); }
+};
+
+// Adds the wanted functions of one symbol table (SHT_DYNSYM or SHT_SYMTAB) to `offsets`.
+void scan_symbols(Elf* elf, Elf_Scn* table, const GElf_Shdr& header,
+                  const std::set<std::string>& wanted,
+                  std::map<std::string, std::uint64_t>& offsets) {
+    Elf_Data* data = elf_getdata(table, nullptr);
+    if (data == nullptr || header.sh_entsize == 0) {
+        return;
+    }
+    std::size_t count = header.sh_size / header.sh_entsize;
+    for (std::size_t i = 0; i < count; ++i) {
+        GElf_Sym symbol;
+        if (gelf_getsym(data, static_cast<int>(i), &symbol) == nullptr ||
+            GELF_ST_TYPE(symbol.st_info) != STT_FUNC || symbol.st_shndx == SHN_UNDEF ||
+            symbol.st_value == 0) {
+            continue;
+        }
+        const char* name = elf_strptr(elf, header.sh_link, symbol.st_name);
+        if (name == nullptr || wanted.count(name) == 0 || offsets.count(name) != 0) {
+            continue;
+        }
+        GElf_Shdr section;
+        if (gelf_getshdr(elf_getscn(elf, symbol.st_shndx), &section) == nullptr) {
+            continue;
+        }
+        // Virtual address -> file offset through the section that holds the code.
+        offsets[name] = symbol.st_value - section.sh_addr + section.sh_offset;
+    }
+}
+
+}  // namespace
+
+Result<std::map<std::string, std::uint64_t>> function_offsets(
+    const std::string& path, const std::vector<std::string>& names) {
+    if (elf_version(EV_CURRENT) == EV_NONE) {
+        return Error{std::string("libelf is unusable: ") + elf_errmsg(-1)};
+    }
+    UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+    if (!fd) {
+        return Error{"cannot open " + path + ": " + std::strerror(errno)};
+    }
+    std::unique_ptr<Elf, ElfCloser> elf(elf_begin(fd.get(), ELF_C_READ_MMAP, nullptr));
+    if (!elf || elf_kind(elf.get()) != ELF_K_ELF) {
+        return Error{path + " is not an ELF file"};
+    }
+    std::set<std::string> wanted(names.begin(), names.end());
+    std::map<std::string, std::uint64_t> offsets;
+    for (Elf64_Word type : {SHT_DYNSYM, SHT_SYMTAB}) {
+        for (Elf_Scn* section = elf_nextscn(elf.get(), nullptr); section != nullptr;
+             section = elf_nextscn(elf.get(), section)) {
+            GElf_Shdr header;
+            if (gelf_getshdr(section, &header) != nullptr && header.sh_type == type) {
+                scan_symbols(elf.get(), section, header, wanted, offsets);
+            }
+        }
+    }
+    return offsets;
+}
+
+}  // namespace causeway::collector
