@@ -12,17 +12,31 @@ std::uint64_t thread_cpu_ns() {
            static_cast<std::uint64_t>(now.tv_nsec);
 }
 
+// The work itself: integer arithmetic the compiler cannot remove (the accumulator is volatile).
+void work(std::uint64_t iterations) {
+    volatile std::uint64_t accumulator = 0;
+    for (std::uint64_t i = 0; i < iterations; ++i) {
+        accumulator = accumulator * 6364136223846793005ull + i;
+    }
+}
+
+// Iterations of work() per nanosecond of CPU time, measured once. Reading the thread's CPU clock
+// is a system call that costs microseconds in a VM, too slow to poll per sample.
+double iterations_per_ns() {
+    static const double rate = [] {
+        constexpr std::uint64_t kIterations = 1 << 22;
+        const std::uint64_t start_ns = thread_cpu_ns();
+        work(kIterations);
+        const std::uint64_t used_ns = thread_cpu_ns() - start_ns;
+        return used_ns > 0 ? static_cast<double>(kIterations) / static_cast<double>(used_ns) : 1.0;
+    }();
+    return rate;
+}
+
 }  // namespace
 
 void spend_cpu(std::uint64_t cpu_ns) {
-    const std::uint64_t until_ns = thread_cpu_ns() + cpu_ns;
-    // The accumulator is volatile so the arithmetic between clock reads is not optimised away.
-    volatile std::uint64_t accumulator = 0;
-    while (thread_cpu_ns() < until_ns) {
-        for (std::uint64_t i = 0; i < 256; ++i) {
-            accumulator = accumulator * 6364136223846793005ull + i;
-        }
-    }
+    work(static_cast<std::uint64_t>(static_cast<double>(cpu_ns) * iterations_per_ns()));
 }
 
 }  // namespace causeway::scenarios

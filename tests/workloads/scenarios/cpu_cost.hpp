@@ -8,7 +8,8 @@
 
 namespace causeway::scenarios {
 
-// Computes until the calling thread has used `cpu_ns` more nanoseconds of CPU time.
+// Computes for about `cpu_ns` nanoseconds of the calling thread's CPU time (the loop's speed is
+// measured once per process).
 void spend_cpu(std::uint64_t cpu_ns);
 
 }  // namespace causeway::scenarios

@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "tests/workloads/scenarios/cpu_cost.hpp"
 #include "tests/workloads/scenarios/cuda_check.hpp"
 
 namespace causeway::scenarios {
@@ -33,11 +34,15 @@ void launch(void (*kernel)(), void* device_activations, cudaStream_t stream) {
 
 }  // namespace
 
-DeviceModel::DeviceModel(const KernelTimes& times, std::size_t input_bytes)
-    : input_bytes_(input_bytes) {
-    fakecudaSetKernelDuration(reinterpret_cast<const void*>(&forward_kernel), times.forward_ns);
-    fakecudaSetKernelDuration(reinterpret_cast<const void*>(&backward_kernel), times.backward_ns);
-    fakecudaSetKernelDuration(reinterpret_cast<const void*>(&optimizer_kernel), times.optimizer_ns);
+DeviceModel::DeviceModel(const ModelStep& step, std::size_t input_bytes)
+    : step_(step), input_bytes_(input_bytes) {
+    if (step.kernels < 3) {
+        throw std::invalid_argument("a model step needs at least 3 kernels, one per phase");
+    }
+    const std::uint64_t kernel_ns = step.device_ns / static_cast<std::uint64_t>(step.kernels);
+    for (auto* kernel : {&forward_kernel, &backward_kernel, &optimizer_kernel}) {
+        fakecudaSetKernelDuration(reinterpret_cast<const void*>(kernel), kernel_ns);
+    }
     check_cuda(cudaStreamCreate(&stream_), "cudaStreamCreate");
     check_cuda(cudaMalloc(&device_input_, input_bytes), "cudaMalloc");
 }
@@ -74,9 +79,15 @@ void DeviceModel::copy_blocking(const void* host_batch, std::size_t bytes) {
 }
 
 void DeviceModel::launch_kernels(void* device_activations) {
-    launch(&forward_kernel, device_activations, stream_);
-    launch(&backward_kernel, device_activations, stream_);
-    launch(&optimizer_kernel, device_activations, stream_);
+    const int forward = step_.kernels / 3;
+    const int backward = step_.kernels / 2;
+    for (int i = 0; i < step_.kernels; ++i) {
+        spend_cpu(step_.host_ns_per_kernel);
+        launch(i < forward              ? &forward_kernel
+               : i < forward + backward ? &backward_kernel
+                                        : &optimizer_kernel,
+               device_activations, stream_);
+    }
 }
 
 void DeviceModel::synchronize() {

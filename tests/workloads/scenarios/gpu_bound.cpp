@@ -26,10 +26,9 @@ int main(int argc, char** argv) {
     return run_reporting_errors("gpu-bound", [&] {
         const InMemoryDataset dataset(100'000, 100);
         // A large model: 40 ms of device time a step, 20 ms with the fix.
-        const std::uint64_t scale = fixed ? 1 : 2;
-        const KernelTimes step{.forward_ns = scale * 6'000'000,
-                               .backward_ns = scale * 12'000'000,
-                               .optimizer_ns = scale * 2'000'000};
+        const ModelStep step{.kernels = kSmallModelStep.kernels,
+                             .device_ns = fixed ? 20'000'000u : 40'000'000u,
+                             .host_ns_per_kernel = kSmallModelStep.host_ns_per_kernel};
         DeviceModel model(step, batch_size * dataset.row_bytes());
         const Throughput result = run_batches_for(duration_s, [&](std::int64_t batch) {
             train_on_direct_batch(dataset, model, batch, batch_size);

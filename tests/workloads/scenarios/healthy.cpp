@@ -1,12 +1,15 @@
 // Scenario 7, healthy: the control. A training loop written the way the guides say: batches are
 // gathered by direct indexing into pinned memory, double-buffered so that the host prepares
-// batch n+1 while the device runs step n, copied with cudaMemcpyAsync, buffers allocated once,
-// no competitor for the CPUs. There is no fix to apply.
+// batch n+1 (gather plus --prep-cpu-us of augmentation) while the device runs step n, copied
+// with cudaMemcpyAsync, buffers allocated once, no competitor for the CPUs. Host and device are
+// balanced: each is busy most of the step, neither waits long for the other. There is no fix to
+// apply.
 //
 // Expected diagnosis: HEALTHY, and no chain of HIGH confidence.
 #include <array>
 #include <string>
 
+#include "tests/workloads/scenarios/cpu_cost.hpp"
 #include "tests/workloads/scenarios/device_model.hpp"
 #include "tests/workloads/scenarios/in_memory_dataset.hpp"
 #include "tests/workloads/scenarios/pinned_buffer.hpp"
@@ -17,10 +20,14 @@ using namespace causeway::scenarios;
 int main(int argc, char** argv) {
     CLI::App app{"healthy: a balanced, overlapped training loop (the control)"};
     double duration_s = 0;
-    std::size_t batch_size = 4096;
+    std::size_t batch_size = 2048;
+    std::uint64_t prep_cpu_us = 2000;
     add_duration_option(app, duration_s);
     app.add_option("--batch-size", batch_size, "rows per batch")
         ->check(CLI::PositiveNumber)
+        ->capture_default_str();
+    app.add_option("--prep-cpu-us", prep_cpu_us,
+                   "host CPU time per batch besides the gather: augmentation (microseconds)")
         ->capture_default_str();
     CLI11_PARSE(app, argc, argv);
 
@@ -31,6 +38,7 @@ int main(int argc, char** argv) {
         std::array<PinnedBuffer, 2> inputs{PinnedBuffer(batch_bytes), PinnedBuffer(batch_bytes)};
         const auto prepare = [&](std::int64_t number) {
             dataset.gather(dataset.sample_rows(number, batch_size), inputs[number % 2].floats());
+            spend_cpu(prep_cpu_us * 1000);
         };
         prepare(0);
         const Throughput result = run_batches_for(duration_s, [&](std::int64_t number) {
