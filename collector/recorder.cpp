@@ -5,6 +5,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <cstring>
@@ -44,6 +45,10 @@ std::int64_t monotonic_ns() {
 
 constexpr std::int64_t kTickNs = 1'000'000'000;  // snapshots, totals, commit, progress
 constexpr int kPollTimeoutMs = 20;               // CUDA and sched rings wake nobody
+// Records taken from one ring per loop turn, so snapshots, commits and late libraries are not
+// starved while a busy workload keeps a ring full.
+constexpr std::int64_t kRecordsPerTurn = 65'536;
+constexpr int kTurnBudgetSpent = -EAGAIN;  // a callback's "stop here, not an error"
 constexpr const char* kSystemLoader = "/lib64/ld-linux-x86-64.so.2";
 
 struct RingDeleter {
@@ -109,7 +114,9 @@ class Recorder {
     Status open_rings();
     Status attach_library(const CudaLibrary& library);
     Status put_probes(const std::vector<tracedb::ProbeRecord>& probes);
-    Status consume_once(int timeout_ms);
+    Status consume_once();
+    // Counts one record against the turn's budget for its ring; kTurnBudgetSpent when used up.
+    int spend(std::int64_t& budget);
     Status handle_loader_events();
     Status tick(bool final);
     bool should_stop();
@@ -140,6 +147,9 @@ class Recorder {
     std::int64_t optional_missing_ = 0;
     std::int64_t required_missing_ = 0;
     std::int64_t next_tick_ns_ = 0;
+    std::int64_t sched_budget_ = 0;
+    std::int64_t cuda_budget_ = 0;
+    bool rings_busy_ = false;  // the last turn used up a budget: poll again without waiting
     ProgressSample last_progress_{};
 };
 
@@ -147,6 +157,14 @@ void Recorder::note(const std::string& message) const {
     if (!options_.quiet) {
         std::fprintf(stderr, "causeway-collector: %s\n", message.c_str());
     }
+}
+
+int Recorder::spend(std::int64_t& budget) {
+    if (--budget > 0) {
+        return 0;
+    }
+    rings_busy_ = true;
+    return kTurnBudgetSpent;
 }
 
 int Recorder::fail(Status status) {
@@ -163,7 +181,10 @@ int Recorder::on_cuda(void* self, void* data, std::size_t size) {
     }
     cw_cuda_call event;
     std::memcpy(&event, data, sizeof(event));
-    return recorder->fail(recorder->events_.on_cuda_call(event));
+    if (int rc = recorder->fail(recorder->events_.on_cuda_call(event)); rc != 0) {
+        return rc;
+    }
+    return recorder->spend(recorder->cuda_budget_);
 }
 
 int Recorder::on_sched(void* self, void* data, std::size_t size) {
@@ -174,7 +195,10 @@ int Recorder::on_sched(void* self, void* data, std::size_t size) {
     cw_offcpu event;
     std::memcpy(&event, data, sizeof(event));
     ++recorder->sched_events_;
-    return recorder->fail(recorder->events_.on_offcpu(event));
+    if (int rc = recorder->fail(recorder->events_.on_offcpu(event)); rc != 0) {
+        return rc;
+    }
+    return recorder->spend(recorder->sched_budget_);
 }
 
 int Recorder::on_life(void* self, void* data, std::size_t size) {
@@ -328,9 +352,11 @@ Status Recorder::handle_loader_events() {
     return writer_.commit();
 }
 
-Status Recorder::consume_once(int timeout_ms) {
+Status Recorder::consume_once() {
     // Lifecycle first, so a new process or thread has its row before its other events.
-    int rc = ring_buffer__poll(life_ring_.get(), timeout_ms);
+    int rc = ring_buffer__poll(life_ring_.get(), rings_busy_ ? 0 : kPollTimeoutMs);
+    rings_busy_ = false;
+    sched_budget_ = cuda_budget_ = kRecordsPerTurn;
     if (rc >= 0) {
         ring_buffer__consume(sched_ring_.get());
         ring_buffer__consume(cuda_ring_.get());
@@ -423,9 +449,10 @@ Result<RecordSummary> Recorder::run(const DiscoveryResult& discovered) {
     next_tick_ns_ = monotonic_ns() + kTickNs;
     sampler_.sample(monotonic_ns() - session_.start_mono_ns);
     while (outcome && !should_stop()) {
-        outcome = consume_once(kPollTimeoutMs);
+        outcome = consume_once();
         if (outcome && monotonic_ns() >= next_tick_ns_) {
-            next_tick_ns_ += kTickNs;
+            // After a long turn, the next tick comes half a second later, not at once.
+            next_tick_ns_ = std::max(next_tick_ns_ + kTickNs, monotonic_ns() + kTickNs / 2);
             outcome = tick(false);
         }
     }
@@ -435,13 +462,19 @@ Result<RecordSummary> Recorder::run(const DiscoveryResult& discovered) {
     // Drain what is left, let stopped processes go, and close the file cleanly even after an
     // error, so the DB holds everything recorded until then.
     if (programs_ && life_ring_) {
-        for (int round = 0; round < 100; ++round) {
-            int consumed = ring_buffer__consume(life_ring_.get()) +
-                           ring_buffer__consume(sched_ring_.get()) +
-                           ring_buffer__consume(cuda_ring_.get());
-            if (consumed <= 0) {
+        // Bounded: a command left running after --duration keeps producing.
+        for (int turn = 0; turn < 64 && !callback_error_; ++turn) {
+            rings_busy_ = false;
+            sched_budget_ = cuda_budget_ = kRecordsPerTurn;
+            int consumed = std::max(ring_buffer__consume(life_ring_.get()), 0) +
+                           std::max(ring_buffer__consume(sched_ring_.get()), 0) +
+                           std::max(ring_buffer__consume(cuda_ring_.get()), 0);
+            if (consumed == 0 && !rings_busy_) {
                 break;
             }
+        }
+        if (callback_error_ && outcome) {
+            outcome = *callback_error_;
         }
         if (auto status = handle_loader_events(); outcome && !status) {
             outcome = status;
