@@ -6,6 +6,7 @@
 
 namespace causeway::cli {
 
+void add_mcp_command(CLI::App& app, int& exit_code);
 void add_explain_command(CLI::App& app, int& exit_code);
 
 }  // namespace causeway::cli

@@ -9,6 +9,7 @@ int main(int argc, char** argv) {
     app.set_version_flag("--version", std::string("causeway ") + CAUSEWAY_VERSION);
     app.require_subcommand(1);
     int exit_code = 0;
+    causeway::cli::add_mcp_command(app, exit_code);
     causeway::cli::add_explain_command(app, exit_code);
     (void)exit_code;
     try {

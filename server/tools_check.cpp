@@ -1,0 +1,94 @@
+// get_check: can this machine record? (kernel, BTF, privileges, CUDA libraries, CUDA processes)
+#include <fmt/format.h>
+
+#include "collector/readiness.hpp"
+#include "server/tool_schemas.hpp"
+#include "server/tools.hpp"
+
+namespace causeway::server {
+namespace {
+
+// Most processes with CUDA mapped that are listed; the count says how many there were.
+constexpr std::size_t kMaxCudaProcesses = 50;
+
+json readiness_json(const collector::Readiness& readiness) {
+    json libraries = json::array();
+    for (const auto& library : readiness.cuda.libraries) {
+        libraries.push_back({{"path", library.path},
+                             {"kind", collector::cuda_library_kind_name(library.kind)},
+                             {"found_by", library.found_by}});
+    }
+    json processes = json::array();
+    for (std::size_t i = 0; i < readiness.cuda_processes.size() && i < kMaxCudaProcesses; ++i) {
+        const auto& process = readiness.cuda_processes[i];
+        processes.push_back(
+            {{"pid", process.pid}, {"comm", process.comm}, {"libraries", process.libraries}});
+    }
+    return {{"ready", readiness.ready()},
+            {"kernel_release", readiness.kernel_release},
+            {"btf_present", readiness.btf_present},
+            {"btf_path", readiness.btf_path},
+            {"privileged", readiness.privileged()},
+            {"is_root", readiness.is_root},
+            {"has_cap_bpf", readiness.has_cap_bpf},
+            {"has_cap_perfmon", readiness.has_cap_perfmon},
+            {"tracefs_mounted", readiness.tracefs_mounted},
+            {"libcudart_found", readiness.libcudart_found},
+            {"libcuda_found", readiness.libcuda_found},
+            {"cuda_libraries", std::move(libraries)},
+            {"searched", readiness.cuda.searched},
+            {"cuda_processes", std::move(processes)},
+            {"cuda_process_count", readiness.cuda_processes.size()},
+            {"problems", readiness.problems},
+            {"warnings", readiness.warnings}};
+}
+
+std::string render(const json& check) {
+    std::string text = fmt::format(
+        "{}\nkernel {} | BTF {} | privileges {} | libcudart {} | libcuda {}\n",
+        check["ready"].get<bool>() ? "Ready to record." : "Not ready to record.",
+        check["kernel_release"].get<std::string>(), check["btf_present"].get<bool>() ? "yes" : "no",
+        check["privileged"].get<bool>() ? "yes" : "no (root or CAP_BPF+CAP_PERFMON needed)",
+        check["libcudart_found"].get<bool>() ? "found" : "not found",
+        check["libcuda_found"].get<bool>() ? "found" : "not found");
+    for (const auto& library : check["cuda_libraries"]) {
+        text +=
+            fmt::format("  {} {} (found by {})\n", library["kind"].get<std::string>(),
+                        library["path"].get<std::string>(), library["found_by"].get<std::string>());
+    }
+    for (const auto& problem : check["problems"]) {
+        text += "Problem: " + problem.get<std::string>() + "\n";
+    }
+    for (const auto& warning : check["warnings"]) {
+        text += "Warning: " + warning.get<std::string>() + "\n";
+    }
+    text += fmt::format("{} running process(es) have a CUDA library mapped.\n",
+                        check["cuda_process_count"].get<std::size_t>());
+    for (const auto& process : check["cuda_processes"]) {
+        text += fmt::format("  pid {} {}\n", process["pid"].get<int>(),
+                            process["comm"].get<std::string>());
+    }
+    return text;
+}
+
+}  // namespace
+
+ToolSpec make_check_tool() {
+    return ToolSpec{
+        "get_check",
+        "Can this machine record?",
+        "Checks whether the machine the server runs on can record a trace: kernel release, BTF, "
+        "root or CAP_BPF+CAP_PERFMON, the CUDA runtime/driver libraries found (and every place "
+        "looked), and running processes that have a CUDA library mapped (at most 50 listed). "
+        "Use it before asking someone to record, or when a trace lacks CUDA calls." +
+            std::string(kUntrustedStringsSentence),
+        tool_schema("get_check.input.json"),
+        tool_schema("get_check.output.json"),
+        [](const json&, const TraceSet&, ToolContext&) -> Result<ToolAnswer> {
+            json check = readiness_json(collector::check_readiness());
+            std::string text = render(check);
+            return ToolAnswer{std::move(check), std::move(text)};
+        }};
+}
+
+}  // namespace causeway::server

@@ -1,0 +1,48 @@
+#pragma once
+// Drives a Dispatcher the way a transport does, for the dispatcher tests: builds requests,
+// collects notifications, and serves the fixture trace with the real Causeway catalog.
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "server/dispatcher.hpp"
+#include "server/trace_set.hpp"
+#include "tests/support/temp_dir.hpp"
+
+namespace causeway::testing {
+
+using nlohmann::json;
+
+class DispatcherHarness {
+  public:
+    // Serves the fixture trace with `catalog` (the Causeway catalog unless given).
+    DispatcherHarness();
+    explicit DispatcherHarness(server::Catalog catalog);
+
+    // Sends one message; returns the response or null when none was due.
+    json send(const json& message, std::optional<std::string> transport_revision = std::nullopt);
+    json request(const std::string& method, json params = json::object(), json id = 1);
+    // initialize + notifications/initialized at `revision`.
+    json initialize(const std::string& revision = "2025-11-25");
+    // A stateless-era request: _meta names 2026-07-28 and the client capabilities.
+    json stateless(const std::string& method, json params = json::object());
+
+    std::vector<json> notifications() const;
+    server::Dispatcher& dispatcher() { return *dispatcher_; }
+    const std::string& trace_path() const { return trace_path_; }
+
+  private:
+    TempDir dir_;
+    std::string trace_path_;
+    std::unique_ptr<server::TraceSet> traces_;
+    std::unique_ptr<server::Dispatcher> dispatcher_;
+    server::Session session_;
+    mutable std::mutex mutex_;
+    std::vector<json> notifications_;
+};
+
+}  // namespace causeway::testing
