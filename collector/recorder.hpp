@@ -18,8 +18,9 @@ struct RecordSummary {
     double elapsed_s = 0;
     std::int64_t cuda_calls = 0;
     std::int64_t offcpu_intervals = 0;
-    std::int64_t processes = 0;  // traced processes seen
-    std::uint64_t drops = 0;
+    std::int64_t processes = 0;         // traced processes seen
+    std::uint64_t drops = 0;            // ring-buffer losses, all sources
+    std::uint64_t unmatched_calls = 0;  // CUDA returns without entry + entries without return
     std::int64_t probes_attached = 0;
     std::optional<int> command_status;  // wait(2) status of the command, when it exited
 };
