@@ -143,7 +143,11 @@ std::vector<DataQualityRecord> describe_import_limits(const ImportFacts& f) {
                         "(not recorded) in " +
                             plural(f.snapshots, "snapshot", "snapshots")});
     }
-    if (f.aggregates_skipped) {
+    if (f.aggregate_rows == 0) {
+        rows.push_back({"import", "no_aggregates", 0, Severity::kInfo,
+                        "the Ingero DB has no event_aggregates rows, so it cannot say how many "
+                        "events it did not store: counts here are of stored events only"});
+    } else if (f.aggregates_skipped) {
         rows.push_back({"import", "aggregates_skipped", f.aggregate_rows, Severity::kDataLoss,
                         "event_aggregates does not say which node it counted: its " +
                             plural(f.aggregate_rows, "row was", "rows were") +
@@ -153,10 +157,6 @@ std::vector<DataQualityRecord> describe_import_limits(const ImportFacts& f) {
         rows.push_back({"import", "aggregates_unattributed", f.aggregate_rows, Severity::kInfo,
                         "event_aggregates does not say which node it counted: its per-minute "
                         "counts are stored without a process (event_count.process_id NULL)"});
-    } else if (f.aggregate_rows == 0) {
-        rows.push_back({"import", "no_aggregates", 0, Severity::kInfo,
-                        "the Ingero DB has no event_aggregates rows, so it cannot say how many "
-                        "events it did not store: counts here are of stored events only"});
     }
     if (f.aggregate_disagreements > 0) {
         rows.push_back({"import", "aggregates_disagree", f.aggregate_disagreements, Severity::kInfo,
