@@ -24,4 +24,9 @@ inline std::int64_t thread_cpu_ns() {
     return clock_ns(CLOCK_THREAD_CPUTIME_ID);
 }
 
+// CPU time of the whole process so far, every thread, user and kernel.
+inline std::int64_t process_cpu_ns() {
+    return clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+}
+
 }  // namespace causeway::bench

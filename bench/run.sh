@@ -5,7 +5,7 @@
 # measurements of the same invocation) followed by the targets and whether they are met.
 #
 #   sudo bench/run.sh [--runs N] [--quick] [--large] [--only overhead,ingest,sched,analysis]
-#                     [--out DIR]
+#                     [--out DIR] [--no-build]
 #
 # Needs root (uprobes, tracepoints). The build folder is $CAUSEWAY_BUILD_DIR (default: build);
 # synthetic DBs are cached under it in bench-data/. Raw output of every run goes to DIR/raw.log.
@@ -31,10 +31,10 @@ RUNS=5
 BENCH_LARGE=0
 SECTIONS=overhead,ingest,sched,analysis
 BENCH_OUT=""
+BENCH_BUILD=1
 OVERHEAD_CALLS=200000      # calls per overhead run (count)
 LOOP_WARMUP=2000           # untimed calls before each timed loop (count)
-INGEST_UNPACED_CALLS=500000 # calls per thread of the unpaced ingest trial (count)
-INGEST_TRIAL_S=2           # length of a paced ingest trial (s)
+INGEST_CALLS=4000000      # calls per ingest trial, all threads: ~4x what the 64 MiB ring holds
 INGEST_BISECT_STEPS=6      # bisection steps on the rate
 PING_PONG_ROUNDS=100000    # round trips per ping-pong run (count)
 ANALYSIS_RUNS=3            # explain runs per DB size
@@ -42,11 +42,12 @@ MCP_REPEAT=50              # timed calls per MCP tool
 while (($#)); do
   case $1 in
     --runs) RUNS=$2; shift 2 ;;
-    --quick) RUNS=3; OVERHEAD_CALLS=100000; INGEST_BISECT_STEPS=4; INGEST_TRIAL_S=1
+    --quick) RUNS=3; OVERHEAD_CALLS=100000; INGEST_BISECT_STEPS=4; INGEST_CALLS=2000000
       PING_PONG_ROUNDS=50000; ANALYSIS_RUNS=1; MCP_REPEAT=20; shift ;;
     --large) BENCH_LARGE=1; shift ;;
     --only) SECTIONS=$2; shift 2 ;;
     --out) BENCH_OUT=$2; shift 2 ;;
+    --no-build) BENCH_BUILD=0; shift ;;
     -h | --help) usage 0 ;;
     *) echo "bench/run.sh: unknown option '$1'" >&2; usage 2 ;;
   esac
@@ -68,15 +69,18 @@ mkdir -p "$BENCH_OUT" "$BENCH_DATA"
 : >"$BENCH_OUT/results.tsv"
 : >"$BENCH_OUT/targets.tsv"
 
-log "building into $BUILD_DIR"
-[[ -f $BUILD_DIR/build.ninja ]] ||
-  cmake -S "$REPO_DIR" -B "$BUILD_DIR" -G Ninja -DCAUSEWAY_WERROR=ON >>"$BENCH_OUT/raw.log"
-targets=()
-[[ $SECTIONS =~ overhead|ingest|sched ]] &&
-  targets+=(causeway-collector causeway-bench-floor causeway-bench-call-loop causeway-bench-ping-pong)
-[[ $SECTIONS =~ analysis ]] && targets+=(causeway causeway-bench-synth causeway-bench-mcp)
-cmake --build "$BUILD_DIR" -j2 --target "${targets[@]}" >>"$BENCH_OUT/raw.log" ||
-  die "build failed (see $BENCH_OUT/raw.log)"
+build() {
+  log "building into $BUILD_DIR"
+  [[ -f $BUILD_DIR/build.ninja ]] ||
+    cmake -S "$REPO_DIR" -B "$BUILD_DIR" -G Ninja -DCAUSEWAY_WERROR=ON >>"$BENCH_OUT/raw.log"
+  local targets=()
+  [[ $SECTIONS =~ overhead|ingest|sched ]] &&
+    targets+=(causeway-collector causeway-bench-floor causeway-bench-call-loop causeway-bench-ping-pong)
+  [[ $SECTIONS =~ analysis ]] && targets+=(causeway causeway-bench-synth causeway-bench-mcp)
+  cmake --build "$BUILD_DIR" -j2 --target "${targets[@]}" >>"$BENCH_OUT/raw.log" ||
+    die "build failed (see $BENCH_OUT/raw.log)"
+}
+((BENCH_BUILD)) && build
 BENCH_BIN=$BUILD_DIR/bench
 COLLECTOR=$BUILD_DIR/collector/causeway-collector
 CAUSEWAY=$BUILD_DIR/cli/causeway
@@ -88,6 +92,8 @@ CALL_LOOP=("$BENCH_BIN/causeway-bench-call-loop" --warmup "$LOOP_WARMUP")
   echo "machine: $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs))," \
     "$(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), kernel $(uname -r)"
   echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "BPF programs already loaded at start (other tracers skew every figure): \
+$(bpftool prog show 2>/dev/null | grep -cE ' (kprobe|tracing|raw_tracepoint|tracepoint|perf_event) ' || true)"
   echo "commit: $(git -C "$REPO_DIR" rev-parse --short HEAD 2>/dev/null || echo unknown)," \
     "runs: $RUNS, command: bench/run.sh $BENCH_ARGS"
 } >"$BENCH_OUT/machine.txt"

@@ -55,11 +55,13 @@ stop_started() {
 sql_value() { sqlite3 -batch -noheader "file:$1?mode=ro" "$2"; }
 
 # Runs the collector around a command, writing DB; the command's stdout goes to stdout, the
-# collector's diagnostics to the raw log. Fails loudly when the collector does.
+# collector's diagnostics to the raw log, "wall_s user_s sys_s" of the collector and the command
+# together to collector.time. Fails loudly when the collector does.
 record_with_collector() {
   local db=$1
   shift
   rm -f "$db" "$db-wal" "$db-shm"
-  "$COLLECTOR" record --cuda-lib "$FAKECUDART" --db "$db" --quiet -- "$@" 2>>"$BENCH_OUT/raw.log" ||
+  /usr/bin/time -f '%e %U %S' -o "$BENCH_OUT/collector.time" \
+    "$COLLECTOR" record --db "$db" --quiet -- "$@" 2>>"$BENCH_OUT/raw.log" ||
     die "causeway-collector record failed on: $* (see $BENCH_OUT/raw.log)"
 }

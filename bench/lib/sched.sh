@@ -2,29 +2,37 @@
 # Section 3: scheduling cost. Two threads pinned to one CPU ping-pong a byte (two context switches
 # and two wakeups per round trip): untraced; traced by the collector (its sched tracepoints record
 # the pair's off-CPU intervals); and untraced while the collector records another process (the
-# in-kernel filter's cost on everything else on the machine). Sourced by run.sh.
+# in-kernel filter's cost on everything else on the machine). Times are the pair's CPU time,
+# which other load on the two cores does not inflate the way it does wall time. Sourced by run.sh.
 
-ping_pong() { "$BENCH_BIN/causeway-bench-ping-pong" --rounds "$PING_PONG_ROUNDS" | tee -a "$BENCH_OUT/raw.log" | kv ns_per_round_trip; }
+# round_trip_cpu: CPU ns per round trip (both threads) from the ping-pong's result line on stdin.
+round_trip_cpu() { kv cpu_ns_per_round_trip; }
+
+ping_pong() { "$BENCH_BIN/causeway-bench-ping-pong" --rounds "$PING_PONG_ROUNDS" | tee -a "$BENCH_OUT/raw.log" | round_trip_cpu; }
 
 ping_pong_traced() {
   record_with_collector "$BENCH_OUT/sched.db" "$BENCH_BIN/causeway-bench-ping-pong" \
-    --rounds "$PING_PONG_ROUNDS" | tee -a "$BENCH_OUT/raw.log" | kv ns_per_round_trip
+    --rounds "$PING_PONG_ROUNDS" | tee -a "$BENCH_OUT/raw.log" | round_trip_cpu
 }
 
-# The collector records a sleeping process while the ping-pong runs outside its tree.
+# The collector records a sleeping process while the ping-pong runs outside its tree; ending the
+# sleeper (the collector's child) then ends the recording the normal way.
 ping_pong_bystander() {
   local db=$BENCH_OUT/bystander.db
   rm -f "$db"
-  "$COLLECTOR" record --cuda-lib "$FAKECUDART" --db "$db" --quiet -- sleep 3600 \
-    2>>"$BENCH_OUT/raw.log" &
+  "$COLLECTOR" record --db "$db" --quiet -- sleep 3600 >/dev/null 2>>"$BENCH_OUT/raw.log" &
   local collector_pid=$!
-  for _ in $(seq 100); do # the session row exists once recording has started
-    [[ -s $db ]] && break
+  local sleeper_pid=""
+  for _ in $(seq 100); do
+    sleeper_pid=$(pgrep -P "$collector_pid" -x sleep || true)
+    [[ -n $sleeper_pid && -s $db ]] && break
     sleep 0.1
   done
-  sleep 1
+  [[ -n $sleeper_pid ]] || die "the bystander collector did not start its command"
+  sleep 2 # probes attached and the command released
   ping_pong
-  stop_started "$collector_pid"
+  kill "$sleeper_pid"
+  wait "$collector_pid" || true
 }
 
 sched_section() {
@@ -35,13 +43,13 @@ sched_section() {
     ns=$(ping_pong); off+=("$ns")
     ns=$(ping_pong_traced); traced+=("$ns")
     ns=$(ping_pong_bystander); bystander+=("$ns")
-    log "sched round $round: off ${off[-1]} traced ${traced[-1]} bystander ${bystander[-1]} ns/round trip"
+    log "sched round $round: off ${off[-1]} traced ${traced[-1]} bystander ${bystander[-1]} CPU ns/round trip"
   done
   local off_ns traced_ns bystander_ns
   off_ns=$(printf '%s\n' "${off[@]}" | median)
   traced_ns=$(printf '%s\n' "${traced[@]}" | median)
   bystander_ns=$(printf '%s\n' "${bystander[@]}" | median)
-  record sched "ping-pong round trip (2 switches), untraced" "$(calc "$off_ns" 0)" ns "median of $RUNS"
+  record sched "ping-pong round trip (2 switches, 2 wakeups), untraced: CPU" "$(calc "$off_ns" 0)" ns "median of $RUNS x $PING_PONG_ROUNDS"
   record sched "... traced by causeway-collector" "$(calc "$traced_ns" 0)" ns "$(calc "$traced_ns / $off_ns")x untraced, +$(calc "($traced_ns - $off_ns) / 2" 0) ns per switch"
   record sched "... untraced while the collector records another process" "$(calc "$bystander_ns" 0)" ns "$(calc "$bystander_ns / $off_ns")x untraced"
 }

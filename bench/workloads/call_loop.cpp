@@ -95,12 +95,14 @@ int main(int argc, char** argv) {
         total_cpu_ns += static_cast<double>(ns);
     }
     // ns_per_call: wall time a thread spends per call; cpu_ns_per_call: CPU time per call (it
-    // includes the pacing spin when --rate is given).
+    // includes the pacing spin when --rate is given); process_cpu_ns: all CPU this process used,
+    // start-up and warm-up included (to tell a tracer's own CPU from its target's).
     std::printf(
         "threads=%d calls=%.0f elapsed_ns=%lld ns_per_call=%.1f cpu_ns_per_call=%.1f "
-        "calls_per_s=%.0f last_return=%d\n",
+        "calls_per_s=%.0f last_return=%d process_cpu_ns=%lld\n",
         options.threads, calls, static_cast<long long>(elapsed_ns),
         static_cast<double>(elapsed_ns) * options.threads / calls, total_cpu_ns / calls,
-        calls * 1e9 / static_cast<double>(elapsed_ns), last_codes[0]);
+        calls * 1e9 / static_cast<double>(elapsed_ns), last_codes[0],
+        static_cast<long long>(causeway::bench::process_cpu_ns()));
     return 0;
 }

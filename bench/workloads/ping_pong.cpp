@@ -82,11 +82,16 @@ int main(int argc, char** argv) {
         answer(ping, pong, rounds);
     });
     const std::int64_t begin_ns = causeway::bench::monotonic_ns();
+    const std::int64_t cpu_begin_ns = causeway::bench::process_cpu_ns();
     volley(ping, pong, rounds);
     const std::int64_t elapsed_ns = causeway::bench::monotonic_ns() - begin_ns;
     responder.join();
-    std::printf("rounds=%lld elapsed_ns=%lld ns_per_round_trip=%.1f\n",
+    // CPU time of both threads (the switches and any tracer programs they trigger run in their
+    // context), which other load on the CPU does not inflate the way it does wall time.
+    const std::int64_t cpu_ns = causeway::bench::process_cpu_ns() - cpu_begin_ns;
+    std::printf("rounds=%lld elapsed_ns=%lld ns_per_round_trip=%.1f cpu_ns_per_round_trip=%.1f\n",
                 static_cast<long long>(rounds), static_cast<long long>(elapsed_ns),
-                static_cast<double>(elapsed_ns) / static_cast<double>(rounds));
+                static_cast<double>(elapsed_ns) / static_cast<double>(rounds),
+                static_cast<double>(cpu_ns) / static_cast<double>(rounds));
     return 0;
 }
