@@ -53,5 +53,5 @@ before=$(throughput "$work_dir/before.out")
 after=$(throughput "$work_dir/after.out")
 awk -v b="$before" -v a="$after" 'BEGIN {
     printf "\n%s batches/s with the DataLoader workers, %s batches/s with direct indexing: %.1fx\n",
-        b, a, b > 0 ? a / b : 0 }'
+        b, a, (b > 0 ? a / b : 0) }'
 echo "The trace DB is kept at $db: try build/cli/causeway stats --db $db"

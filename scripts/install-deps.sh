@@ -6,7 +6,7 @@ packages=(
   build-essential cmake ninja-build pkg-config clang llvm
   libbpf-dev bpftool libelf-dev zlib1g-dev libzstd-dev
   libsqlite3-dev sqlite3 nlohmann-json3-dev libcpp-httplib-dev libfmt-dev catch2 libcli11-dev
-  bpftrace
+  bpftrace jq
 )
 missing=()
 for p in "${packages[@]}"; do

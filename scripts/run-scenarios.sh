@@ -5,19 +5,27 @@
 # before and after the fix). Exits 1 when a verdict, top chain or named competitor is not the
 # expected one. Needs root (the collector attaches eBPF probes) and a built tree.
 #
-# Usage: sudo scripts/run-scenarios.sh [--build-dir DIR] [--duration SECONDS] [--keep DIR] [SCENARIO...]
+# Usage: sudo scripts/run-scenarios.sh [--build-dir DIR] [--duration SECONDS] [--keep DIR]
+#                                       [--shared] [SCENARIO...]
 #   --build-dir DIR   the CMake build folder (default: build)
 #   --duration S      seconds each scenario trains for (default: 3)
 #   --keep DIR        keep the trace DBs, program output and explain JSON in DIR
+#   --shared          share the CPUs evenly with the rest of the machine (see below)
 #   SCENARIO...       run only these scenarios (default: all)
+#
+# By default the suite runs in a session of its own whose autogroup has nice -20, so that unrelated
+# load on a shared machine (a parallel build) does not become every scenario's diagnosis; the
+# scenarios' own competitors (DataLoader workers, the noisy neighbour) run in that session too.
 set -euo pipefail
+arguments=("$@")
 root=$(cd "$(dirname "$0")/.." && pwd)
 build_dir=$root/build
 duration_s=3
 keep_dir=
+shared=
 selected=()
 
-usage() { sed -n '8,12p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '8,18p' "$0" | sed 's/^# \{0,1\}//'; }
 fail() {
     echo "run-scenarios.sh: $*" >&2
     exit 2
@@ -28,6 +36,7 @@ while (($#)); do
         --build-dir) build_dir=$(realpath "${2:?--build-dir needs a folder}"); shift 2 ;;
         --duration) duration_s=${2:?--duration needs seconds}; shift 2 ;;
         --keep) keep_dir=${2:?--keep needs a folder}; shift 2 ;;
+        --shared) shared=1; shift ;;
         -h | --help) usage; exit 0 ;;
         -*) usage >&2; fail "unknown option $1" ;;
         *) selected+=("$1"); shift ;;
@@ -44,6 +53,16 @@ command -v jq >/dev/null || fail "jq is missing: run scripts/install-deps.sh"
 for binary in "$collector" "$causeway" "$programs/healthy"; do
     [[ -x $binary ]] || fail "$binary is missing: build first (cmake --build $build_dir)"
 done
+
+# Re-run in a new session (hence a new autogroup) and give that autogroup the top weight.
+if [[ -z $shared && -z ${CAUSEWAY_SCENARIOS_SESSION:-} ]]; then
+    export CAUSEWAY_SCENARIOS_SESSION=1
+    exec setsid --wait "$0" "${arguments[@]}"
+fi
+if [[ -z $shared ]] && ! echo -20 >"/proc/$$/autogroup" 2>/dev/null; then
+    echo "run-scenarios.sh: note: no scheduler autogroups here; other load on this machine will" \
+        "show up in the diagnoses" >&2
+fi
 
 if [[ -n $keep_dir ]]; then
     mkdir -p "$keep_dir"
@@ -136,7 +155,7 @@ while read -r scenario program verdict chain competitor neighbour fix; do
         mismatches=$((mismatches + 1))
     fi
     speedup=n/a
-    [[ -z $after ]] || speedup=$(awk -v a="$after" -v b="$before" 'BEGIN { printf "%.1fx", b > 0 ? a / b : 0 }')
+    [[ -z $after ]] || speedup=$(awk -v a="$after" -v b="$before" 'BEGIN { printf "%.1fx", (b > 0 ? a / b : 0) }')
     printf '%-26s %-17s %-17s %-26s %9s %9s %8s  %s\n' "$scenario" "$verdict" \
         "$(jq -r .verdict.name "$json")" "$(top_chain "$json")" "$before" "${after:-n/a}" \
         "$speedup" "$result"

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "tests/scenarios/child_process.hpp"
+#include "tests/scenarios/own_session.hpp"
 #include "tests/scenarios/scenario_table.hpp"
 #include "tests/support/runtime_guard.hpp"
 #include "tests/support/temp_dir.hpp"
@@ -100,6 +101,10 @@ void check_diagnosis(const ScenarioSpec& spec, const std::string& db) {
 
 void check_scenario(const std::string& name) {
     causeway::testing::require_runtime_or_skip();
+    const std::string shared = causeway::testing::run_in_own_session();
+    if (!shared.empty()) {
+        WARN("sharing the CPUs with the rest of the machine: " << shared);
+    }
     const ScenarioSpec spec = causeway::testing::find_scenario(CAUSEWAY_SCENARIO_TABLE, name);
     TempDir dir;
     double before = 0;
