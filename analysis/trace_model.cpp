@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "analysis/call_enclosure.hpp"
+#include "analysis/call_loader.hpp"
 
 namespace causeway::analysis {
 namespace {
@@ -190,72 +191,21 @@ std::vector<std::int32_t> dense_lookup(const IdIndex& index) {
     return table;
 }
 
-std::int32_t dense_get(const std::vector<std::int32_t>& table, std::int64_t id) {
-    return id >= 0 && static_cast<std::size_t>(id) < table.size()
-               ? table[static_cast<std::size_t>(id)]
-               : -1;
-}
-
-Status load_calls(const Database& db, TraceModel& model, const IdIndex& thread_ids,
-                  const IdIndex& op_ids, std::int64_t& last_event_ns) {
-    auto count = db.query_int64("SELECT max(rowid) FROM cuda_call");
-    CudaCalls& c = model.calls;
-    if (count && *count > 0) {
-        auto n = static_cast<std::size_t>(*count);
-        c.thread_index.reserve(n);
-        c.op_index.reserve(n);
-        c.ts_ns.reserve(n);
-        c.dur_ns.reserve(n);
-        c.bytes.reserve(n);
-        c.copy_kind.reserve(n);
-        c.host_pinned.reserve(n);
-        c.ret.reserve(n);
-        c.stack_id.reserve(n);
+Status load_call_columns(const tracedb::TraceReader& reader, TraceModel& model,
+                         const IdIndex& thread_ids, const IdIndex& op_ids,
+                         std::int64_t& last_event_ns) {
+    auto loaded = load_calls(reader, dense_lookup(thread_ids), dense_lookup(op_ids));
+    if (!loaded) {
+        return loaded.error();
     }
-    auto stmt = query(db,
-                      "SELECT thread_id, op_id, ts_ns, dur_ns, bytes, copy_kind, host_pinned, ret, "
-                      "stack_id FROM cuda_call");
-    if (!stmt) {
-        return stmt.error();
-    }
-    auto threads = dense_lookup(thread_ids);
-    auto ops = dense_lookup(op_ids);
-    sqlite3_stmt* s = stmt->get();
-    std::int64_t unknown_thread = 0;
-    std::int64_t unknown_op = 0;
-    auto optional_column = [s](int col) -> std::int64_t {
-        return sqlite3_column_type(s, col) == SQLITE_NULL ? -1 : sqlite3_column_int64(s, col);
-    };
-    int rc;
-    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-        std::int32_t thread = dense_get(threads, sqlite3_column_int64(s, 0));
-        std::int32_t op = dense_get(ops, sqlite3_column_int64(s, 1));
-        if (thread < 0 || op < 0) {
-            ++(thread < 0 ? unknown_thread : unknown_op);
-            continue;
-        }
-        std::int64_t ts = sqlite3_column_int64(s, 2);
-        std::int64_t dur = sqlite3_column_int64(s, 3);
-        c.thread_index.push_back(thread);
-        c.op_index.push_back(op);
-        c.ts_ns.push_back(ts);
-        c.dur_ns.push_back(dur);
-        c.bytes.push_back(optional_column(4));
-        c.copy_kind.push_back(static_cast<std::int8_t>(optional_column(5)));
-        c.host_pinned.push_back(static_cast<std::int8_t>(optional_column(6)));
-        c.ret.push_back(static_cast<std::int32_t>(sqlite3_column_int64(s, 7)));
-        c.stack_id.push_back(optional_column(8));
-        last_event_ns = std::max(last_event_ns, ts + dur);
-    }
-    if (rc != SQLITE_DONE) {
-        return step_error(db, "cuda_call");
-    }
-    if (unknown_thread > 0) {
-        model.notes.push_back(std::to_string(unknown_thread) +
+    model.calls = std::move(loaded->calls);
+    last_event_ns = std::max(last_event_ns, loaded->last_end_ns);
+    if (loaded->unknown_thread > 0) {
+        model.notes.push_back(std::to_string(loaded->unknown_thread) +
                               " CUDA calls name a thread that is not in the file; skipped");
     }
-    if (unknown_op > 0) {
-        model.notes.push_back(std::to_string(unknown_op) +
+    if (loaded->unknown_op > 0) {
+        model.notes.push_back(std::to_string(loaded->unknown_op) +
                               " CUDA calls name an op that is not in cuda_op; skipped");
     }
     return Ok{};
@@ -486,7 +436,7 @@ Result<TraceModel> load_trace(const tracedb::TraceReader& reader) {
         [&] { return load_processes(db, model, process_ids); },
         [&] { return load_threads(db, model, process_ids, thread_ids); },
         [&] { return load_ops(db, model, op_ids); },
-        [&] { return load_calls(db, model, thread_ids, op_ids, last_event_ns); },
+        [&] { return load_call_columns(reader, model, thread_ids, op_ids, last_event_ns); },
         [&] { return load_offcpu(db, model, thread_ids, last_event_ns); },
         [&] { return load_sched_totals(db, model, thread_ids); },
         [&] { return load_page_alloc(db, model, process_ids); },

@@ -67,7 +67,8 @@ struct OpInfo {
     OpCategory category = OpCategory::kOther;
 };
 
-// cuda_call, one vector per column; row i of each describes call i. Rows keep the file's order.
+// cuda_call, one vector per column the analysis uses; row i of each describes call i, in the
+// file's order. (copy_kind and stack_id are read where needed: the stacks query.)
 struct CudaCalls {
     std::vector<std::int32_t> thread_index;
     std::vector<std::int32_t> op_index;
