@@ -141,13 +141,19 @@ static __always_inline void save_arguments(struct pt_regs *ctx, struct open_call
 SEC("uprobe")
 int cw_cuda_entry(struct pt_regs *ctx)
 {
-    if (!cw_is_traced(cw_current_tgid()))
-        return 0;
-    struct open_calls *open = bpf_task_storage_get(&open_calls, bpf_get_current_task_btf(), 0,
-                                                   BPF_LOCAL_STORAGE_GET_F_CREATE);
+    /* Only threads of traced processes ever get storage (tgids leave the tree only by exiting,
+     * and the storage dies with the task), so finding it skips the filter lookup on the hot
+     * path. */
+    struct task_struct *task = bpf_get_current_task_btf();
+    struct open_calls *open = bpf_task_storage_get(&open_calls, task, 0, 0);
     if (!open) {
-        __sync_fetch_and_add(&counters.map_full, 1);
-        return 0;
+        if (!cw_is_traced(task->tgid))
+            return 0;
+        open = bpf_task_storage_get(&open_calls, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+        if (!open) {
+            __sync_fetch_and_add(&counters.map_full, 1);
+            return 0;
+        }
     }
     __u32 depth = open->depth;
     if (depth >= CW_MAX_NESTING) {
