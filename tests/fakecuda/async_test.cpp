@@ -143,3 +143,19 @@ TEST_CASE("cudaStreamWaitEvent makes a stream wait for another stream's event") 
     CHECK(run.wall_ns >= 60_ms);
     cudaEventDestroy(produced);
 }
+
+TEST_CASE("streams and their events can be destroyed right after use, again and again") {
+    // Regression: the last reference to a destroyed stream could be dropped by its own device
+    // thread (through the event record it had just stamped), which then tried to join itself.
+    for (int round = 0; round < 1000; ++round) {
+        cudaStream_t stream = nullptr;
+        cudaEvent_t event = nullptr;
+        REQUIRE(cudaStreamCreate(&stream) == cudaSuccess);
+        REQUIRE(cudaEventCreate(&event) == cudaSuccess);
+        REQUIRE(cudaEventRecord(event, stream) == cudaSuccess);
+        REQUIRE(cudaEventSynchronize(event) == cudaSuccess);
+        REQUIRE(cudaEventDestroy(event) == cudaSuccess);
+        REQUIRE(cudaStreamDestroy(stream) == cudaSuccess);
+    }
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+}

@@ -103,6 +103,10 @@ void Stream::execute(Queued& next) {
         sleep_until_ns(end_ns);
     }
     last_end_ns_.store(end_ns);
+    // Release the op's closures and dependencies before it counts as done. An event record
+    // captured in the op refers back to this stream; once the stream is destroyed and idle, that
+    // could otherwise be the last reference, and this thread would end up joining itself.
+    next.op = DeviceOp{};
     completed_seq_.fetch_add(1);
     // A blocked waiter registers itself before checking completed_seq_ under the lock, so either
     // it sees the new value or it is counted here (both sequentially consistent).
