@@ -7,6 +7,16 @@
  * versioned `libcudart.so.13` like the real ones) and C signatures as the real libraries for the
  * subset in cuda_runtime_api.h and cuda.h.
  *
+ * Using it
+ * - In CMake, link the target causeway_fakecudart (include <cuda_runtime_api.h> or
+ *   <cuda_runtime.h>, and <fakecuda.h> for the extensions). Both libraries are built into
+ *   <build>/tests/workloads/fakecuda/, which the runtime needs to stay in (it finds the driver
+ *   there).
+ * - A program built against the real CUDA 13 runtime runs on the fake unchanged with
+ *   LD_LIBRARY_PATH=<build>/tests/workloads/fakecuda (e.g. realcuda_calls).
+ * - libcuda.so.1 appears in the process's memory maps only after its first CUDA call, as with the
+ *   real runtime; libcudart.so.13 is mapped from the start.
+ *
  * How the emulated device behaves
  * - Layering as on real CUDA: the runtime loads the driver with dlopen("libcuda.so.1") at its
  *   first call (found next to libcudart.so.13 through its RUNPATH $ORIGIN) and every runtime call
