@@ -2,6 +2,7 @@
 // the thread's last error.
 
 #include <catch2/catch.hpp>
+#include <cstdint>
 #include <string>
 
 #include "tests/fakecuda/fake_device.hpp"
@@ -30,6 +31,8 @@ TEST_CASE("invalid arguments return the real runtime's error codes") {
     CHECK(cudaMemcpy(device.get(), &host_value, 8192, cudaMemcpyHostToDevice) ==
           cudaErrorInvalidValue);  // past the end of the allocation
     CHECK(cudaMemset(&host_value, 0, sizeof host_value) == cudaErrorInvalidValue);
+    CHECK(cudaMemcpy(device.get(), &host_value, SIZE_MAX, cudaMemcpyHostToDevice) ==
+          cudaErrorInvalidValue);  // a size that would wrap around the address space
     CHECK(cudaLaunchKernel(nullptr, dim3(1), dim3(1), nullptr, 0, nullptr) ==
           cudaErrorInvalidDeviceFunction);
     CHECK(cudaLaunchKernel(reinterpret_cast<const void*>(&kernel_a), dim3(0), dim3(1), nullptr, 0,
@@ -68,6 +71,8 @@ TEST_CASE("device memory is limited to FAKECUDA_DEVICE_MEMORY_MIB") {
     void* too_big = nullptr;
     CHECK(cudaMalloc(&too_big, config.device_memory_bytes + 1) == cudaErrorMemoryAllocation);
     CHECK(too_big == nullptr);
+    CHECK(cudaMalloc(&too_big, SIZE_MAX) == cudaErrorMemoryAllocation);
+    CHECK(cudaMallocHost(&too_big, SIZE_MAX) == cudaErrorMemoryAllocation);
 }
 
 TEST_CASE("the last error is the thread's latest failure until cudaGetLastError reads it") {

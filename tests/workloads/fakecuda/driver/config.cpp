@@ -3,11 +3,14 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <string>
 
 namespace fakecuda {
 namespace {
 
 constexpr unsigned long long kMebibyte = 1024ULL * 1024ULL;
+// Counts are kept well inside unsigned 64 bits, so sums of times cannot wrap around.
+constexpr unsigned long long kLargestCount = 1ULL << 62;
 
 // Parses the whole of `text` as a finite number; false on anything else.
 bool parse_number(const char* text, double& value) {
@@ -36,8 +39,11 @@ class EnvironmentReader {
                     unsigned long long unit_scale = 1) {
         double value = 0;
         if (const char* text = std::getenv(name)) {
-            if (!parse_number(text, value) || value < 0 || value != std::floor(value)) {
-                complain(name, text, "a whole number >= 0");
+            const double largest = static_cast<double>(kLargestCount / unit_scale);
+            if (!parse_number(text, value) || value < 0 || value != std::floor(value) ||
+                value > largest) {
+                complain(name, text,
+                         "a whole number from 0 to " + std::to_string(kLargestCount / unit_scale));
                 return;
             }
             field = static_cast<unsigned long long>(value) * unit_scale;
@@ -59,7 +65,7 @@ class EnvironmentReader {
     std::string take_errors() { return std::move(errors_); }
 
   private:
-    void complain(const char* name, const char* text, const char* expected) {
+    void complain(const char* name, const char* text, const std::string& expected) {
         errors_ += std::string("fakecuda: ") + name + "='" + text + "' is invalid: expected " +
                    expected + "; fix or unset it (see fakecuda.h)\n";
     }

@@ -1,6 +1,8 @@
 #include "memory_registry.hpp"
 
 #include <cstdlib>
+#include <iterator>
+#include <limits>
 
 namespace fakecuda {
 namespace {
@@ -18,6 +20,9 @@ std::size_t round_up(std::size_t bytes, std::size_t alignment) {
 
 void* MemoryRegistry::allocate(std::size_t bytes, MemoryKind kind, unsigned flags) {
     const std::size_t alignment = alignment_of(kind);
+    if (bytes > std::numeric_limits<std::size_t>::max() - alignment) {
+        return nullptr;  // rounding up would wrap around
+    }
     const std::size_t rounded = round_up(bytes, alignment);
     std::lock_guard lock(mutex_);
     if (kind == MemoryKind::kDevice && rounded > device_capacity_bytes_ - device_used_bytes_) {
@@ -57,7 +62,9 @@ std::optional<Allocation> MemoryRegistry::find(const void* address, std::size_t 
         return std::nullopt;
     }
     const Allocation& candidate = std::prev(after)->second;
-    if (start + bytes > candidate.base + candidate.bytes) {
+    const std::uintptr_t end = candidate.base + candidate.bytes;
+    // start >= candidate.base here; written so that a huge `bytes` cannot wrap around.
+    if (start >= end || bytes > end - start) {
         return std::nullopt;
     }
     return candidate;
