@@ -220,6 +220,7 @@ int Recorder::on_life(void* self, void* data, std::size_t size) {
 }
 
 Status Recorder::put_probes(const std::vector<tracedb::ProbeRecord>& probes) {
+    std::string optional_missing;  // one warning line per call, not one per symbol
     for (const auto& probe : probes) {
         if (!probe.attached) {
             ++(probe.required ? required_missing_ : optional_missing_);
@@ -227,11 +228,17 @@ Status Recorder::put_probes(const std::vector<tracedb::ProbeRecord>& probes) {
                 note("cannot attach " + probe.kind + " " + probe.symbol +
                      (probe.library.empty() ? "" : " in " + probe.library) + ": " +
                      probe.error.value_or("unknown error"));
+            } else if (probe.kind != "uretprobe") {
+                optional_missing += (optional_missing.empty() ? "" : ", ") + probe.symbol;
             }
         }
         if (auto status = writer_.put_probe(probe); !status) {
             return status;
         }
+    }
+    if (!optional_missing.empty()) {
+        note("warning: optional symbols not attached in " + probes.front().library + ": " +
+             optional_missing + " (calls to them are not recorded; see the probe table)");
     }
     return Ok{};
 }

@@ -45,8 +45,11 @@ int wait_for(pid_t pid) {
     return status;
 }
 
-Finished run_collector(const std::vector<std::string>& args, const std::string& scratch_dir) {
-    std::vector<std::string> argv{collector_path(), "record"};
+Finished run_collector(const std::vector<std::string>& args, const std::string& scratch_dir,
+                       const std::vector<std::string>& wrapper) {
+    std::vector<std::string> argv = wrapper;
+    argv.push_back(collector_path());
+    argv.push_back("record");
     argv.insert(argv.end(), args.begin(), args.end());
     std::string stderr_path = scratch_dir + "/collector.stderr";
     Finished finished;

@@ -21,8 +21,10 @@ struct Finished {
 pid_t spawn(const std::vector<std::string>& argv, const std::string& stderr_path = {});
 // Waits for `pid` and returns its wait status.
 int wait_for(pid_t pid);
-// Runs the collector's `record` with `args`, to the end; stderr captured.
-Finished run_collector(const std::vector<std::string>& args, const std::string& scratch_dir);
+// Runs the collector's `record` with `args`, to the end, behind `wrapper` (e.g. setpriv ...)
+// when given; stderr captured.
+Finished run_collector(const std::vector<std::string>& args, const std::string& scratch_dir,
+                       const std::vector<std::string>& wrapper = {});
 std::string collector_path();
 
 // Opens the trace read-only; fails the test (REQUIRE) when it cannot.

@@ -17,6 +17,19 @@ bool contains(const std::string& text, const std::string& part) {
 
 }  // namespace
 
+TEST_CASE("without root or CAP_BPF + CAP_PERFMON the collector says what is missing") {
+    require_runtime_or_skip();
+    TempDir dir;
+    // setpriv drops to nobody with no capabilities, as an unprivileged user would run it.
+    auto run = run_collector({"--db", dir.file("x.db"), "--", "/bin/true"}, dir.path(),
+                             {"/usr/bin/setpriv", "--reuid=65534", "--regid=65534",
+                              "--clear-groups", "--inh-caps=-all", "--bounding-set=-all"});
+    CHECK_FALSE(run.exited_ok());
+    CHECK(contains(run.stderr_text, "not running as root and missing CAP_BPF and CAP_PERFMON"));
+    CHECK(contains(run.stderr_text, "sudo"));
+    CHECK_FALSE(std::filesystem::exists(dir.file("x.db")));
+}
+
 TEST_CASE("recording a pid that is not running is refused with the reason") {
     require_runtime_or_skip();
     TempDir dir;

@@ -59,6 +59,11 @@ TEST_CASE("a fake-runtime workload is recorded with exact counts and plausible d
         trace, "SELECT dur_ns FROM cuda_call WHERE op_id = 9 ORDER BY dur_ns LIMIT 1 OFFSET 10");
     CHECK(median_sync_ns >= 1'800'000);
     CHECK(median_sync_ns <= 8'000'000);
+    // Page allocations of the process, aggregated in buckets of the session's width.
+    CHECK(query_int(trace, "SELECT sum(count) FROM page_alloc") > 0);
+    CHECK(query_int(trace,
+                    "SELECT count(*) FROM page_alloc a JOIN session s WHERE a.bucket_ns % "
+                    "s.page_bucket_ns <> 0 OR a.bytes < 4096 * a.count") == 0);
     // The pinned host allocation costs FAKECUDA_HOST_ALLOC_NS (50 us) of CPU.
     CHECK(query_int(trace, "SELECT dur_ns FROM cuda_call WHERE op_id = 3") >= 50'000);
 }
