@@ -96,6 +96,16 @@ TEST_CASE("the legacy default stream waits for blocking streams, not for non-blo
     }
 }
 
+TEST_CASE("cudaStreamPerThread is served by the legacy default stream") {
+    set_duration(&kernel_a, 50_ms);
+    const ThreadTimes run = measure([&] {
+        REQUIRE(launch(&kernel_a, cudaStreamPerThread) == cudaSuccess);
+        REQUIRE(launch(&kernel_a, cudaStreamLegacy) == cudaSuccess);
+        REQUIRE(cudaStreamSynchronize(cudaStreamPerThread) == cudaSuccess);
+    });
+    CHECK(run.wall_ns >= 100_ms);
+}
+
 TEST_CASE("a blocking stream waits for earlier work on the legacy default stream") {
     set_duration(&kernel_a, 50_ms);
     set_duration(&kernel_b, 10_ms);

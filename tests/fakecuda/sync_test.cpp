@@ -32,6 +32,17 @@ TEST_CASE("by default a synchronising thread spins then yields, staying runnable
     CHECK(wait.runnable_fraction() > 0.8);
 }
 
+TEST_CASE("cudaDeviceScheduleSpin and cudaDeviceScheduleYield keep the waiting thread runnable") {
+    for (unsigned schedule : {cudaDeviceScheduleSpin, cudaDeviceScheduleYield}) {
+        INFO("schedule flag " << schedule);
+        REQUIRE(cudaSetDeviceFlags(schedule) == cudaSuccess);
+        const ThreadTimes wait = wait_for_long_kernel();
+        CHECK(wait.wall_ns >= 90_ms);
+        CHECK(wait.runnable_fraction() > 0.8);
+    }
+    REQUIRE(cudaSetDeviceFlags(cudaDeviceScheduleAuto) == cudaSuccess);
+}
+
 TEST_CASE("cudaDeviceScheduleBlockingSync makes a synchronising thread sleep") {
     REQUIRE(cudaSetDeviceFlags(cudaDeviceScheduleBlockingSync) == cudaSuccess);
     unsigned flags = 0;
