@@ -27,9 +27,6 @@ void busy_host_work(std::uint64_t wall_ns);
 constexpr std::uint64_t operator""_ms(unsigned long long ms) {
     return ms * 1'000'000ULL;
 }
-constexpr std::uint64_t operator""_us(unsigned long long us) {
-    return us * 1'000ULL;
-}
 
 // Runs `work` and returns what the calling thread did meanwhile.
 template <typename Work>
