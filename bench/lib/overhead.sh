@@ -91,9 +91,69 @@ overhead_section() {
   record overhead "bpftrace latency histogram: added CPU / wall" \
     "${cpu_added[bpftrace]} / ${wall_added[bpftrace]}" ns/call \
     "${ratio[bpftrace]}x floor (wall: $(calc "${wall_added[bpftrace]} / ${wall_added[floor]}")x)"
+  overhead_bpf_breakdown
   target "causeway added cost <= 1.10x the floor" \
     "$(holds "${ratio[causeway]} <= 1.10" && echo yes || echo no)" "${ratio[causeway]}x (CPU time)"
   target "causeway added cost below bpftrace's" \
     "$(holds "${cpu_added[causeway]} < ${cpu_added[bpftrace]}" && echo yes || echo no)" \
     "${cpu_added[causeway]} vs ${cpu_added[bpftrace]} ns (CPU time)"
+}
+
+# last_bpf_prog_id: the highest id of a loaded BPF program (0 when none).
+last_bpf_prog_id() { bpftool prog show 2>/dev/null | awk -F: '/^[0-9]+:/ { last = $1 } END { print last + 0 }'; }
+
+# bpf_ns_per_call AFTER_ID PATTERN: mean ns per run, summed over the BPF programs loaded after
+# AFTER_ID whose names match PATTERN, taking for each name the one that ran most (another
+# tracer loaded meanwhile runs less than ours). kernel.bpf_stats_enabled must be on.
+bpf_ns_per_call() {
+  bpftool prog show 2>/dev/null | awk -v after="$1" -v pattern="$2" '
+    /^[0-9]+:/ {
+      id = $1 + 0; name = ""; runs = 0; ns = 0
+      for (i = 1; i < NF; i++) {
+        if ($i == "name") name = $(i + 1)
+        if ($i == "run_time_ns") ns = $(i + 1)
+        if ($i == "run_cnt") runs = $(i + 1)
+      }
+      if (id > after && name ~ pattern && runs > best[name]) { best[name] = runs; avg[name] = ns / runs }
+    }
+    END { for (n in avg) total += avg[n]; printf "%.0f", total }'
+}
+
+# bpf_cost_under TRACER_PID AFTER_ID PATTERN: samples bpf_ns_per_call every 0.2 s while TRACER_PID
+# runs and prints the last nonzero sample.
+bpf_cost_under() {
+  local cost=0 sample
+  while kill -0 "$1" 2>/dev/null; do
+    sample=$(bpf_ns_per_call "$2" "$3")
+    [[ $sample != 0 ]] && cost=$sample
+    sleep 0.2
+  done
+  echo "$cost"
+}
+
+# Where the added cost goes: the kernel's own accounting of each BPF program's run time
+# (kernel.bpf_stats_enabled, on only for this diagnostic run because it adds its own cost).
+overhead_bpf_breakdown() {
+  local previous
+  previous=$(sysctl -n kernel.bpf_stats_enabled)
+  sysctl -qw kernel.bpf_stats_enabled=1
+  local before
+  before=$(last_bpf_prog_id)
+  start_and_wait_for "$BENCH_OUT/floor.out" attached \
+    "$BENCH_BIN/causeway-bench-floor" --lib "$FAKECUDART" --symbol cudaEventSynchronize
+  local floor_pid=$STARTED_PID
+  "${CALL_LOOP[@]}" --calls "$OVERHEAD_CALLS" >>"$BENCH_OUT/raw.log"
+  local floor_ns
+  floor_ns=$(bpf_ns_per_call "$before" '^floor_(entry|return)$')
+  stop_started "$floor_pid"
+  rm -f "$BENCH_OUT/breakdown.db"
+  before=$(last_bpf_prog_id)
+  "$COLLECTOR" record --db "$BENCH_OUT/breakdown.db" --quiet -- "${CALL_LOOP[@]}" \
+    --calls $((OVERHEAD_CALLS * 10)) >>"$BENCH_OUT/raw.log" 2>&1 &
+  local causeway_ns
+  causeway_ns=$(bpf_cost_under $! "$before" '^cw_cuda_(entry|return)$')
+  wait
+  sysctl -qw kernel.bpf_stats_enabled="$previous"
+  record overhead "BPF program run time per call (bpf_stats): floor / causeway" \
+    "$floor_ns / $causeway_ns" ns/call "entry + return programs, stats overhead included in both"
 }
