@@ -2,6 +2,8 @@
 // concurrently, and the legacy default stream orders work as on real CUDA.
 
 #include <catch2/catch.hpp>
+#include <functional>
+#include <thread>
 
 #include "tests/fakecuda/fake_device.hpp"
 #include "tests/fakecuda/thread_clock.hpp"
@@ -96,11 +98,35 @@ TEST_CASE("the legacy default stream waits for blocking streams, not for non-blo
     }
 }
 
-TEST_CASE("cudaStreamPerThread is served by the legacy default stream") {
+TEST_CASE("each host thread's cudaStreamPerThread is its own stream") {
+    set_duration(&kernel_a, 100_ms);
+    // Catch2 assertions are not thread-safe: the threads report, the test thread checks.
+    auto train = [](cudaError_t& launched, cudaError_t& synchronised) {
+        launched = launch(&kernel_a, cudaStreamPerThread);
+        synchronised = cudaStreamSynchronize(cudaStreamPerThread);
+    };
+    cudaError_t results[4] = {cudaErrorUnknown, cudaErrorUnknown, cudaErrorUnknown,
+                              cudaErrorUnknown};
+    const ThreadTimes both = measure([&] {
+        std::thread first(train, std::ref(results[0]), std::ref(results[1]));
+        std::thread second(train, std::ref(results[2]), std::ref(results[3]));
+        first.join();
+        second.join();
+    });
+    for (cudaError_t result : results) {
+        CHECK(result == cudaSuccess);
+    }
+    INFO("two threads' 100 ms kernels took " << both.wall_ns / 1e6 << " ms");
+    CHECK(both.wall_ns >= 100_ms);
+    CHECK(both.wall_ns < 160_ms);  // one shared stream would take 200 ms
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+}
+
+TEST_CASE("cudaStreamPerThread waits for earlier work on the legacy default stream") {
     set_duration(&kernel_a, 50_ms);
     const ThreadTimes run = measure([&] {
-        REQUIRE(launch(&kernel_a, cudaStreamPerThread) == cudaSuccess);
         REQUIRE(launch(&kernel_a, cudaStreamLegacy) == cudaSuccess);
+        REQUIRE(launch(&kernel_a, cudaStreamPerThread) == cudaSuccess);
         REQUIRE(cudaStreamSynchronize(cudaStreamPerThread) == cudaSuccess);
     });
     CHECK(run.wall_ns >= 100_ms);

@@ -7,6 +7,7 @@
 #include "cuda.h"
 #include "device.hpp"
 #include "driver_state.hpp"
+#include "per_thread_stream.hpp"
 
 namespace fakecuda {
 
@@ -18,11 +19,12 @@ CUresult with_device(Body&& body) {
 }
 
 // Runs body(Device&, const std::shared_ptr<Stream>&), or returns CUDA_ERROR_INVALID_HANDLE for an
-// unknown stream handle.
+// unknown stream handle. CU_STREAM_PER_THREAD names the calling thread's default stream.
 template <typename Body>
 CUresult with_stream(CUstream handle, Body&& body) {
     return with_device([&](Device& device) {
-        const std::shared_ptr<Stream> stream = device.resolve_stream(handle);
+        const std::shared_ptr<Stream> stream = device.resolve_stream(
+            handle == CU_STREAM_PER_THREAD ? per_thread_stream(device) : handle);
         return stream ? body(device, stream) : CUDA_ERROR_INVALID_HANDLE;
     });
 }

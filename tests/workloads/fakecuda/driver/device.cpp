@@ -31,7 +31,7 @@ std::shared_ptr<Stream> Device::make_stream(Stream::Kind kind) {
 
 std::shared_ptr<Stream> Device::resolve_stream(CUstream handle) const {
     std::lock_guard lock(mutex_);
-    if (handle == nullptr || handle == CU_STREAM_LEGACY || handle == CU_STREAM_PER_THREAD) {
+    if (handle == nullptr || handle == CU_STREAM_LEGACY) {
         return legacy_;
     }
     auto found = streams_.find(handle);

@@ -34,8 +34,8 @@ class Device {
     DmaEngine& host_to_device_engine() { return host_to_device_engine_; }
     DmaEngine& device_to_host_engine() { return device_to_host_engine_; }
 
-    // Null, CU_STREAM_LEGACY and CU_STREAM_PER_THREAD name the legacy default stream; a handle
-    // that was never created or is destroyed resolves to null.
+    // Null and CU_STREAM_LEGACY name the legacy default stream; a handle that was never created
+    // or is destroyed resolves to null (so does CU_STREAM_PER_THREAD: see per_thread_stream.hpp).
     std::shared_ptr<Stream> resolve_stream(CUstream handle) const;
     CUstream create_stream(unsigned flags);
     // The stream finishes its queued work in the background, as on real CUDA.

@@ -28,8 +28,9 @@
  *   deadline), so wake-up latency does not accumulate.
  * - Legacy default stream (0 or cudaStreamLegacy): its work waits for all earlier work of blocking
  *   streams, and work on blocking streams waits for earlier legacy-stream work; streams created
- *   with cudaStreamNonBlocking do neither. cudaStreamPerThread is served by the legacy stream
- *   (ordering stricter than real CUDA, never looser). cudaDeviceSynchronize waits for all streams.
+ *   with cudaStreamNonBlocking do neither. cudaStreamPerThread is each host thread's own blocking
+ *   stream, created on first use and destroyed when the thread exits. cudaDeviceSynchronize waits
+ *   for all streams.
  * - Device memory is plain host memory (256-byte aligned). By default device-side work only takes
  *   time: DMA, device-to-device copies and memsets do not move bytes, because moving them would
  *   burn host CPU on the device thread (a GPU never does) and show up in traces as a CPU
