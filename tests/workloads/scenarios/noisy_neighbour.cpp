@@ -1,4 +1,5 @@
-// Scenario 4, noisy-neighbour: a healthy training loop (direct indexing, a small model) sharing
+// Scenario 4, noisy-neighbour: a healthy training loop (direct indexing of 16k-row batches, a
+// small model: the host gathers for about as long as the device computes) sharing
 // its CPUs with a CPU hog that is NOT part of the traced process tree (noisy_hog, started by the
 // suite before the recording, one spinning thread pinned to every CPU). The training thread is
 // preempted by the hog inside its CUDA calls. The fix is outside the program: give the job CPUs
@@ -15,7 +16,7 @@ using namespace causeway::scenarios;
 int main(int argc, char** argv) {
     CLI::App app{"noisy-neighbour: a training loop sharing its CPUs with a process outside it"};
     double duration_s = 0;
-    std::size_t batch_size = 4096;
+    std::size_t batch_size = 16384;
     add_duration_option(app, duration_s);
     app.add_option("--batch-size", batch_size, "rows per batch")
         ->check(CLI::PositiveNumber)
