@@ -20,6 +20,11 @@ if ((EUID != 0)); then
 fi
 
 step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+# Runs a command in a session of its own whose scheduler autogroup has nice -20, so that other
+# load on a shared machine (a parallel build) does not become the diagnosis.
+in_own_session() {
+    setsid --wait bash -c 'echo -20 >"/proc/$$/autogroup" 2>/dev/null; exec "$@"' own-session "$@"
+}
 throughput() { sed -n 's/^throughput_batches_per_s=//p' "$1" | tail -n 1; }
 
 step "Installing dependencies (Debian packages)"
@@ -37,7 +42,7 @@ workers=$((2 * cpus))
 step "Recording: a training loop fed by $workers DataLoader workers on $cpus CPUs (${duration_s} s)"
 echo "build/collector/causeway-collector record --db $db -- \\"
 echo "    build/tests/workloads/scenarios/dataloader_oversubscribed --workers $workers"
-build/collector/causeway-collector record --db "$db" --quiet -- \
+in_own_session build/collector/causeway-collector record --db "$db" --quiet -- \
     build/tests/workloads/scenarios/dataloader_oversubscribed --workers "$workers" \
     --duration "$duration_s" | tee "$work_dir/before.out"
 
@@ -45,7 +50,7 @@ step "Diagnosis: build/cli/causeway explain --db $db"
 build/cli/causeway explain --db "$db"
 
 step "Applying the fix: direct indexing in the training process, no workers (recorded the same way)"
-build/collector/causeway-collector record --db "$work_dir/fixed.db" --quiet -- \
+in_own_session build/collector/causeway-collector record --db "$work_dir/fixed.db" --quiet -- \
     build/tests/workloads/scenarios/dataloader_oversubscribed --fixed --duration "$duration_s" |
     tee "$work_dir/after.out"
 build/cli/causeway explain --db "$work_dir/fixed.db" | head -n 1
