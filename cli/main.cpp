@@ -10,7 +10,12 @@ int main(int argc, char** argv) {
     app.require_subcommand(1);
     int exit_code = 0;
     causeway::cli::add_mcp_command(app, exit_code);
+    causeway::cli::add_import_command(app, exit_code);
+    causeway::cli::add_export_command(app, exit_code);
     causeway::cli::add_explain_command(app, exit_code);
+    causeway::cli::add_stats_command(app, exit_code);
+    causeway::cli::add_query_command(app, exit_code);
+    causeway::cli::add_check_command(app, exit_code);
     (void)exit_code;
     try {
         app.parse(argc, argv);
