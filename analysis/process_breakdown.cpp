@@ -71,7 +71,9 @@ ProcessBreakdown process_breakdown(const TraceModel& model, const Roles& roles,
         const ProcessInfo& info = model.processes[p];
         ProcessRow row;
         row.pid = info.pid;
-        row.ppid = info.ppid;
+        row.ppid = info.parent_index >= 0
+                       ? model.processes[static_cast<std::size_t>(info.parent_index)].pid
+                       : info.ppid;
         row.comm = info.comm;
         row.cmdline = info.cmdline;
         row.role = role_name(roles.process[p]);

@@ -21,9 +21,9 @@ struct TimeWindow {
 };
 
 struct TraceFilter {
-    std::optional<std::int64_t> pid;  // kernel pid; every process that had it
-    std::optional<std::string> op;    // cuda_op.name
-    std::optional<TimeWindow> window;
+    std::optional<std::int64_t> pid{};  // kernel pid; every process that had it
+    std::optional<std::string> op{};    // cuda_op.name
+    std::optional<TimeWindow> window{};
 };
 
 // Parses a duration with a unit: "250ms", "1.5s", "40us", "2m", "900ns"; a bare number is

@@ -9,6 +9,10 @@ namespace causeway::cli {
 void add_mcp_command(CLI::App& app, int& exit_code);
 void add_import_command(CLI::App& app, int& exit_code);
 void add_export_command(CLI::App& app, int& exit_code);
+
 void add_explain_command(CLI::App& app, int& exit_code);
+void add_stats_command(CLI::App& app, int& exit_code);
+void add_query_command(CLI::App& app, int& exit_code);
+void add_check_command(CLI::App& app, int& exit_code);
 
 }  // namespace causeway::cli

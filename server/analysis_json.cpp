@@ -1,6 +1,8 @@
 #include "server/analysis_json.hpp"
 
 #include <optional>
+#include <type_traits>
+#include <variant>
 
 namespace causeway::server {
 namespace {
@@ -195,6 +197,80 @@ json to_json(const analysis::Diagnosis& d) {
             {"evidence_limits", d.evidence_limits},
             {"session", to_json(d.session)},
             {"range", to_json(d.range)}};
+}
+
+json to_json(const analysis::Timeline& t) {
+    json buckets = json::array();
+    for (const auto& b : t.buckets) {
+        buckets.push_back({{"start_ns", b.start_ns},
+                           {"cuda_calls", b.cuda_calls},
+                           {"cuda_ns", b.cuda_ns},
+                           {"cuda_p50_ns", b.cuda_p50_ns},
+                           {"cuda_p99_ns", b.cuda_p99_ns},
+                           {"cuda_max_ns", b.cuda_max_ns},
+                           {"preempted_ns", b.preempted_ns},
+                           {"blocked_ns", b.blocked_ns},
+                           {"runq_wait_ns", b.runq_wait_ns},
+                           {"switches", b.switches},
+                           {"cpu_busy_pct", optional_json(b.cpu_busy_pct)},
+                           {"page_allocs", b.page_allocs},
+                           {"page_alloc_bytes", b.page_alloc_bytes}});
+    }
+    return {{"range", to_json(t.range)}, {"bucket_ns", t.bucket_ns}, {"buckets", buckets}};
+}
+
+json to_json(const analysis::StackReport& r) {
+    json stacks = json::array();
+    for (const auto& s : r.stacks) {
+        json ops = json::array();
+        for (const auto& op : s.ops) {
+            ops.push_back({{"op", op.op},
+                           {"calls", op.calls},
+                           {"total_ns", op.total_ns},
+                           {"max_ns", op.max_ns}});
+        }
+        json frames = json::array();
+        for (const auto& f : s.frames) {
+            frames.push_back({{"address", f.address},
+                              {"module", optional_json(f.module)},
+                              {"symbol", optional_json(f.symbol)},
+                              {"offset", optional_json(f.offset)}});
+        }
+        stacks.push_back({{"stack_id", s.stack_id},
+                          {"pid", s.pid},
+                          {"calls", s.calls},
+                          {"total_ns", s.total_ns},
+                          {"ops", ops},
+                          {"frames", frames}});
+    }
+    return {{"stacks_in_trace", r.stacks_in_trace},
+            {"calls_with_stack", r.calls_with_stack},
+            {"stacks", stacks}};
+}
+
+json to_json(const analysis::SqlResult& r) {
+    json rows = json::array();
+    for (const auto& row : r.rows) {
+        json cells = json::array();
+        for (const auto& value : row) {
+            cells.push_back(std::visit(
+                [](const auto& v) -> json {
+                    using T = std::decay_t<decltype(v)>;
+                    if constexpr (std::is_same_v<T, analysis::SqlBlob>) {
+                        return {{"blob_bytes", v.bytes}};
+                    } else {
+                        return json(v);
+                    }
+                },
+                value));
+        }
+        rows.push_back(std::move(cells));
+    }
+    return {{"columns", r.columns},
+            {"rows", rows},
+            {"row_count", r.rows.size()},
+            {"truncated", r.truncated},
+            {"elapsed_ns", r.elapsed_ns}};
 }
 
 }  // namespace causeway::server

@@ -11,6 +11,9 @@
 #include "analysis/diagnosis.hpp"
 #include "analysis/distribution.hpp"
 #include "analysis/process_breakdown.hpp"
+#include "analysis/readonly_sql.hpp"
+#include "analysis/stacks.hpp"
+#include "analysis/timeline.hpp"
 #include "analysis/trace_filter.hpp"
 #include "analysis/trace_stats.hpp"
 #include "analysis/verdict.hpp"
@@ -33,5 +36,9 @@ nlohmann::json to_json(const analysis::ThreadRow& t);
 nlohmann::json to_json(const analysis::ProcessRow& p);
 nlohmann::json to_json(const analysis::ProcessBreakdown& b);
 nlohmann::json to_json(const analysis::Diagnosis& d);
+nlohmann::json to_json(const analysis::Timeline& t);
+nlohmann::json to_json(const analysis::StackReport& r);
+// Blobs become {"blob_bytes": N}.
+nlohmann::json to_json(const analysis::SqlResult& r);
 
 }  // namespace causeway::server

@@ -1,5 +1,5 @@
 // analysis_synthetic_trace OUT.db CALLS: writes a DataLoader-like trace with CALLS CUDA calls (a
-// training thread on 2 CPUs preempted by 4 pt_data_worker processes in a tenth of its
+// training thread on 2 CPUs preempted by 4 pt_data_worker processes in a third of its
 // synchronisations) for measuring the analysis at scale and trying the CLI by hand.
 #include <cstdio>
 #include <cstdlib>
@@ -57,7 +57,7 @@ int main(int argc, char** argv) {
     std::int64_t iterations = calls / 4;
     for (std::int64_t i = 0; i < iterations; ++i) {
         std::int64_t t0 = i * kPeriodNs;
-        bool slow = i % 10 == 0;
+        bool slow = i % 3 == 0;
         // A failed write skips the rest of the iteration and ends the program below.
         Status s = w.add_cuda_call({.thread_id = main_thread.value(),
                                     .op_id = 7,

@@ -1,0 +1,51 @@
+#pragma once
+// The user call stacks behind CUDA time, where the recorder captured them: the stacks whose
+// calls took the most time, with their frames (innermost first).
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analysis/trace_filter.hpp"
+#include "analysis/trace_model.hpp"
+#include "tracedb/reader.hpp"
+#include "tracedb/result.hpp"
+
+namespace causeway::analysis {
+
+struct StackFrame {
+    std::int64_t address = 0;
+    std::optional<std::string> module;
+    std::optional<std::string> symbol;
+    std::optional<std::int64_t> offset;
+};
+
+struct StackOp {
+    std::string op;
+    std::int64_t calls = 0;
+    std::int64_t total_ns = 0;
+    std::int64_t max_ns = 0;
+};
+
+struct StackEntry {
+    std::int64_t stack_id = 0;
+    std::int64_t pid = 0;
+    std::int64_t calls = 0;
+    std::int64_t total_ns = 0;
+    std::vector<StackOp> ops;  // by total time
+    std::vector<StackFrame> frames;
+};
+
+struct StackReport {
+    std::int64_t calls_with_stack = 0;  // in the selection
+    std::int64_t stacks_in_trace = 0;   // 0: the recording captured none
+    std::vector<StackEntry> stacks;     // by total time, at most `limit`
+};
+
+// Reads cuda_call.stack_id with one grouped query (the model does not hold it). `reader` must
+// be the connection the model was loaded from, or one to the same file.
+Result<StackReport> top_stacks(const tracedb::TraceReader& reader, const TraceModel& model,
+                               const TraceFilter& filter, std::size_t limit);
+
+}  // namespace causeway::analysis
