@@ -79,6 +79,7 @@ Finished run_to_completion(const std::vector<std::string>& argv, double timeout_
             ::kill(pid, SIGKILL);
             timed_out = true;
         }
+        fds[0].revents = fds[1].revents = 0;  // poll leaves them as they were when interrupted
         if (::poll(fds, 2, 200) < 0 && errno != EINTR) {
             throw_errno("cannot wait for the output of " + argv.front());
         }
