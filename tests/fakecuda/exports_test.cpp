@@ -3,13 +3,16 @@
 
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <filesystem>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "tests/fakecuda/run_program.hpp"
+#include "tests/support/temp_dir.hpp"
 
 using causeway::testing::run_program;
+using causeway::testing::TempDir;
 
 namespace {
 
@@ -137,8 +140,18 @@ TEST_CASE("every exported function of the fake libraries has an address of its o
     CHECK(every_function_has_its_own_address(FAKECUDA_DRIVER_PATH));
 }
 
-TEST_CASE("fake runtime loads the driver at run time, from its own folder, like the real one") {
-    const std::string section = dynamic_section(FAKECUDA_RUNTIME_PATH);
-    CHECK(section.find("[libcuda.so.1]") == std::string::npos);  // no DT_NEEDED: dlopen
-    CHECK(section.find("Library runpath: [$ORIGIN]") != std::string::npos);
+TEST_CASE("fake runtime loads the driver at run time with dlopen, like the real one") {
+    CHECK(dynamic_section(FAKECUDA_RUNTIME_PATH).find("[libcuda.so.1]") == std::string::npos);
+}
+
+TEST_CASE("fake runtime finds the driver in the folder of its own file, through symlinks too") {
+    TempDir elsewhere;
+    std::filesystem::create_symlink(FAKECUDA_RUNTIME_PATH, elsewhere.file("libcudart.so.13"));
+    // LD_LIBRARY_PATH wins over the probe's RUNPATH: the runtime is loaded through the symlink,
+    // from a folder without libcuda.so.1.
+    const auto probe =
+        run_program("env LD_LIBRARY_PATH='" + elsewhere.path() + "' '" + FAKECUDA_PROBE_PATH + "'");
+    INFO(probe.output);
+    CHECK(probe.exit_code == 0);
+    CHECK(probe.output.find("config_status 0") != std::string::npos);
 }

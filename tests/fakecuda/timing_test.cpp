@@ -110,13 +110,13 @@ TEST_CASE("a pageable copy is slower than a pinned one and costs the calling thr
 
 TEST_CASE("a pageable cudaMemcpyAsync to the device returns once staged, before the DMA ends") {
     const fakecudaConfig config = fake_config();
-    const std::size_t bytes = 64u << 20;
+    const std::size_t bytes = 16u << 20;  // staged in a few ms
     std::vector<unsigned char> pageable(bytes, 0x5A);
     DeviceBuffer device(bytes);
     cudaStream_t stream = nullptr;
     REQUIRE(cudaStreamCreate(&stream) == cudaSuccess);
     // Queue a long kernel first: the copy's DMA cannot even start before it ends.
-    REQUIRE(fakecudaSetKernelDuration(reinterpret_cast<const void*>(&kernel_a), 200_ms) ==
+    REQUIRE(fakecudaSetKernelDuration(reinterpret_cast<const void*>(&kernel_a), 300_ms) ==
             cudaSuccess);
     std::uint64_t call_ns = 0;
     const ThreadTimes whole = measure([&] {
@@ -129,8 +129,8 @@ TEST_CASE("a pageable cudaMemcpyAsync to the device returns once staged, before 
         REQUIRE(cudaStreamSynchronize(stream) == cudaSuccess);
     });
     INFO("cudaMemcpyAsync took " << call_ns / 1e6 << " ms");
-    CHECK(call_ns < 150_ms);
-    CHECK(whole.wall_ns >= 200_ms + modeled_copy_ns(config, bytes, config.pageable_gbps));
+    CHECK(call_ns < 200_ms);
+    CHECK(whole.wall_ns >= 300_ms + modeled_copy_ns(config, bytes, config.pageable_gbps));
     cudaStreamDestroy(stream);
 }
 

@@ -4,7 +4,7 @@
  * The subset of the CUDA 13 driver API that the fake driver (libcuda.so.1 built from
  * tests/workloads/fakecuda) implements, with the real exported names (the `_v2` entry points the
  * real header maps to), values and C signatures. The fake runtime (libcudart.so.13) loads this
- * library with dlopen("libcuda.so.1") at its first call and calls these entry points the way the
+ * library with dlopen at its first call and calls these entry points the way the
  * real runtime calls the driver, so driver-level probes fire nested inside runtime calls.
  * Emulation details and configuration: fakecuda.h.
  */

@@ -18,9 +18,9 @@
  *   real runtime; libcudart.so.13 is mapped from the start.
  *
  * How the emulated device behaves
- * - Layering as on real CUDA: the runtime loads the driver with dlopen("libcuda.so.1") at its
- *   first call (found next to libcudart.so.13 through its RUNPATH $ORIGIN) and every runtime call
- *   goes through the cu* entry points. The device emulation lives in the driver.
+ * - Layering as on real CUDA: the runtime loads the driver with dlopen at its first call (the
+ *   libcuda.so.1 in the folder of libcudart.so.13's file, else the one the loader finds) and every
+ *   runtime call goes through the cu* entry points. The device emulation lives in the driver.
  * - Streams: every stream (including the legacy default stream 0) is an asynchronous FIFO queue
  *   served by its own device thread (named "fakecuda-sN"). The device thread SLEEPS for each op's
  *   device time (clock_nanosleep on an absolute CLOCK_MONOTONIC deadline): a GPU does not use host

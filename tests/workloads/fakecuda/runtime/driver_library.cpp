@@ -1,18 +1,47 @@
 #include "driver_library.hpp"
 
 #include <dlfcn.h>
+#include <limits.h>
+#include <stdlib.h>
 
 #include <cstdio>
-#include <mutex>
+#include <string>
 
 namespace fakecudart {
 namespace {
 
-// Found next to libcudart.so.13 through its RUNPATH ($ORIGIN), or through LD_LIBRARY_PATH.
 constexpr const char* kDriverLibrary = "libcuda.so.1";
 
+// The folder holding this library's file (symlinks resolved), with a trailing '/'; empty if
+// unknown.
+std::string own_folder() {
+    Dl_info info{};
+    if (dladdr(reinterpret_cast<const void*>(&own_folder), &info) == 0 ||
+        info.dli_fname == nullptr) {
+        return {};
+    }
+    char resolved[PATH_MAX];
+    if (realpath(info.dli_fname, resolved) == nullptr) {
+        return {};
+    }
+    const std::string path(resolved);
+    return path.substr(0, path.rfind('/') + 1);
+}
+
+// The fake driver built beside this runtime; failing that, whatever libcuda.so.1 the dynamic
+// loader finds (LD_LIBRARY_PATH, the system), as the real runtime does. By absolute path first,
+// because a dlopen interposed by a tool (a sanitizer, a profiler) no longer searches this
+// library's own RUNPATH.
+void* open_driver() {
+    const std::string beside = own_folder() + kDriverLibrary;
+    if (void* library = dlopen(beside.c_str(), RTLD_NOW | RTLD_LOCAL)) {
+        return library;
+    }
+    return dlopen(kDriverLibrary, RTLD_NOW | RTLD_LOCAL);
+}
+
 bool load_into(DriverEntryPoints& entry_points) {
-    void* library = dlopen(kDriverLibrary, RTLD_NOW | RTLD_LOCAL);
+    void* library = open_driver();
     if (library == nullptr) {
         std::fprintf(stderr,
                      "fakecuda: cannot load the fake driver %s: %s; it is built next to "
