@@ -80,10 +80,15 @@ struct cw_cuda_call {
     cw_u32 tid;
     cw_u32 tgid;
     cw_s32 ret;       /* cudaError_t / CUresult */
+    cw_s32 stack_id;  /* user stack at entry in the cuda skeleton's user_stacks map; < 0: none */
     cw_u16 op;        /* enum cw_cuda_op */
     cw_u8 copy_kind;  /* CW_COPY_*, CW_COPY_NONE for non-copies */
     cw_u8 flags;      /* CW_CALL_* */
+    cw_u32 pad;
 };
+
+/* Frames kept per user stack (innermost first; 0 ends a shorter stack). */
+#define CW_STACK_DEPTH 32
 
 /* Why a traced thread left its CPU (offcpu.reason). */
 #define CW_OFFCPU_PREEMPTED 0 /* still runnable (prev_state == TASK_RUNNING) */

@@ -8,6 +8,18 @@
 
 #define CW_MAX_NESTING 4 /* power of two: the index is masked for the verifier */
 
+/* 1: record the user stack of each call (--stacks; costs a frame-pointer walk per call). */
+const volatile bool record_stacks = false;
+
+/* key: stack id; value: CW_STACK_DEPTH return addresses. Shrunk to one entry when stacks are
+ * not recorded. */
+struct {
+    __uint(type, BPF_MAP_TYPE_STACK_TRACE);
+    __uint(max_entries, 16384);
+    __uint(key_size, sizeof(__u32));
+    __uint(value_size, CW_STACK_DEPTH * sizeof(__u64));
+} user_stacks SEC(".maps");
+
 /* Ring buffer of completed calls (struct cw_cuda_call). Sized by the collector before load. */
 struct {
     __uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -23,7 +35,7 @@ struct open_call {
     __u16 op;
     __u8 copy_kind;
     __u8 flags;
-    __u32 pad;
+    __s32 stack_id;
 };
 
 struct open_calls {
@@ -166,6 +178,7 @@ int cw_cuda_entry(struct pt_regs *ctx)
     call->flags = 0;
     call->bytes = call->stream = call->host_addr = call->out_ptr = 0;
     save_arguments(ctx, call);
+    call->stack_id = record_stacks ? bpf_get_stackid(ctx, &user_stacks, BPF_F_USER_STACK) : -1;
     open->depth = depth + 1;
     call->ts_ns = bpf_ktime_get_ns(); /* last, so the probe's own work is not in the call */
     return 0;
@@ -219,6 +232,8 @@ int cw_cuda_return(struct pt_regs *ctx)
     event->tid = (__u32)id;
     event->tgid = id >> 32;
     event->ret = PT_REGS_RC(ctx);
+    event->stack_id = call->stack_id;
+    event->pad = 0;
     event->op = op;
     event->copy_kind = call->copy_kind;
     event->flags = call->flags;

@@ -13,7 +13,7 @@ template <class T, unsigned long kSize>
 constexpr bool abi_record_ok = std::is_trivially_copyable_v<T>&& std::is_standard_layout_v<T> &&
                                sizeof(T) == kSize;
 
-static_assert(abi_record_ok<cw_cuda_call, 56>);
+static_assert(abi_record_ok<cw_cuda_call, 64>);
 static_assert(abi_record_ok<cw_offcpu, 64>);
 static_assert(abi_record_ok<cw_sched_totals, 56>);
 static_assert(abi_record_ok<cw_thread_sched, 112>);

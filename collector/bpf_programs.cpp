@@ -152,6 +152,10 @@ Result<std::unique_ptr<BpfPrograms>> BpfPrograms::load(const LoadConfig& config)
                         bpf_map__set_max_entries(s->maps.cuda_events, config.cuda_ring_bytes)) {
                     return rc;
                 }
+                s->rodata->record_stacks = config.record_stacks;
+                if (!config.record_stacks) {
+                    bpf_map__set_max_entries(s->maps.user_stacks, 1);  // unused: keep it small
+                }
                 return share_maps(s->maps.traced_tgids, s->maps.thread_sched, owner);
             });
     };
@@ -340,6 +344,9 @@ int BpfPrograms::thread_sched_fd() const {
 }
 int BpfPrograms::page_buckets_fd() const {
     return bpf_map__fd(page_alloc_->maps.page_buckets);
+}
+int BpfPrograms::user_stacks_fd() const {
+    return bpf_map__fd(cuda_->maps.user_stacks);
 }
 
 cw_kernel_counters BpfPrograms::counters(ProbeFamily family) const {

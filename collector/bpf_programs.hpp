@@ -29,6 +29,7 @@ struct LoadConfig {
     std::uint64_t page_bucket_ns = 100'000'000;
     bool stop_on_dlopen = true;
     bool uprobe_multi = true;                   // try uprobe_multi links first
+    bool record_stacks = false;                 // fill user_stacks and stack ids
     std::uint32_t cuda_ring_bytes = 64u << 20;  // power of two
 };
 
@@ -60,6 +61,7 @@ class BpfPrograms {
     int life_events_fd() const;
     int thread_sched_fd() const;
     int page_buckets_fd() const;
+    int user_stacks_fd() const;
     // Kernel-side loss counters of one family (read from its .bss; they only grow).
     cw_kernel_counters counters(ProbeFamily family) const;
     // Uprobes and tracepoints attached so far (count).

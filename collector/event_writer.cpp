@@ -10,7 +10,8 @@ bool is_host_copy(const cw_cuda_call& e) {
 tracedb::CudaCallRecord to_cuda_call_record(const cw_cuda_call& e, std::int64_t start_mono_ns,
                                             std::int64_t thread_id,
                                             std::optional<std::int64_t> stream_id,
-                                            std::optional<bool> host_pinned) {
+                                            std::optional<bool> host_pinned,
+                                            std::optional<std::int64_t> stack_id) {
     tracedb::CudaCallRecord record;
     record.thread_id = thread_id;
     record.op_id = e.op;
@@ -27,6 +28,7 @@ tracedb::CudaCallRecord to_cuda_call_record(const cw_cuda_call& e, std::int64_t 
     }
     record.stream_id = stream_id;
     record.ret = e.ret;
+    record.stack_id = stack_id;
     return record;
 }
 
@@ -62,6 +64,28 @@ Result<std::int64_t> EventWriter::stream_id(std::int64_t process_id, std::uint64
     return id;
 }
 
+Result<std::optional<std::int64_t>> EventWriter::stack_row(std::int64_t process_id,
+                                                           const cw_cuda_call& e) {
+    if (!read_stack_ || e.stack_id < 0) {
+        return std::optional<std::int64_t>{};
+    }
+    auto key = std::make_pair(process_id, e.stack_id);
+    auto it = stacks_.find(key);
+    if (it != stacks_.end()) {
+        return std::optional<std::int64_t>{it->second};
+    }
+    auto addresses = read_stack_(e.stack_id);
+    if (addresses.empty()) {
+        return std::optional<std::int64_t>{};
+    }
+    auto id = writer_.add_stack(process_id, symbolizer_.frames(e.tgid, addresses));
+    if (!id) {
+        return id.error();
+    }
+    stacks_.emplace(key, *id);
+    return std::optional<std::int64_t>{*id};
+}
+
 Status EventWriter::on_cuda_call(const cw_cuda_call& e) {
     auto thread = registry_.thread_id(e.tid, e.tgid, true);
     if (!thread) {
@@ -90,8 +114,13 @@ Status EventWriter::on_cuda_call(const cw_cuda_call& e) {
     if (is_host_copy(e)) {
         pinned = pinned_.contains(*process, e.host_addr);
     }
+    auto stack = stack_row(*process, e);
+    if (!stack) {
+        return stack.error();
+    }
     ++cuda_calls_;
-    return writer_.add_cuda_call(to_cuda_call_record(e, start_mono_ns_, *thread, stream, pinned));
+    return writer_.add_cuda_call(
+        to_cuda_call_record(e, start_mono_ns_, *thread, stream, pinned, *stack));
 }
 
 Status EventWriter::on_offcpu(const cw_offcpu& e) {

@@ -63,6 +63,9 @@ int main(int argc, char** argv) {
     record_cmd->add_flag("--no-uprobe-multi", no_uprobe_multi,
                          "Attach one perf-event uprobe per CUDA symbol instead of one "
                          "uprobe_multi link per library (slower to attach and detach)");
+    record_cmd->add_flag("--stacks", options.record_stacks,
+                         "Record the user stack of every CUDA call (frame pointers; adds cost "
+                         "per call)");
     record_cmd->add_flag("--quiet", options.quiet, "No progress on stderr, only errors");
     record_cmd->add_flag("--verbose", options.verbose,
                          "Print every probe and libbpf's messages (verifier logs)");

@@ -27,6 +27,9 @@ struct RecordOptions {
     // Attach CUDA symbols with uprobe_multi links when the kernel has them (6.6+); off: one
     // perf-event uprobe per symbol (--no-uprobe-multi, what older kernels get anyway).
     bool uprobe_multi = true;
+    // Record the user stack of every CUDA call (--stacks): stack and stack_frame rows, at the
+    // cost of a frame-pointer walk per call.
+    bool record_stacks = false;
     std::string flags;  // the options as given, for session.collector_flags
 };
 

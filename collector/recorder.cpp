@@ -1,5 +1,6 @@
 #include "collector/recorder.hpp"
 
+#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <signal.h>
 #include <time.h>
@@ -291,11 +292,22 @@ Status Recorder::start(const DiscoveryResult& discovered) {
     config.stop_on_dlopen = options_.stop_on_dlopen;
     config.cuda_ring_bytes = options_.cuda_ring_bytes;
     config.uprobe_multi = options_.uprobe_multi;
+    config.record_stacks = options_.record_stacks;
     auto programs = BpfPrograms::load(config);
     if (!programs) {
         return programs.error();
     }
     programs_ = std::move(programs.value());
+    if (options_.record_stacks) {
+        events_.record_stacks([fd = programs_->user_stacks_fd()](std::int32_t stack_id) {
+            std::vector<std::uint64_t> addresses(CW_STACK_DEPTH);
+            if (bpf_map_lookup_elem(fd, &stack_id, addresses.data()) != 0) {
+                return std::vector<std::uint64_t>{};
+            }
+            addresses.erase(std::find(addresses.begin(), addresses.end(), 0), addresses.end());
+            return addresses;
+        });
+    }
     if (auto status = open_rings(); !status) {
         return status;
     }

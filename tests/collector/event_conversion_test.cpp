@@ -29,7 +29,7 @@ cw_cuda_call copy_call() {
 }  // namespace
 
 TEST_CASE("a copy becomes a row relative to the session start with all its arguments") {
-    auto record = to_cuda_call_record(copy_call(), 5'000'000'000, 3, 9, true);
+    auto record = to_cuda_call_record(copy_call(), 5'000'000'000, 3, 9, true, 12);
     CHECK(record.thread_id == 3);
     CHECK(record.op_id == 7);
     CHECK(record.ts_ns == 123);
@@ -39,7 +39,7 @@ TEST_CASE("a copy becomes a row relative to the session start with all its argum
     CHECK(record.host_pinned == 1);
     CHECK(record.stream_id == 9);
     CHECK(record.ret == 0);
-    CHECK_FALSE(record.stack_id);
+    CHECK(record.stack_id == 12);
 }
 
 TEST_CASE("an op without size, kind or stream stores NULLs, not zeros") {
@@ -49,7 +49,7 @@ TEST_CASE("an op without size, kind or stream stores NULLs, not zeros") {
     e.op = CW_OP_cudaDeviceSynchronize;
     e.copy_kind = CW_COPY_NONE;
     e.ret = 35;
-    auto record = to_cuda_call_record(e, 0, 1, std::nullopt, std::nullopt);
+    auto record = to_cuda_call_record(e, 0, 1, std::nullopt, std::nullopt, std::nullopt);
     CHECK_FALSE(record.bytes);
     CHECK_FALSE(record.copy_kind);
     CHECK_FALSE(record.host_pinned);

@@ -41,6 +41,6 @@ TEST_CASE("a running process is traced with --pid until --duration") {
     CHECK(query_int(trace,
                     "SELECT count(*) FROM probe WHERE library LIKE '%/fakecuda/libcudart"
                     ".so.13' AND attached = 1") > 0);
-    CHECK(query_int(trace, "SELECT count(*) FROM cuda_call WHERE op_id = 9") > 100);
+    CHECK(query_int(trace, "SELECT count(*) FROM cuda_call WHERE op_id = 9") >= 10);
     CHECK(query_int(trace, "SELECT count(*) FROM thread_sched_total") >= 2);
 }

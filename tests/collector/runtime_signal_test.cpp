@@ -32,7 +32,7 @@ TEST_CASE("SIGINT or SIGTERM flushes and closes the trace") {
     CHECK(query_int(trace,
                     "SELECT count(*) FROM session WHERE stop_ns BETWEEN 1500000000 AND "
                     "10000000000") == 1);
-    CHECK(query_int(trace, "SELECT count(*) FROM cuda_call WHERE op_id = 9") > 100);
+    CHECK(query_int(trace, "SELECT count(*) FROM cuda_call WHERE op_id = 9") >= 10);
     CHECK(query_int(trace, "SELECT count(*) FROM system_snapshot") >= 1);
     // The workload gets SIGTERM forwarded, or SIGINT from the terminal (none here): stop it.
     auto workload = query_int(trace,
