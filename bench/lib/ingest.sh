@@ -7,8 +7,8 @@
 # call come from the largest clean DB. Sourced by run.sh.
 
 # ingest_trial THREADS RATE (0: unpaced) DB: prints "achieved_rate stored expected lost
-# collector_cpu_ns_per_call" (the collector's own CPU: its and the loop's together, minus the
-# loop's).
+# collector_cpu_ns_per_call caller_cpu_ns_per_call" (the collector's own CPU: its and the loop's
+# together, minus the loop's; the caller's: the calling threads' CPU, uprobes included).
 ingest_trial() {
   local threads=$1 rate=$2 db=$3
   # Long enough to overflow the ring buffer several times over if the collector fell behind.
@@ -29,7 +29,7 @@ ingest_trial() {
     '{ cpu_ns = ($2 + $3) * 1e9; printf "%.0f", (cpu_ns > loop_ns ? (cpu_ns - loop_ns) / calls : 0) }' \
     "$BENCH_OUT/collector.time")
   echo "ingest threads=$threads rate=$rate: $line stored=$stored expected=$expected lost=$lost collector_cpu_ns_per_call=$collector_ns" >>"$BENCH_OUT/raw.log"
-  echo "$(kv calls_per_s <<<"$line") $stored $expected $lost $collector_ns"
+  echo "$(kv calls_per_s <<<"$line") $stored $expected $lost $collector_ns $(kv cpu_ns_per_call <<<"$line")"
 }
 
 clean_trial() { [[ $2 -eq $3 && $4 -eq 0 ]]; }
@@ -37,12 +37,17 @@ clean_trial() { [[ $2 -eq $3 && $4 -eq 0 ]]; }
 # ingest_for THREADS: bisects the rate; records the results.
 ingest_for() {
   local threads=$1 db=$BENCH_OUT/ingest-$1.db
-  local achieved stored expected lost collector_ns result
+  local achieved stored expected lost collector_ns caller_ns result
   result=$(ingest_trial "$threads" 0 "$db")
-  read -r achieved stored expected lost collector_ns <<<"$result"
+  read -r achieved stored expected lost collector_ns caller_ns <<<"$result"
   log "ingest $threads thread(s) unpaced: $achieved calls/s, stored $stored of $expected, lost $lost"
   record ingest "collector CPU per stored call, unpaced, $threads thread(s)" "$collector_ns" ns \
     "ring buffer to SQLite, user + system; $(calc "$achieved * $collector_ns / 1e7" 0)% of a CPU at $(calc "$achieved" 0) calls/s"
+  # What the machine could sustain if the calling threads and the collector had every CPU: a
+  # ceiling computed from measured CPU costs, not a measured rate.
+  record ingest "CPU-bound ceiling with all $(nproc) CPUs, $threads thread(s) (estimate)" \
+    "$(calc "$(nproc) * 1e9 / ($caller_ns + $collector_ns)" 0)" calls/s \
+    "$(nproc) CPUs / (caller $(calc "$caller_ns" 0) + collector $collector_ns ns CPU per call)"
   local best=0 first_loss="" best_db=""
   if clean_trial "$achieved" "$stored" "$expected" "$lost"; then
     best=$achieved
@@ -54,7 +59,7 @@ ingest_for() {
     for ((step = 0; step < INGEST_BISECT_STEPS; step++)); do
       rate=$(calc "($low + $high) / 2" 0)
       result=$(ingest_trial "$threads" "$rate" "$db")
-      read -r achieved stored expected lost collector_ns <<<"$result"
+      read -r achieved stored expected lost collector_ns caller_ns <<<"$result"
       log "ingest $threads thread(s) at $rate/s: achieved $achieved, stored $stored of $expected, lost $lost"
       if clean_trial "$achieved" "$stored" "$expected" "$lost"; then
         low=$rate
