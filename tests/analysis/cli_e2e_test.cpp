@@ -1,0 +1,100 @@
+// The causeway binary end to end on fixture DBs: explain (text and --json), stats, query, and
+// the errors a person gets for a missing DB, a bad window or an unknown pid.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <sys/wait.h>
+#include <array>
+#include <cstdio>
+
+#include "tests/analysis/fixture_builder.hpp"
+
+using namespace causeway::testing;
+
+namespace {
+
+struct Run {
+    int exit_code = -1;
+    std::string output;  // stdout and stderr
+};
+
+Run run(const std::string& arguments) {
+    std::string command = std::string(CAUSEWAY_BINARY) + " " + arguments + " 2>&1";
+    Run result;
+    FILE* pipe = popen(command.c_str(), "r");
+    REQUIRE(pipe != nullptr);
+    std::array<char, 4096> buffer{};
+    std::size_t got;
+    while ((got = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) {
+        result.output.append(buffer.data(), got);
+    }
+    int status = pclose(pipe);
+    result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return result;
+}
+
+// A training thread preempted by a DataLoader worker in every tenth synchronisation.
+std::string contended_trace(FixtureBuilder& fixture) {
+    auto main_process = fixture.process(100, "python");
+    auto main_thread = fixture.thread(main_process, 100, "python");
+    auto worker = fixture.process(101, "pt_data_worker", main_process);
+    auto worker_thread = fixture.thread(worker, 101, "pt_data_worker");
+    for (int i = 0; i < 200; ++i) {
+        std::int64_t t0 = i * 10 * kMs;
+        fixture.call(main_thread, op::kStreamSynchronize, t0, i % 10 == 0 ? 6 * kMs : 200 * kUs);
+        if (i % 10 == 0) {
+            fixture.preempted(main_thread, t0 + 100 * kUs, 5 * kMs, worker_thread);
+        }
+        fixture.preempted(main_thread, t0 + 7 * kMs, 2 * kMs, worker_thread);
+    }
+    fixture.load(2000 * kMs);
+    return fixture.path();
+}
+
+}  // namespace
+
+TEST_CASE("explain prints the verdict first, and --json the same diagnosis", "[cli][e2e]") {
+    FixtureBuilder fixture;
+    std::string db = contended_trace(fixture);
+    Run text = run("explain --db " + db);
+    CHECK(text.exit_code == 0);
+    CHECK(text.output.rfind("Verdict: CPU-CONTENDED", 0) == 0);
+    CHECK(text.output.find("pt_data_worker") != std::string::npos);
+
+    Run json = run("explain --json --db " + db);
+    REQUIRE(json.exit_code == 0);
+    auto parsed = nlohmann::json::parse(json.output);
+    CHECK(parsed["verdict"]["name"] == "CPU-CONTENDED");
+    CHECK(parsed["chains"][0]["root_cause_class"] == "CPU-CONTENDED");
+    CHECK(parsed["chains"][0]["confidence"] == "HIGH");
+    CHECK(parsed["processes"][0]["role"] == "training");
+    CHECK(parsed["data_quality"]["data_loss"] == false);
+}
+
+TEST_CASE("stats and query answer on the same trace", "[cli][e2e]") {
+    FixtureBuilder fixture;
+    std::string db = contended_trace(fixture);
+    Run stats = run("stats --db " + db + " --op cudaStreamSynchronize");
+    CHECK(stats.exit_code == 0);
+    CHECK(stats.output.find("cudaStreamSynchronize") != std::string::npos);
+    Run query = run("query --db " + db + " \"SELECT count(*) AS n FROM cuda_call\"");
+    CHECK(query.exit_code == 0);
+    CHECK(query.output.find("200") != std::string::npos);
+    Run write = run("query --db " + db + " \"DELETE FROM cuda_call\"");
+    CHECK(write.exit_code != 0);
+    CHECK(write.output.find("refused") != std::string::npos);
+}
+
+TEST_CASE("bad input gets an error that says what to do", "[cli][e2e]") {
+    FixtureBuilder fixture;
+    std::string db = contended_trace(fixture);
+    Run missing = run("explain --db /nonexistent/run.db");
+    CHECK(missing.exit_code != 0);
+    CHECK(missing.output.find("no such file") != std::string::npos);
+    Run window = run("explain --db " + db + " --window 5s");
+    CHECK(window.exit_code != 0);
+    CHECK(window.output.find("A..B") != std::string::npos);
+    Run pid = run("explain --db " + db + " --pid 999");
+    CHECK(pid.exit_code != 0);
+    CHECK(pid.output.find("traced pids: 100, 101") != std::string::npos);
+}
