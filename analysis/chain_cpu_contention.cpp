@@ -3,6 +3,7 @@
 // threads are never evidence: a thread that was not preempted is not contended.
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "analysis/chain_builders.hpp"
 #include "analysis/human_units.hpp"
@@ -72,6 +73,23 @@ std::string describe_group(const std::vector<Competitor>& competitors, const std
         names += (listed++ ? ", " : "") + c.comm + " (pid " + std::to_string(c.pid) + ")";
     }
     return names;
+}
+
+// "pt_data_worker (4 processes, 100% of the preempted time)": competitors of one name together.
+std::string top_name_group(const std::vector<Competitor>& competitors) {
+    std::map<std::string, std::pair<double, std::set<std::int64_t>>> by_name;
+    for (const auto& c : competitors) {
+        by_name[c.comm].first += c.share;
+        by_name[c.comm].second.insert(c.pid);
+    }
+    auto top = std::max_element(by_name.begin(), by_name.end(), [](const auto& a, const auto& b) {
+        return a.second.first < b.second.first;
+    });
+    std::size_t processes = top->second.second.size();
+    return top->first + " (" +
+           (processes == 1 ? "pid " + std::to_string(*top->second.second.begin())
+                           : std::to_string(processes) + " processes") +
+           ", " + format_percent(top->second.first) + " of the preempted time)";
 }
 
 std::int64_t total_of(const CompetitorTime& time) {
@@ -182,20 +200,23 @@ std::optional<CausalChain> cpu_contention_chain(const ChainInputs& in) {
     double workers = roles["dataloader_worker"];
     double outside = roles["competitor"];
     double own = roles["other"] + roles["pin_memory"];
-    std::string top = chain.competitors.empty() ? "other threads" : chain.competitors[0].comm;
     chain.root_cause =
         "The thread that drives the GPU loses its CPU: it was runnable but not "
         "running for " +
-        format_percent(share) + " of its loop, mostly to " + top + " (" +
-        (chain.competitors.empty() ? "" : format_percent(chain.competitors[0].share)) +
-        " of the preempted time).";
+        format_percent(share) + " of its loop";
+    if (chain.competitors.empty()) {
+        chain.root_cause += ", waiting in the run queue after wakeups.";
+    } else {
+        chain.root_cause += ", mostly to " + top_name_group(chain.competitors) + ".";
+    }
     if (workers >= 0.3) {
         if (loader.workers_at_least_cores()) {
             chain.recommendations.push_back(
                 "Use fewer DataLoader workers: " + std::to_string(loader.max_concurrent_workers) +
                 " workers on " + std::to_string(cpus) + " CPUs took " + format_percent(workers) +
                 " of the CPU time the training thread was denied; try num_workers=" +
-                std::to_string(std::max<std::int64_t>(1, cpus - 1)) + " or fewer.");
+                std::to_string(std::max<std::int64_t>(1, cpus - 1)) +
+                (cpus > 2 ? " or fewer." : "."));
         } else {
             chain.recommendations.push_back(
                 "Keep DataLoader workers from preempting the training thread (" +
