@@ -289,3 +289,34 @@ TEST_CASE("an imported trace with counts only says counts cannot prove preemptio
     CHECK(d.evidence_limits[0].find("50000 sched_switch") != std::string::npos);
     CHECK_FALSE(has_chain(d, kCpuContended));
 }
+
+TEST_CASE(
+    "workers re-forked every epoch add persistent_workers; saturated CPUs drop 'more workers'",
+    "[analysis][golden][dataloader]") {
+    FixtureBuilder fixture(2);
+    auto main_process = fixture.process(100, "python");
+    auto main_thread = fixture.thread(main_process, 100, "python");
+    // Three epochs of 600 ms, each with a fresh pair of workers.
+    for (int epoch = 0; epoch < 3; ++epoch) {
+        for (int w = 0; w < 2; ++w) {
+            auto p = fixture.process(200 + epoch * 2 + w, "pt_data_worker", main_process, true,
+                                     epoch * 700 * kMs, epoch * 700 * kMs + 600 * kMs);
+            fixture.thread(p, 200 + epoch * 2 + w, "pt_data_worker");
+        }
+    }
+    for (int i = 0; i < kIterations; ++i) {
+        std::int64_t t0 = i * kPeriodNs;
+        fixture.call(main_thread, op::kLaunchKernel, t0, 20 * kUs);
+        fixture.call(main_thread, op::kStreamSynchronize, t0 + 100 * kUs, 1 * kMs);
+        fixture.blocked(main_thread, t0 + 2 * kMs, 7 * kMs, 20 * kUs);
+    }
+    fixture.snapshots(kLoopEndNs, 97, 5);  // the CPUs are busy the whole time
+    auto d = diagnose_all(fixture.load(kLoopEndNs));
+
+    CHECK(d.verdict.name == kInputBound);
+    REQUIRE(!d.chains.empty());
+    const auto& recommendations = d.chains[0].recommendations;
+    CHECK(mentions(recommendations, "persistent_workers=True"));
+    CHECK(mentions(recommendations, "more workers will not help"));
+    CHECK_FALSE(mentions(recommendations, "raise num_workers"));
+}
