@@ -8,8 +8,10 @@ namespace causeway::server {
 
 Catalog make_causeway_catalog() {
     Catalog catalog;
-    catalog.tools = {make_causal_chains_tool(), make_trace_stats_tool(),
-                     make_process_breakdown_tool(), make_check_tool()};
+    catalog.tools = {
+        make_causal_chains_tool(), make_trace_stats_tool(), make_process_breakdown_tool(),
+        make_timeline_tool(),      make_stacks_tool(),      make_run_sql_tool(),
+        make_check_tool()};
     catalog.prompts = {make_investigate_prompt()};
     catalog.resources = make_resources();
     catalog.instructions =

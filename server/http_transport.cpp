@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "server/http_guard.hpp"
+#include "server/http_sessions.hpp"
 #include "server/json_rpc.hpp"
 #include "server/protocol.hpp"
 #include "server/sanitize.hpp"
@@ -14,6 +15,7 @@ namespace {
 
 constexpr const char* kJson = "application/json";
 constexpr const char* kEventStream = "text/event-stream";
+constexpr const char* kSessionHeader = "Mcp-Session-Id";
 
 void send_rpc_error(httplib::Response& res, int status, int code, const std::string& message,
                     json data = nullptr) {
@@ -24,6 +26,10 @@ void send_rpc_error(httplib::Response& res, int status, int code, const std::str
 bool accepts(const std::string& accept, const char* type) {
     return accept.empty() || accept.find(type) != std::string::npos ||
            accept.find("*/*") != std::string::npos;
+}
+
+bool is_initialize(const json& message) {
+    return message.is_object() && message.value("method", json()) == "initialize";
 }
 
 bool has_request(const json& message) {
@@ -99,14 +105,22 @@ class HttpTransport::Impl {
         server_.Post("/mcp", [this](const httplib::Request& req, httplib::Response& res) {
             post_mcp(req, res);
         });
-        const auto no_stream = [](const httplib::Request&, httplib::Response& res) {
-            res.set_header("Allow", "POST");
+        server_.Get("/mcp", [](const httplib::Request&, httplib::Response& res) {
+            res.set_header("Allow", "POST, DELETE");
             send_rpc_error(res, 405, error_code::kInvalidRequest,
-                           "this server offers no server-initiated stream and no sessions: "
-                           "POST JSON-RPC messages to /mcp");
-        };
-        server_.Get("/mcp", no_stream);
-        server_.Delete("/mcp", no_stream);
+                           "this server offers no server-initiated stream: POST JSON-RPC "
+                           "messages to /mcp");
+        });
+        server_.Delete("/mcp", [this](const httplib::Request& req, httplib::Response& res) {
+            if (!req.has_header(kSessionHeader)) {
+                send_rpc_error(res, 400, error_code::kInvalidRequest,
+                               "DELETE /mcp ends a session: send its Mcp-Session-Id header");
+            } else if (!sessions_.end(req.get_header_value(kSessionHeader))) {
+                send_rpc_error(res, 404, error_code::kInvalidRequest, "unknown or ended session");
+            } else {
+                res.status = 204;
+            }
+        });
         server_.Get("/health", [](const httplib::Request&, httplib::Response& res) {
             res.set_content(R"({"status":"ok"})", kJson);
         });
@@ -156,18 +170,33 @@ class HttpTransport::Impl {
             send_rpc_error(res, 400, error_code::kParseError, message.error().message);
             return;
         }
+        std::shared_ptr<Session> session = sessions_.anonymous();
+        if (is_initialize(message.value())) {
+            auto [id, created] = sessions_.create();
+            res.set_header(kSessionHeader, id);
+            session = created;
+        } else if (req.has_header(kSessionHeader)) {
+            session = sessions_.find(req.get_header_value(kSessionHeader));
+            if (!session) {
+                send_rpc_error(res, 404, error_code::kInvalidRequest,
+                               "unknown or ended Mcp-Session-Id; send initialize to start a new "
+                               "session");
+                return;
+            }
+        }
         if (!has_request(message.value())) {
-            dispatcher_.handle(message.value(), Exchange{session_, {}, revision});
+            dispatcher_.handle(message.value(), Exchange{*session, {}, revision});
             res.status = 202;
             return;
         }
         const bool stream = accepts(accept, kEventStream) && !message->is_array() &&
                             (!accepts(accept, kJson) || wants_progress(message.value()));
         if (stream) {
-            stream_response(std::move(message).value(), std::move(revision), res);
+            stream_response(std::move(message).value(), std::move(revision), std::move(session),
+                            res);
             return;
         }
-        auto response = dispatcher_.handle(message.value(), Exchange{session_, {}, revision});
+        auto response = dispatcher_.handle(message.value(), Exchange{*session, {}, revision});
         if (!response) {
             res.status = 202;  // cancelled by the client while it ran
             return;
@@ -177,16 +206,17 @@ class HttpTransport::Impl {
 
     // Runs the request inside the stream so its notifications reach the client as it runs.
     void stream_response(json message, std::optional<std::string> revision,
-                         httplib::Response& res) {
+                         std::shared_ptr<Session> session, httplib::Response& res) {
         res.set_header("Cache-Control", "no-cache");
         res.set_chunked_content_provider(kEventStream, [this, message = std::move(message),
-                                                        revision = std::move(revision)](
+                                                        revision = std::move(revision),
+                                                        session = std::move(session)](
                                                            std::size_t, httplib::DataSink& sink) {
             const auto send = [&sink](const json& out) {
                 const std::string event = sse_event(out);
                 sink.write(event.data(), event.size());
             };
-            if (auto response = dispatcher_.handle(message, Exchange{session_, send, revision})) {
+            if (auto response = dispatcher_.handle(message, Exchange{*session, send, revision})) {
                 send(*response);
             }
             sink.done();
@@ -196,7 +226,7 @@ class HttpTransport::Impl {
 
     Dispatcher& dispatcher_;
     HttpOptions options_;
-    Session session_;
+    HttpSessions sessions_;
     httplib::Server server_;
     std::optional<HttpGuard> guard_;
 };

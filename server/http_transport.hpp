@@ -1,9 +1,9 @@
 #pragma once
 // MCP over Streamable HTTP: POST /mcp answered with JSON or an SSE stream as the client accepts
-// (SSE when the request wants progress notifications), GET/DELETE /mcp 405 (no server-initiated
-// stream, no sessions), GET /health. Guards: Host and Origin must name this loopback server (403
-// otherwise: DNS rebinding), optional bearer token, body size limit, read/write timeouts, a pool
-// of worker threads for concurrent clients.
+// (SSE when the request wants progress notifications), sessions minted by initialize and ended by
+// DELETE /mcp (http_sessions.hpp), GET /mcp 405 (no server-initiated stream), GET /health. Guards:
+// Host and Origin must name this loopback server (403 otherwise: DNS rebinding), optional bearer
+// token, body size limit, read/write timeouts, a pool of worker threads for concurrent clients.
 
 #include <cstddef>
 #include <memory>

@@ -1,7 +1,7 @@
 #pragma once
 // What one client connection remembers between messages: the revision negotiated by
 // `initialize` and the log level set by logging/setLevel. stdio has one session; Streamable HTTP
-// issues no session ids, so all its clients share one (the level is a server-wide setting there).
+// has one per Mcp-Session-Id (see http_sessions.hpp).
 
 #include <mutex>
 #include <optional>

@@ -79,6 +79,29 @@ TEST_CASE("POST /mcp answers JSON; notifications get 202; health answers") {
     CHECK(json::parse(health->body)["status"] == "ok");
 }
 
+TEST_CASE("initialize mints a session; its id is honoured, ended by DELETE, unknown ids are 404") {
+    RunningServer server;
+    auto init = server.post({{"jsonrpc", "2.0"},
+                             {"id", 1},
+                             {"method", "initialize"},
+                             {"params", {{"protocolVersion", "2025-11-25"}}}});
+    const std::string id = init->get_header_value("Mcp-Session-Id");
+    REQUIRE(id.size() == 32);
+    CHECK(server.post(kPing, {{"Mcp-Session-Id", id}})->status == 200);
+    auto other = server.post({{"jsonrpc", "2.0"},
+                              {"id", 1},
+                              {"method", "initialize"},
+                              {"params", {{"protocolVersion", "2025-11-25"}}}});
+    CHECK(other->get_header_value("Mcp-Session-Id") != id);
+    CHECK(server.client().Delete("/mcp", {{"Mcp-Session-Id", id}})->status == 204);
+    auto ended = server.post(kPing, {{"Mcp-Session-Id", id}});
+    CHECK(ended->status == 404);
+    CHECK(json::parse(ended->body)["error"]["message"].get<std::string>().find("initialize") !=
+          std::string::npos);
+    CHECK(server.client().Delete("/mcp", {{"Mcp-Session-Id", id}})->status == 404);
+    CHECK(server.post(kPing)->status == 200);  // no session: served without one
+}
+
 TEST_CASE("a request asking for progress is answered as an SSE stream") {
     RunningServer server;
     auto res = server.post(
@@ -139,8 +162,8 @@ TEST_CASE("wrong methods, media types, versions, sizes and bodies get clear HTTP
     RunningServer server(options);
     auto get = server.client().Get("/mcp");
     CHECK(get->status == 405);
-    CHECK(get->get_header_value("Allow") == "POST");
-    CHECK(server.client().Delete("/mcp")->status == 405);
+    CHECK(get->get_header_value("Allow") == "POST, DELETE");
+    CHECK(server.client().Delete("/mcp")->status == 400);
     CHECK(server.client().Get("/nowhere")->status == 404);
     auto text = server.client().Post("/mcp", kPing.dump(), "text/plain");
     CHECK(text->status == 415);

@@ -1,0 +1,52 @@
+#!/usr/bin/env python3
+# Writes the output JSON Schemas of schemas/tools/ from shared fragments (distribution, session,
+# chain, process row, ...) so the seven files cannot drift apart. They follow server/analysis_json.cpp
+# field for field. Run: python3 schemas/tools/generate_output_schemas.py (then commit the .json files).
+import json, os
+OUT=os.path.dirname(os.path.abspath(__file__))
+I={"type":"integer"}; N={"type":"number"}; S={"type":"string"}; B={"type":"boolean"}
+def nul(t): return {"type":[t["type"],"null"]} if isinstance(t["type"],str) else t
+def obj(props, desc=None, required=None):
+    o={"type":"object","properties":props,"required":list(props.keys()) if required is None else required}
+    if desc: o["description"]=desc
+    return o
+def arr(items, desc=None):
+    a={"type":"array","items":items}
+    if desc: a["description"]=desc
+    return a
+U="Untrusted: from the traced system, sanitised."
+dist=obj({k:I for k in ["count","total_ns","mean_ns","min_ns","p50_ns","p90_ns","p95_ns","p99_ns","max_ns"]},"Exact latency distribution (ns).")
+window=obj({"start_ns":I,"end_ns":I,"dur_ns":I},"Time range covered (ns since the start of recording).")
+session=obj({"host":S,"kernel":S,"cpu_count":I,"gpu":nul(S),"command_line":{"type":["string","null"],"description":U},"source":S,"start_wall_ns":I,"offcpu_floor_ns":I})
+dq=obj({"data_loss":B,"events_lost":I,"items":arr(obj({"source":S,"counter":S,"value":I,"severity":{"type":"string","enum":["info","error","data_loss"]},"description":S}))},"What the trace lost or cannot show.")
+evidence=obj({"key":S,"value":N,"unit":S,"text":S},"One measured fact.")
+competitor=obj({"comm":{"type":"string","description":U},"pid":I,"tid":I,"in_tree":B,"role":S,"preempted_ns":I,"share":N})
+confidence={"type":"string","enum":["HIGH","MEDIUM","LOW"]}
+verdict_names=["INPUT-BOUND","CPU-CONTENDED","GPU-BOUND","TRANSFER-BOUND","ALLOCATION-CHURN","COLD-START","HEALTHY","INSUFFICIENT-DATA"]
+chain=obj({"root_cause_class":{"type":"string","enum":verdict_names},"symptom":S,"op":nul(S),"evidence":arr(evidence),"competitors":arr(competitor),"root_cause":S,"recommendations":arr(S),"confidence":confidence,"time_lost_ns":I,"time_lost_share":N})
+verdict=obj({"name":{"type":"string","enum":verdict_names},"summary":S,"numbers":arr(evidence)})
+sched=obj({"oncpu_ns":I,"preempted_ns":I,"blocked_ns":I,"runq_wait_ns":I,"voluntary_switches":I,"involuntary_switches":I,"worst_stall_ns":I,"worst_stall_reason":nul(S),"worst_stall_at_ns":nul(I)})
+thread=obj({"tid":I,"comm":{"type":"string","description":U},"role":S,"cuda_calls":I,"cuda_ns":I,"sched":sched})
+process=obj({"pid":I,"ppid":nul(I),"comm":{"type":"string","description":U},"cmdline":{"type":["string","null"],"description":U},"role":S,"in_tree":B,"start_ns":nul(I),"exit_ns":nul(I),"exit_code":nul(I),"lifetime_ns":I,"thread_count":I,"cuda_calls":I,"cuda_ns":I,"cuda_ops":arr(obj({"op":S,"dur":dist})),"sched":sched,"page_allocs":I,"page_alloc_bytes":I,"forks":I,"threads":arr(thread)},required=["pid","ppid","comm","cmdline","role","in_tree","start_ns","exit_ns","exit_code","lifetime_ns","thread_count","cuda_calls","cuda_ns","cuda_ops","sched","page_allocs","page_alloc_bytes","forks"])
+opstats=obj({"op":S,"api":S,"category":S,"dur":dist,"errors":I,"common_error":nul(I),"bytes":I,"throughput_bytes_per_s":nul(N),"pageable_calls":I,"enclosed_calls":I,"wall_share":N})
+host=obj({k:(N if k.endswith(("mean","max")) else I) for k in ["cpu_count","processes_in_tree","competitor_processes","threads_traced","oncpu_ns","preempted_ns","blocked_ns","runq_wait_ns","voluntary_switches","involuntary_switches","offcpu_intervals","page_allocs","page_alloc_bytes","snapshots","cpu_busy_pct_mean","cpu_busy_pct_max","procs_running_mean","load1_max"]})
+trace={"type":"string","description":"Name of the trace answered about."}
+note={"type":"string","description":"Empty, or what was cut from the answer and how to see more."}
+def top(props, desc):
+    s=obj(props, desc); return s
+schemas={}
+schemas["get_trace_stats"]=top({"trace":trace,"session":session,"range":window,"calls":I,"error_calls":I,"ops":arr(opstats,"By total time, largest first; at most `limit`."),"ops_total":I,"host":host,"data_quality":dq,"note":note},"Trace statistics.")
+schemas["get_causal_chains"]=top({"trace":trace,"verdict":verdict,"chains":arr(chain,"One per root cause, largest time lost first; at most `limit`."),"chains_total":I,"gpu_threads":arr(obj({"pid":I,"tid":I,"comm":{"type":"string","description":U}})),"data_quality":dq,"evidence_limits":arr(S,"What this trace cannot prove."),"session":session,"range":window,"note":note},"Verdict and causal chains.")
+schemas["get_per_process_breakdown"]=top({"trace":trace,"processes":arr(process,"Training process first, then by CUDA time, then CPU time; threads included when pid is given."),"total_processes":I,"offset":I,"next_offset":nul(I),"range":window,"note":note},"Per-process breakdown.")
+for name,s in schemas.items():
+    open(os.path.join(OUT,name+".output.json"),"w").write(json.dumps(s,indent=2)+"\n")
+frame=obj({"address":I,"module":{"type":["string","null"],"description":U},"symbol":{"type":["string","null"],"description":U},"offset":nul(I)})
+stack=obj({"stack_id":I,"pid":I,"calls":I,"total_ns":I,"ops":arr(obj({"op":S,"calls":I,"total_ns":I,"max_ns":I})),"frames":arr(frame,"Innermost first, at most `depth`."),"frames_total":I})
+more={}
+more["get_stacks"]=top({"trace":trace,"stacks_in_trace":I,"calls_with_stack":I,"stacks":arr(stack,"By total CUDA time, at most `limit`."),"note":note},"Call stacks behind CUDA time.")
+bucket=obj({"start_ns":I,"cuda_calls":I,"cuda_ns":I,"cuda_p50_ns":I,"cuda_p99_ns":I,"cuda_max_ns":I,"preempted_ns":I,"blocked_ns":I,"runq_wait_ns":I,"switches":I,"cpu_busy_pct":nul(N),"page_allocs":I,"page_alloc_bytes":I})
+more["get_timeline"]=top({"trace":trace,"range":window,"bucket_ns":I,"buckets":arr(bucket,"Equal buckets in time order.")},"Timeline.")
+cell={"description":"A value: null, integer, number, string (untrusted, sanitised) or {blob_bytes}.","type":["null","integer","number","string","object"]}
+more["run_sql"]=top({"trace":trace,"columns":arr(S),"rows":arr(arr(cell),"At most `limit` rows."),"row_count":I,"truncated":B,"elapsed_ns":I,"offset":I,"next_offset":nul(I),"note":note},"Query result.")
+for name,s in more.items():
+    open(os.path.join(OUT,name+".output.json"),"w").write(json.dumps(s,indent=2)+"\n")
