@@ -58,11 +58,13 @@ TEST_CASE("FAKECUDA_* variables set the device model") {
     CHECK(number(fields, "host_alloc_ns") == 3000);
     CHECK(number(fields, "sync_spin_ns") == 4000);
     CHECK(number(fields, "device_memory_bytes") == 64.0 * 1024 * 1024);
-    // 1 MiB at 0.5 GB/s is 2.1 ms; an unregistered kernel takes FAKECUDA_KERNEL_NS.
+    // 1 MiB at 0.5 GB/s is 2.1 ms; an unregistered kernel takes FAKECUDA_KERNEL_NS. The floors
+    // prove the variables took effect (the defaults give 0.05 ms and 0.02 ms); the ceilings only
+    // catch a runaway, as another process's waits for a CPU cannot be taken out here.
     CHECK(number(fields, "pinned_copy_1mib_ns") >= 2'097'152 + 7000);
-    CHECK(number(fields, "pinned_copy_1mib_ns") < 40'000'000);
+    CHECK(number(fields, "pinned_copy_1mib_ns") < 100'000'000);
     CHECK(number(fields, "default_kernel_ns") >= 50'000'000);
-    CHECK(number(fields, "default_kernel_ns") < 100'000'000);
+    CHECK(number(fields, "default_kernel_ns") < 250'000'000);
 }
 
 TEST_CASE("by default device work only takes time and FAKECUDA_MOVE_BYTES=1 moves the bytes") {
