@@ -86,6 +86,10 @@ class HttpTransport::Impl {
         server_.set_read_timeout(options_.read_timeout_s, 0);
         server_.set_write_timeout(options_.write_timeout_s, 0);
         server_.set_keep_alive_timeout(5);
+        // MCP clients keep one connection and send many requests on it; Debian's compiled
+        // httplib listens with a backlog of 5, so reconnecting every 5 requests (its default)
+        // makes bursts of new connections overflow the accept queue on a loaded machine.
+        server_.set_keep_alive_max_count(1000);
         server_.set_pre_routing_handler([this](const httplib::Request& req,
                                                httplib::Response& res) {
             auto refusal =

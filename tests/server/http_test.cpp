@@ -194,6 +194,7 @@ TEST_CASE("a flood of concurrent clients is served completely") {
         clients.push_back(std::async(std::launch::async, [&server, c] {
             httplib::Client client("127.0.0.1", server.port());
             client.set_read_timeout(20, 0);
+            client.set_keep_alive(true);  // as MCP clients do: one connection, many requests
             int answered = 0;
             for (int r = 0; r < kRequestsEach; ++r) {
                 const int id = c * 1000 + r;
