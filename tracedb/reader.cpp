@@ -53,7 +53,11 @@ Result<Database> open_readonly(const std::string& path, bool immutable) {
         uri += "&immutable=1";
     }
     sqlite3* raw = nullptr;
-    int rc = sqlite3_open_v2(uri.c_str(), &raw, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr);
+    // NOMUTEX: a reader connection is used by one thread at a time (the analysis opens one per
+    // loader thread, the server serialises its own), so SQLite's per-call mutex is pure cost:
+    // about a sixth of the time spent reading 10M calls.
+    int rc = sqlite3_open_v2(uri.c_str(), &raw,
+                             SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nullptr);
     Database db(raw);
     if (rc != SQLITE_OK) {
         return Error{raw != nullptr ? db.last_error() : sqlite3_errstr(rc)};
@@ -199,8 +203,9 @@ Result<TraceReader> TraceReader::open(const std::string& path) {
                      std::to_string(kSchemaVersion) + "). Upgrade causeway to read it."};
     }
     if (*version < 1) {
-        return Error{path + " carries the Causeway id but no schema version: it was not "
-                            "completely created. Re-record it."};
+        return Error{path +
+                     " carries the Causeway id but no schema version: it was not "
+                     "completely created. Re-record it."};
     }
     reader.schema_version_ = *version;
     // Touch the catalog and the session row: a damaged file fails here, not mid-analysis.

@@ -12,7 +12,8 @@
 namespace causeway::tracedb {
 
 class TraceReader {
-public:
+  public:
+    // The connection is opened without SQLite's own mutex: use it from one thread at a time.
     // Opens `path` read-only (SQLITE_OPEN_READONLY, query_only). A WAL file in a folder the
     // reader cannot write is opened as immutable; notes() then says what that means.
     // Refused, with a message that says what the file is and what to do: a missing file, a
@@ -26,7 +27,7 @@ public:
     // Things a reader of the results should know about how the file was opened.
     const std::vector<std::string>& notes() const { return notes_; }
 
-private:
+  private:
     TraceReader() = default;
 
     std::string path_;

@@ -6,6 +6,8 @@ namespace {
 #include "trace_schema.inc"
 }  // namespace
 
-std::string_view schema_sql() { return kTraceSchemaSql; }
+std::string_view schema_sql() {
+    return kTraceSchemaSql;
+}
 
 }  // namespace causeway::tracedb

@@ -21,7 +21,7 @@ struct StatementFinalizer {
 };
 
 class Statement {
-public:
+  public:
     Statement() = default;
     explicit Statement(sqlite3_stmt* stmt) : stmt_(stmt) {}
 
@@ -63,12 +63,12 @@ public:
     std::optional<std::int64_t> column_optional_int64(int col) const;
     std::optional<std::string> column_optional_text(int col) const;
 
-private:
+  private:
     std::unique_ptr<sqlite3_stmt, StatementFinalizer> stmt_;
 };
 
 class Database {
-public:
+  public:
     Database() = default;
     explicit Database(sqlite3* db) : db_(db) {}
 
@@ -83,7 +83,7 @@ public:
     // Runs a query that returns one integer (e.g. a PRAGMA); an error when it returns none.
     Result<std::int64_t> query_int64(const char* sql) const;
 
-private:
+  private:
     std::unique_ptr<sqlite3, DatabaseCloser> db_;
 };
 

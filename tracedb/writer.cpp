@@ -25,8 +25,8 @@ Result<TraceWriter> TraceWriter::create(const std::string& path, const SessionRe
                      ": the file already exists (remove it or choose another --db path)"};
     }
     sqlite3* raw = nullptr;
-    int rc = sqlite3_open_v2(path.c_str(), &raw, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
-                             nullptr);
+    int rc =
+        sqlite3_open_v2(path.c_str(), &raw, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
     Database db(raw);
     if (rc != SQLITE_OK) {
         return Error{"cannot create trace DB " + path + ": " +

@@ -13,7 +13,7 @@
 namespace causeway::tracedb {
 
 class TraceWriter {
-public:
+  public:
     // Rows written before the open transaction is committed on its own.
     static constexpr std::int64_t kDefaultBatchRows = 65'536;
 
@@ -60,7 +60,7 @@ public:
 
     std::int64_t rows_written() const { return rows_written_; }
 
-private:
+  private:
     TraceWriter() = default;
     Status prepare_statements();
     Status begin_if_needed();

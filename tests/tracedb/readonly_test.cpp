@@ -25,7 +25,10 @@ std::string file_bytes(const std::string& path) {
 }
 
 SessionRecord session() {
-    return {.host = "h", .kernel = "k", .cpu_count = 1, .collector_version = "t",
+    return {.host = "h",
+            .kernel = "k",
+            .cpu_count = 1,
+            .collector_version = "t",
             .collector_flags = ""};
 }
 

@@ -23,8 +23,11 @@ void run_sql(const std::string& path, const char* sql) {
 
 std::string write_trace(const TempDir& dir, int snapshots) {
     const auto path = dir.file("run.db");
-    auto writer = TraceWriter::create(path, {.host = "h", .kernel = "k", .cpu_count = 1,
-                                             .collector_version = "t", .collector_flags = ""});
+    auto writer = TraceWriter::create(path, {.host = "h",
+                                             .kernel = "k",
+                                             .cpu_count = 1,
+                                             .collector_version = "t",
+                                             .collector_flags = ""});
     REQUIRE(writer);
     for (int i = 0; i < snapshots; ++i) {
         REQUIRE(writer->add_snapshot({.ts_ns = i}));

@@ -50,7 +50,8 @@ TEST_CASE("a written trace reads back with every table intact", "[tracedb]") {
         REQUIRE(reused);
         CHECK(*reused != *parent);
 
-        auto main_thread = writer->add_thread({.tid = 100, .process_id = *parent, .comm = "python"});
+        auto main_thread =
+            writer->add_thread({.tid = 100, .process_id = *parent, .comm = "python"});
         REQUIRE(main_thread);
         auto worker_thread =
             writer->add_thread({.tid = 101, .process_id = *worker, .comm = "python"});
@@ -60,10 +61,12 @@ TEST_CASE("a written trace reads back with every table intact", "[tracedb]") {
 
         auto stream = writer->add_stream(*parent, 0x5555deadbeef);
         REQUIRE(stream);
-        auto stack = writer->add_stack(
-            *parent, {{.depth = 0, .address = 0x7f00, .module = "libcudart.so.13",
-                       .symbol = "cudaMemcpyAsync", .offset = 0},
-                      {.depth = 1, .address = 0x4000}});
+        auto stack = writer->add_stack(*parent, {{.depth = 0,
+                                                  .address = 0x7f00,
+                                                  .module = "libcudart.so.13",
+                                                  .symbol = "cudaMemcpyAsync",
+                                                  .offset = 0},
+                                                 {.depth = 1, .address = 0x4000}});
         REQUIRE(stack);
         REQUIRE(writer->add_cuda_call({.thread_id = *main_thread,
                                        .op_id = 7,
@@ -84,12 +87,10 @@ TEST_CASE("a written trace reads back with every table intact", "[tracedb]") {
                                     .runq_wait_ns = 30'000,
                                     .cpu = 1,
                                     .next_thread_id = *worker_thread}));
-        REQUIRE(writer->put_thread_sched_total({.thread_id = *main_thread,
-                                                .voluntary_switches = 1,
-                                                .involuntary_switches = 2}));
-        REQUIRE(writer->put_thread_sched_total({.thread_id = *main_thread,
-                                                .voluntary_switches = 3,
-                                                .involuntary_switches = 4}));
+        REQUIRE(writer->put_thread_sched_total(
+            {.thread_id = *main_thread, .voluntary_switches = 1, .involuntary_switches = 2}));
+        REQUIRE(writer->put_thread_sched_total(
+            {.thread_id = *main_thread, .voluntary_switches = 3, .involuntary_switches = 4}));
         REQUIRE(writer->add_page_alloc({*worker, 0, 10, 40960}));
         REQUIRE(writer->add_page_alloc({*worker, 0, 5, 20480}));
         REQUIRE(writer->add_snapshot({.ts_ns = 1'000'000'000, .cpu_busy_pct = 97.5}));
@@ -97,9 +98,11 @@ TEST_CASE("a written trace reads back with every table intact", "[tracedb]") {
                                    "uprobe", true, true, std::nullopt}));
         REQUIRE(writer->put_data_quality({"cuda", "ringbuf_drops", 3, Severity::kDataLoss,
                                           "3 CUDA events lost: ring buffer full"}));
-        REQUIRE(writer->add_event_count(
-            {.process_id = *parent, .bucket_dur_ns = 60'000'000'000, .event = "sched_switch",
-             .count = 500, .stored = 20}));
+        REQUIRE(writer->add_event_count({.process_id = *parent,
+                                         .bucket_dur_ns = 60'000'000'000,
+                                         .event = "sched_switch",
+                                         .count = 500,
+                                         .stored = 20}));
         REQUIRE(writer->finish(2'000'000'000));
     }
 
