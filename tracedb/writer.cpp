@@ -98,6 +98,10 @@ Status TraceWriter::prepare_statements() {
         {&insert_rename_,
          "INSERT INTO thread_rename (thread_id, ts_ns, old_comm, new_comm) VALUES (?, ?, ?, ?)"},
         {&set_thread_comm_, "UPDATE thread SET comm = ?2 WHERE id = ?1"},
+        // A process is named after its main thread, as /proc/PID/comm is.
+        {&set_main_thread_process_comm_,
+         "UPDATE process SET comm = ?2 WHERE id = (SELECT process_id FROM thread WHERE id = ?1) "
+         "AND pid = (SELECT tid FROM thread WHERE id = ?1)"},
         {&set_thread_exit_, "UPDATE thread SET exit_ns = ?2 WHERE id = ?1"},
         {&insert_stream_, "INSERT INTO cuda_stream (process_id, handle) VALUES (?, ?)"},
         {&insert_stack_, "INSERT INTO stack (process_id) VALUES (?)"},
@@ -243,7 +247,12 @@ Status TraceWriter::rename_thread(std::int64_t thread_id, std::int64_t ts_ns,
     }
     set_thread_comm_.bind(1, thread_id);
     set_thread_comm_.bind(2, new_comm);
-    return run(set_thread_comm_);
+    if (auto status = run(set_thread_comm_); !status) {
+        return status;
+    }
+    set_main_thread_process_comm_.bind(1, thread_id);
+    set_main_thread_process_comm_.bind(2, new_comm);
+    return run(set_main_thread_process_comm_);
 }
 
 Status TraceWriter::set_thread_exit(std::int64_t thread_id, std::int64_t exit_ns) {

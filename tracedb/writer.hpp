@@ -30,7 +30,8 @@ class TraceWriter {
                             std::optional<std::int64_t> exit_code);
 
     Result<std::int64_t> add_thread(const ThreadRecord& thread);
-    // Records the rename and makes `new_comm` the thread's current name.
+    // Records the rename and makes `new_comm` the thread's current name (and its process's, when
+    // it is the main thread).
     Status rename_thread(std::int64_t thread_id, std::int64_t ts_ns,
                          const std::optional<std::string>& old_comm, const std::string& new_comm);
     Status set_thread_exit(std::int64_t thread_id, std::int64_t exit_ns);
@@ -74,7 +75,8 @@ class TraceWriter {
     std::int64_t rows_written_ = 0;
 
     Statement insert_process_, set_process_exec_, set_process_exit_;
-    Statement insert_thread_, insert_rename_, set_thread_comm_, set_thread_exit_;
+    Statement insert_thread_, insert_rename_, set_thread_comm_, set_main_thread_process_comm_;
+    Statement set_thread_exit_;
     Statement insert_stream_, insert_stack_, insert_frame_;
     Statement insert_cuda_call_, insert_offcpu_, put_sched_total_, add_page_alloc_;
     Statement insert_snapshot_, put_probe_, put_data_quality_, insert_event_count_, set_meta_;

@@ -124,6 +124,16 @@ TEST_CASE("a written trace reads back with every table intact", "[tracedb]") {
     REQUIRE(comm);
     REQUIRE(comm->step() == SQLITE_ROW);
     CHECK(comm->column_text(0) == "pt_data_worker");
+    // The renamed thread is its process's main thread: the process carries the new name too,
+    // while the other process with the same old name keeps it.
+    auto process_comm = db.prepare("SELECT comm FROM process WHERE pid = 101");
+    REQUIRE(process_comm);
+    REQUIRE(process_comm->step() == SQLITE_ROW);
+    CHECK(process_comm->column_text(0) == "pt_data_worker");
+    auto parent_comm = db.prepare("SELECT comm FROM process WHERE pid = 100 AND comm != 'bash'");
+    REQUIRE(parent_comm);
+    REQUIRE(parent_comm->step() == SQLITE_ROW);
+    CHECK(parent_comm->column_text(0) == "python");
 
     auto call = db.prepare(
         "SELECT o.name, c.bytes, c.copy_kind, c.host_pinned, s.handle, c.ret, f.symbol "
