@@ -43,6 +43,32 @@ bool scheduling_known(const TraceModel& model) {
                        [](const auto& list) { return !list.empty(); });
 }
 
+// Off-CPU intervals whose reason the recorder did not know (an imported trace stores them as
+// blocked) cannot tell preemption from sleep; chains that rest on that split stay LOW and say why.
+void cap_chains_resting_on_unknown_reasons(const TraceModel& model,
+                                           std::vector<CausalChain>& chains) {
+    auto unknown = std::find_if(
+        model.data_quality.begin(), model.data_quality.end(), [](const DataQualityItem& item) {
+            return item.source == "sched" && item.counter == "offcpu_reason_unknown" &&
+                   item.value > 0;
+        });
+    if (unknown == model.data_quality.end()) {
+        return;
+    }
+    for (auto& chain : chains) {
+        if (chain.root_cause_class != kInputBound && chain.root_cause_class != kCpuContended &&
+            chain.root_cause_class != kGpuBound) {
+            continue;
+        }
+        chain.confidence = Confidence::kLow;
+        chain.evidence.push_back(
+            {"offcpu_reason_unknown", static_cast<double>(unknown->value), "count",
+             std::to_string(unknown->value) +
+                 " off-CPU intervals have no recorded reason (preempted or asleep), so this "
+                 "chain's split between waiting and contention is not proven"});
+    }
+}
+
 }  // namespace
 
 Diagnosis diagnose(const TraceModel& model, const DiagnosisOptions& options) {
@@ -71,6 +97,7 @@ Diagnosis diagnose(const TraceModel& model, const DiagnosisOptions& options) {
             }
         }
     }
+    cap_chains_resting_on_unknown_reasons(model, d.chains);
     std::stable_sort(d.chains.begin(), d.chains.end(),
                      [](const auto& a, const auto& b) { return a.time_lost_ns > b.time_lost_ns; });
     d.data_quality = data_quality_report(model);

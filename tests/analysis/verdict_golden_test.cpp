@@ -114,9 +114,10 @@ TEST_CASE("co-occurrence trap: switches in other threads never blame the slow th
     CHECK(d.verdict.name != kCpuContended);
 }
 
-TEST_CASE("a training thread asleep between calls with idle CPUs is INPUT-BOUND",
-          "[analysis][golden]") {
-    DataLoaderRun run(1);
+namespace {
+
+// The training thread of `run` waits for the next batch on a pipe between iterations.
+void training_thread_waits_for_batches(DataLoaderRun& run) {
     for (int i = 0; i < kIterations; ++i) {
         std::int64_t t0 = i * kPeriodNs;
         run.fixture.call(run.main_thread, op::kMemcpyAsync, t0, 100 * kUs, 1 << 20, 1);
@@ -126,6 +127,14 @@ TEST_CASE("a training thread asleep between calls with idle CPUs is INPUT-BOUND"
         run.fixture.blocked(run.main_thread, t0 + 1500 * kUs, 8 * kMs, 50 * kUs);
     }
     run.fixture.snapshots(kLoopEndNs, 35, 1);
+}
+
+}  // namespace
+
+TEST_CASE("a training thread asleep between calls with idle CPUs is INPUT-BOUND",
+          "[analysis][golden]") {
+    DataLoaderRun run(1);
+    training_thread_waits_for_batches(run);
     auto d = diagnose_all(run.fixture.load(kLoopEndNs));
 
     CHECK(d.verdict.name == kInputBound);
@@ -134,6 +143,22 @@ TEST_CASE("a training thread asleep between calls with idle CPUs is INPUT-BOUND"
     CHECK(d.chains[0].confidence == Confidence::kHigh);
     CHECK(mentions(d.chains[0].recommendations, "raise num_workers"));
     CHECK_FALSE(has_chain(d, kCpuContended));
+}
+
+TEST_CASE("off-CPU intervals of unknown reason keep a waiting chain LOW and say why",
+          "[analysis][golden][honest]") {
+    DataLoaderRun run(1);
+    training_thread_waits_for_batches(run);
+    REQUIRE(run.fixture.writer().put_data_quality(
+        {"sched", "offcpu_reason_unknown", kIterations, causeway::tracedb::Severity::kError,
+         "off-CPU intervals imported without their reason"}));
+    auto d = diagnose_all(run.fixture.load(kLoopEndNs));
+
+    REQUIRE(!d.chains.empty());
+    CHECK(d.chains[0].root_cause_class == kInputBound);
+    CHECK(d.chains[0].confidence == Confidence::kLow);
+    CHECK(std::any_of(d.chains[0].evidence.begin(), d.chains[0].evidence.end(),
+                      [](const Evidence& e) { return e.key == "offcpu_reason_unknown"; }));
 }
 
 TEST_CASE("time in synchronisation with an idle host is GPU-BOUND", "[analysis][golden]") {
