@@ -9,43 +9,28 @@
 #include <memory>
 #include <set>
 
+#include "collector/elf_function_symbols.hpp"
 #include "collector/unique_fd.hpp"
 
 namespace causeway::collector {
 
 namespace {
 
-struct ElfCloser {
-    void operator()(Elf* elf) const { elf_end(elf); }
-};
-
 // Adds the wanted functions of one symbol table (SHT_DYNSYM or SHT_SYMTAB) to `offsets`.
 void scan_symbols(Elf* elf, Elf_Scn* table, const GElf_Shdr& header,
                   const std::set<std::string>& wanted,
                   std::map<std::string, std::uint64_t>& offsets) {
-    Elf_Data* data = elf_getdata(table, nullptr);
-    if (data == nullptr || header.sh_entsize == 0) {
-        return;
-    }
-    std::size_t count = header.sh_size / header.sh_entsize;
-    for (std::size_t i = 0; i < count; ++i) {
-        GElf_Sym symbol;
-        if (gelf_getsym(data, static_cast<int>(i), &symbol) == nullptr ||
-            GELF_ST_TYPE(symbol.st_info) != STT_FUNC || symbol.st_shndx == SHN_UNDEF ||
-            symbol.st_value == 0) {
-            continue;
-        }
-        const char* name = elf_strptr(elf, header.sh_link, symbol.st_name);
-        if (name == nullptr || wanted.count(name) == 0 || offsets.count(name) != 0) {
-            continue;
+    for_each_function_symbol(elf, table, header, [&](const GElf_Sym& symbol, const char* name) {
+        if (wanted.count(name) == 0 || offsets.count(name) != 0) {
+            return;
         }
         GElf_Shdr section;
         if (gelf_getshdr(elf_getscn(elf, symbol.st_shndx), &section) == nullptr) {
-            continue;
+            return;
         }
         // Virtual address -> file offset through the section that holds the code.
         offsets[name] = symbol.st_value - section.sh_addr + section.sh_offset;
-    }
+    });
 }
 
 }  // namespace

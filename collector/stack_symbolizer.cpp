@@ -8,33 +8,19 @@
 #include <fstream>
 #include <sstream>
 
+#include "collector/elf_function_symbols.hpp"
 #include "collector/unique_fd.hpp"
 
 namespace causeway::collector {
 
 namespace {
 
-struct ElfCloser {
-    void operator()(Elf* elf) const { elf_end(elf); }
-};
-
 void add_functions(Elf* elf, Elf_Scn* table, const GElf_Shdr& header, ModuleSymbols& module) {
-    Elf_Data* data = elf_getdata(table, nullptr);
-    if (data == nullptr || header.sh_entsize == 0) {
-        return;
-    }
-    std::size_t count = header.sh_size / header.sh_entsize;
-    for (std::size_t i = 0; i < count; ++i) {
-        GElf_Sym symbol;
-        if (gelf_getsym(data, static_cast<int>(i), &symbol) == nullptr ||
-            GELF_ST_TYPE(symbol.st_info) != STT_FUNC || symbol.st_value == 0) {
-            continue;
-        }
-        const char* name = elf_strptr(elf, header.sh_link, symbol.st_name);
-        if (name != nullptr && *name != '\0') {
+    for_each_function_symbol(elf, table, header, [&](const GElf_Sym& symbol, const char* name) {
+        if (*name != '\0') {
             module.functions.push_back({symbol.st_value, symbol.st_size, name});
         }
-    }
+    });
 }
 
 }  // namespace

@@ -1,0 +1,21 @@
+#pragma once
+// The function symbols of one ELF symbol table, shared by uprobe attachment (file offsets of the
+// CUDA entry points) and stack symbolization (address -> function name).
+
+#include <gelf.h>
+#include <libelf.h>
+
+#include <functional>
+
+namespace causeway::collector {
+
+struct ElfCloser {
+    void operator()(Elf* elf) const { elf_end(elf); }
+};
+
+// Calls `visit` for every function defined in the symbol table `table` (SHT_DYNSYM or
+// SHT_SYMTAB): undefined and zero-address symbols are skipped, names are never null.
+void for_each_function_symbol(Elf* elf, Elf_Scn* table, const GElf_Shdr& header,
+                              const std::function<void(const GElf_Sym&, const char*)>& visit);
+
+}  // namespace causeway::collector
