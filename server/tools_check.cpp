@@ -1,6 +1,9 @@
 // get_check: can this machine record? (kernel, BTF, privileges, CUDA libraries, CUDA processes)
 #include <fmt/format.h>
 
+#include <chrono>
+#include <mutex>
+
 #include "collector/readiness.hpp"
 #include "server/tool_schemas.hpp"
 #include "server/tools.hpp"
@@ -10,6 +13,9 @@ namespace {
 
 // Most processes with CUDA mapped that are listed; the count says how many there were.
 constexpr std::size_t kMaxCudaProcesses = 50;
+// A readiness check reads every process's memory maps (about 100 ms); an assistant that asks
+// again within this long gets the same answer, which is still current for what it decides.
+constexpr std::chrono::seconds kReadinessMaxAge{5};
 
 json readiness_json(const collector::Readiness& readiness) {
     json libraries = json::array();
@@ -71,6 +77,19 @@ std::string render(const json& check) {
     return text;
 }
 
+json recent_readiness() {
+    static std::mutex mutex;
+    static std::chrono::steady_clock::time_point taken;
+    static json cached;
+    std::lock_guard lock(mutex);
+    auto now = std::chrono::steady_clock::now();
+    if (cached.is_null() || now - taken > kReadinessMaxAge) {
+        cached = readiness_json(collector::check_readiness());
+        taken = now;
+    }
+    return cached;
+}
+
 }  // namespace
 
 ToolSpec make_check_tool() {
@@ -85,7 +104,7 @@ ToolSpec make_check_tool() {
         tool_schema("get_check.input.json"),
         tool_schema("get_check.output.json"),
         [](const json&, const TraceSet&, ToolContext&) -> Result<ToolAnswer> {
-            json check = readiness_json(collector::check_readiness());
+            json check = recent_readiness();
             std::string text = render(check);
             return ToolAnswer{std::move(check), std::move(text)};
         }};
