@@ -1,6 +1,8 @@
 #include "analysis/call_accounting.hpp"
 
 #include <algorithm>
+#include <future>
+#include <utility>
 
 namespace causeway::analysis {
 namespace {
@@ -168,16 +170,26 @@ CallAccounting account_calls(const TraceModel& model, const Roles& roles,
     CallAccounting out;
     std::vector<int> account_of_op;
     compute_thresholds(model, filter, out, account_of_op);
+    // The loops of the primary threads need nothing measure_calls computes: both passes over
+    // the calls run at once.
+    auto primaries = std::async(std::launch::async, [&] {
+        std::pair<std::vector<ThreadAccount>, CompetitorTime> accounts;
+        for (int thread : primary_threads(model, roles, filter)) {
+            accounts.first.push_back(measure_primary(model, filter, thread, accounts.second));
+        }
+        return accounts;
+    });
     measure_calls(model, filter, out, account_of_op);
-    for (int thread : primary_threads(model, roles, filter)) {
-        ThreadAccount account = measure_primary(model, filter, thread, out.competitors_all);
+    auto [primary, competitors] = primaries.get();
+    out.competitors_all = std::move(competitors);
+    for (ThreadAccount& account : primary) {
         out.span_ns += account.span_ns();
         out.in_calls.add(account.in_calls);
         out.gaps.add(account.gaps);
         for (std::size_t k = 0; k < kCategoryCount; ++k) {
             out.by_category[k].add(account.by_category[k]);
         }
-        out.primary.push_back(account);
+        out.primary.push_back(std::move(account));
     }
     std::sort(out.ops.begin(), out.ops.end(),
               [](const OpAccount& a, const OpAccount& b) { return a.excess_ns > b.excess_ns; });

@@ -2,9 +2,9 @@
 
 namespace causeway::analysis {
 
-std::vector<std::uint8_t> mark_enclosed_driver_calls(const TraceModel& model) {
+CallColumn<std::uint8_t> mark_enclosed_driver_calls(const TraceModel& model) {
     const CudaCalls& c = model.calls;
-    std::vector<std::uint8_t> enclosed(c.size(), 0);
+    CallColumn<std::uint8_t> enclosed(c.size(), 0);
     for (const auto& calls : model.calls_by_thread) {
         // The innermost runtime call still open at the current call's entry (calls of a thread
         // are sequential; only runtime -> driver nesting happens).

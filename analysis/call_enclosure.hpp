@@ -11,6 +11,6 @@ namespace causeway::analysis {
 
 // One flag per call (indexed like model.calls): 1 when the call is a driver call that starts and
 // ends inside a runtime call of the same thread. Needs model.calls_by_thread.
-std::vector<std::uint8_t> mark_enclosed_driver_calls(const TraceModel& model);
+CallColumn<std::uint8_t> mark_enclosed_driver_calls(const TraceModel& model);
 
 }  // namespace causeway::analysis

@@ -1,9 +1,11 @@
 #pragma once
 // Reads cuda_call into columns in one pass. The table has no index, so reading it dominates the
 // cost of every analysis: large tables are split by rowid range and read in parallel, one
-// read-only connection per range.
+// read-only connection per range, none of them the caller's (which can read other tables
+// meanwhile).
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "analysis/trace_model.hpp"
@@ -19,8 +21,9 @@ struct LoadedCalls {
     std::int64_t last_end_ns = 0;     // latest ts_ns + dur_ns
 };
 
-// `thread_of_id[id]` / `op_of_id[id]`: dense index for a DB id, -1 when unknown.
-Result<LoadedCalls> load_calls(const tracedb::TraceReader& reader,
+// Reads the trace at `path`. `thread_of_id[id]` / `op_of_id[id]`: dense index for a DB id, -1
+// when unknown.
+Result<LoadedCalls> load_calls(const std::string& path,
                                const std::vector<std::int32_t>& thread_of_id,
                                const std::vector<std::int32_t>& op_of_id);
 

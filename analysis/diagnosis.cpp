@@ -1,6 +1,7 @@
 #include "analysis/diagnosis.hpp"
 
 #include <algorithm>
+#include <future>
 
 #include "analysis/call_accounting.hpp"
 #include "analysis/chain_builders.hpp"
@@ -74,6 +75,10 @@ void cap_chains_resting_on_unknown_reasons(const TraceModel& model,
 Diagnosis diagnose(const TraceModel& model, const DiagnosisOptions& options) {
     ResolvedFilter filter(model, options.filter);
     Roles roles = assign_roles(model);
+    // The per-process table reads every call again on its own: it runs beside the chains.
+    auto processes = std::async(std::launch::async, [&] {
+        return process_breakdown(model, roles, options.filter, options.breakdown);
+    });
     CallAccounting accounting = account_calls(model, roles, filter);
     DataLoaderFacts loader = dataloader_facts(model, roles);
     ChainInputs inputs{
@@ -108,7 +113,7 @@ Diagnosis diagnose(const TraceModel& model, const DiagnosisOptions& options) {
         d.gpu_threads.push_back(
             {model.process_of_thread(t.thread_index).pid, thread.tid, thread.comm});
     }
-    d.processes = process_breakdown(model, roles, options.filter, options.breakdown);
+    d.processes = processes.get();
     d.evidence_limits = evidence_limits(model, roles, accounting);
     return d;
 }

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <functional>
+#include <future>
+#include <initializer_list>
 #include <unordered_map>
 
 #include "analysis/call_enclosure.hpp"
@@ -191,24 +193,18 @@ std::vector<std::int32_t> dense_lookup(const IdIndex& index) {
     return table;
 }
 
-Status load_call_columns(const tracedb::TraceReader& reader, TraceModel& model,
-                         const IdIndex& thread_ids, const IdIndex& op_ids,
-                         std::int64_t& last_event_ns) {
-    auto loaded = load_calls(reader, dense_lookup(thread_ids), dense_lookup(op_ids));
-    if (!loaded) {
-        return loaded.error();
-    }
-    model.calls = std::move(loaded->calls);
-    last_event_ns = std::max(last_event_ns, loaded->last_end_ns);
-    if (loaded->unknown_thread > 0) {
-        model.notes.push_back(std::to_string(loaded->unknown_thread) +
+// Takes the columns read by load_calls into the model and names the rows it skipped.
+void adopt_calls(LoadedCalls loaded, TraceModel& model, std::int64_t& last_event_ns) {
+    model.calls = std::move(loaded.calls);
+    last_event_ns = std::max(last_event_ns, loaded.last_end_ns);
+    if (loaded.unknown_thread > 0) {
+        model.notes.push_back(std::to_string(loaded.unknown_thread) +
                               " CUDA calls name a thread that is not in the file; skipped");
     }
-    if (loaded->unknown_op > 0) {
-        model.notes.push_back(std::to_string(loaded->unknown_op) +
+    if (loaded.unknown_op > 0) {
+        model.notes.push_back(std::to_string(loaded.unknown_op) +
                               " CUDA calls name an op that is not in cuda_op; skipped");
     }
-    return Ok{};
 }
 
 void index_calls_by_thread(TraceModel& model) {
@@ -231,7 +227,7 @@ Status load_offcpu(const Database& db, TraceModel& model, const IdIndex& thread_
     model.offcpu_by_thread.assign(model.threads.size(), {});
     auto stmt = query(db,
                       "SELECT thread_id, ts_ns, dur_ns, reason, runq_wait_ns, cpu, next_thread_id "
-                      "FROM offcpu ORDER BY thread_id, ts_ns");
+                      "FROM offcpu");
     if (!stmt) {
         return stmt.error();
     }
@@ -257,6 +253,16 @@ Status load_offcpu(const Database& db, TraceModel& model, const IdIndex& thread_
     }
     if (rc != SQLITE_DONE) {
         return step_error(db, "offcpu");
+    }
+    // The table is read in its stored order (through the index, every row would be a random
+    // lookup): rows are appended in roughly ts order, so most threads need no sort.
+    for (auto& intervals : model.offcpu_by_thread) {
+        auto by_ts = [](const OffCpuInterval& a, const OffCpuInterval& b) {
+            return a.ts_ns < b.ts_ns;
+        };
+        if (!std::is_sorted(intervals.begin(), intervals.end(), by_ts)) {
+            std::stable_sort(intervals.begin(), intervals.end(), by_ts);
+        }
     }
     if (unknown > 0) {
         model.notes.push_back(std::to_string(unknown) +
@@ -431,12 +437,28 @@ Result<TraceModel> load_trace(const tracedb::TraceReader& reader) {
     model.notes = reader.notes();
     IdIndex process_ids, thread_ids, op_ids;
     std::int64_t last_event_ns = 0;
-    const std::function<Status()> steps[] = {
-        [&] { return load_session(db, model.session); },
-        [&] { return load_processes(db, model, process_ids); },
-        [&] { return load_threads(db, model, process_ids, thread_ids); },
-        [&] { return load_ops(db, model, op_ids); },
-        [&] { return load_call_columns(reader, model, thread_ids, op_ids, last_event_ns); },
+    auto run = [&model](std::initializer_list<std::function<Status()>> steps) -> Status {
+        for (const auto& step : steps) {
+            if (auto status = step(); !status) {
+                return Error{model.path + ": " + status.error().message};
+            }
+        }
+        return Ok{};
+    };
+    if (auto status = run({
+            [&] { return load_session(db, model.session); },
+            [&] { return load_processes(db, model, process_ids); },
+            [&] { return load_threads(db, model, process_ids, thread_ids); },
+            [&] { return load_ops(db, model, op_ids); },
+        });
+        !status) {
+        return status.error();
+    }
+    // cuda_call is by far the largest table: it is read on connections of its own while this
+    // one reads the others.
+    auto calls = std::async(std::launch::async, load_calls, reader.path(), dense_lookup(thread_ids),
+                            dense_lookup(op_ids));
+    auto others = run({
         [&] { return load_offcpu(db, model, thread_ids, last_event_ns); },
         [&] { return load_sched_totals(db, model, thread_ids); },
         [&] { return load_page_alloc(db, model, process_ids); },
@@ -444,12 +466,15 @@ Result<TraceModel> load_trace(const tracedb::TraceReader& reader) {
         [&] { return load_data_quality(db, model); },
         [&] { return load_event_counts(db, model, process_ids); },
         [&] { return load_probes(db, model); },
-    };
-    for (const auto& step : steps) {
-        if (auto status = step(); !status) {
-            return Error{model.path + ": " + status.error().message};
-        }
+    });
+    auto loaded = calls.get();  // joined before anything returns
+    if (!others) {
+        return others.error();
     }
+    if (!loaded) {
+        return Error{model.path + ": " + loaded.error().message};
+    }
+    adopt_calls(std::move(*loaded), model, last_event_ns);
     auto stacks = db.query_int64("SELECT count(*) FROM stack");
     model.stack_count = stacks ? *stacks : 0;
     for (const auto& s : model.snapshots) {

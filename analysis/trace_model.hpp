@@ -6,8 +6,10 @@
 // NULL. A TraceModel is immutable once loaded, so a server can cache it for a finished trace.
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tracedb/reader.hpp"
@@ -67,21 +69,44 @@ struct OpInfo {
     OpCategory category = OpCategory::kOther;
 };
 
+// A column of cuda_call in memory. Growing it leaves new elements uninitialised (they are all
+// written right after): the loader sizes each column once for millions of rows and fills it from
+// several threads, so the pages are first touched by the threads that fill them, not zeroed by
+// one thread beforehand.
+template <class T>
+struct UninitialisedAllocator : std::allocator<T> {
+    template <class U>
+    struct rebind {
+        using other = UninitialisedAllocator<U>;
+    };
+    UninitialisedAllocator() = default;
+    template <class U>
+    explicit UninitialisedAllocator(const UninitialisedAllocator<U>&) noexcept {}
+    template <class U>
+    void construct(U* p) noexcept {
+        ::new (static_cast<void*>(p)) U;
+    }
+    template <class U, class... Args>
+    void construct(U* p, Args&&... args) {
+        ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+    }
+};
+template <class T>
+using CallColumn = std::vector<T, UninitialisedAllocator<T>>;
+
 // cuda_call, one vector per column the analysis uses; row i of each describes call i, in the
 // file's order. (copy_kind and stack_id are read where needed: the stacks query.)
 struct CudaCalls {
-    std::vector<std::int32_t> thread_index;
-    std::vector<std::int32_t> op_index;
-    std::vector<std::int64_t> ts_ns;
-    std::vector<std::int64_t> dur_ns;
-    std::vector<std::int64_t> bytes;       // -1: NULL
-    std::vector<std::int8_t> copy_kind;    // -1: NULL
-    std::vector<std::int8_t> host_pinned;  // -1: NULL
-    std::vector<std::int32_t> ret;
-    std::vector<std::int64_t> stack_id;  // -1: NULL
+    CallColumn<std::int32_t> thread_index;
+    CallColumn<std::int32_t> op_index;
+    CallColumn<std::int64_t> ts_ns;
+    CallColumn<std::int64_t> dur_ns;
+    CallColumn<std::int64_t> bytes;       // -1: NULL
+    CallColumn<std::int8_t> host_pinned;  // -1: NULL
+    CallColumn<std::int32_t> ret;
     // 1 when a driver call runs inside a runtime call of the same thread (cudaMemcpy calls
     // cuMemcpy*): counted in statistics, never twice in time accounting.
-    std::vector<std::uint8_t> enclosed;
+    CallColumn<std::uint8_t> enclosed;
 
     std::size_t size() const { return ts_ns.size(); }
     std::int64_t end_ns(std::size_t i) const { return ts_ns[i] + dur_ns[i]; }
