@@ -25,8 +25,11 @@ Result<TraceWriter> TraceWriter::create(const std::string& path, const SessionRe
                      ": the file already exists (remove it or choose another --db path)"};
     }
     sqlite3* raw = nullptr;
+    // NOMUTEX: a writer is used by one thread at a time (see the class), so SQLite's per-call
+    // mutex would be pure cost on the collector's hot path.
     int rc =
-        sqlite3_open_v2(path.c_str(), &raw, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
+        sqlite3_open_v2(path.c_str(), &raw,
+                        SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr);
     Database db(raw);
     if (rc != SQLITE_OK) {
         return Error{"cannot create trace DB " + path + ": " +
@@ -80,10 +83,40 @@ Result<TraceWriter> TraceWriter::create(const std::string& path, const SessionRe
     return writer;
 }
 
+namespace {
+
+constexpr int kCudaCallColumns = 10;
+
+std::string cuda_call_insert_sql(std::size_t rows) {
+    std::string sql =
+        "INSERT INTO cuda_call (thread_id, op_id, ts_ns, dur_ns, bytes, copy_kind, host_pinned, "
+        "stream_id, ret, stack_id) VALUES ";
+    for (std::size_t row = 0; row < rows; ++row) {
+        sql += row == 0 ? "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)" : ", (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+    }
+    return sql;
+}
+
+// Binds one call's columns to parameters first .. first + kCudaCallColumns - 1.
+void bind_cuda_call(Statement& s, int first, const CudaCallRecord& c) {
+    s.bind(first, c.thread_id);
+    s.bind(first + 1, c.op_id);
+    s.bind(first + 2, c.ts_ns);
+    s.bind(first + 3, c.dur_ns);
+    s.bind(first + 4, c.bytes);
+    s.bind(first + 5, c.copy_kind);
+    s.bind(first + 6, c.host_pinned);
+    s.bind(first + 7, c.stream_id);
+    s.bind(first + 8, c.ret);
+    s.bind(first + 9, c.stack_id);
+}
+
+}  // namespace
+
 Status TraceWriter::prepare_statements() {
     struct Entry {
         Statement* stmt;
-        const char* sql;
+        std::string sql;
     };
     const Entry entries[] = {
         {&insert_process_,
@@ -108,9 +141,8 @@ Status TraceWriter::prepare_statements() {
         {&insert_frame_,
          "INSERT INTO stack_frame (stack_id, depth, address, module, symbol, offset) "
          "VALUES (?, ?, ?, ?, ?, ?)"},
-        {&insert_cuda_call_,
-         "INSERT INTO cuda_call (thread_id, op_id, ts_ns, dur_ns, bytes, copy_kind, host_pinned, "
-         "stream_id, ret, stack_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"},
+        {&insert_cuda_call_, cuda_call_insert_sql(1).c_str()},
+        {&insert_cuda_calls_, cuda_call_insert_sql(kCallsPerInsert).c_str()},
         {&insert_offcpu_,
          "INSERT INTO offcpu (thread_id, ts_ns, dur_ns, reason, runq_wait_ns, cpu, "
          "next_thread_id) VALUES (?, ?, ?, ?, ?, ?, ?)"},
@@ -158,7 +190,7 @@ Status TraceWriter::begin_if_needed() {
     return Ok{};
 }
 
-Status TraceWriter::run(Statement& stmt) {
+Status TraceWriter::run(Statement& stmt, std::int64_t rows) {
     if (auto status = begin_if_needed(); !status) {
         stmt.reset();
         return status;
@@ -168,14 +200,18 @@ Status TraceWriter::run(Statement& stmt) {
     if (rc != SQLITE_DONE) {
         return Error{"cannot write to trace DB " + path_ + ": " + db_.last_error()};
     }
-    ++rows_written_;
-    if (++rows_in_batch_ >= kDefaultBatchRows) {
+    rows_written_ += rows;
+    rows_in_batch_ += rows;
+    if (rows_in_batch_ >= kDefaultBatchRows) {
         return commit();
     }
     return Ok{};
 }
 
 Status TraceWriter::commit() {
+    if (auto status = flush_calls(); !status) {
+        return status;
+    }
     if (!in_transaction_) {
         return Ok{};
     }
@@ -292,18 +328,29 @@ Result<std::int64_t> TraceWriter::add_stack(std::int64_t process_id,
 }
 
 Status TraceWriter::add_cuda_call(const CudaCallRecord& c) {
-    Statement& s = insert_cuda_call_;
-    s.bind(1, c.thread_id);
-    s.bind(2, c.op_id);
-    s.bind(3, c.ts_ns);
-    s.bind(4, c.dur_ns);
-    s.bind(5, c.bytes);
-    s.bind(6, c.copy_kind);
-    s.bind(7, c.host_pinned);
-    s.bind(8, c.stream_id);
-    s.bind(9, c.ret);
-    s.bind(10, c.stack_id);
-    return run(s);
+    pending_calls_.push_back(c);
+    return pending_calls_.size() < kCallsPerInsert ? Status{Ok{}} : flush_calls();
+}
+
+Status TraceWriter::flush_calls() {
+    // Taken out first: a batch commit inside run() flushes again and must find nothing.
+    std::vector<CudaCallRecord> calls;
+    calls.swap(pending_calls_);
+    pending_calls_.reserve(kCallsPerInsert);
+    if (calls.size() == kCallsPerInsert) {
+        for (std::size_t row = 0; row < calls.size(); ++row) {
+            bind_cuda_call(insert_cuda_calls_, static_cast<int>(row) * kCudaCallColumns + 1,
+                           calls[row]);
+        }
+        return run(insert_cuda_calls_, static_cast<std::int64_t>(calls.size()));
+    }
+    for (const CudaCallRecord& c : calls) {
+        bind_cuda_call(insert_cuda_call_, 1, c);
+        if (auto status = run(insert_cuda_call_); !status) {
+            return status;
+        }
+    }
+    return Ok{};
 }
 
 Status TraceWriter::add_offcpu(const OffCpuRecord& o) {
