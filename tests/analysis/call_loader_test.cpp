@@ -1,12 +1,15 @@
-// cuda_call read in parallel rowid ranges: every row lands once, in file order, and the slices
-// close up around rows that are skipped.
+// cuda_call read in parallel parts: every row lands once, in file order, the slices close up
+// around rows that are skipped, and the page reader and SQL agree.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <string>
 #include <vector>
 
+#include "analysis/call_loader.hpp"
 #include "tests/analysis/fixture_builder.hpp"
+#include "tests/support/temp_dir.hpp"
+#include "tracedb/writer.hpp"
 
 using namespace causeway::analysis;
 using namespace causeway::testing;
@@ -39,4 +42,51 @@ TEST_CASE("a large cuda_call is read in parallel parts, in order, around skipped
     std::string note = std::to_string(kCalls - static_cast<int>(kept_ts.size())) +
                        " CUDA calls name a thread that is not in the file; skipped";
     CHECK(std::find(model.notes.begin(), model.notes.end(), note) != model.notes.end());
+}
+
+TEST_CASE("the page reader and SQL load the same calls", "[analysis][loader]") {
+    // The same rows loaded twice: from the WAL file a recording leaves (read with SQL), then
+    // from the finished file (read from its b-tree pages).
+    causeway::testing::TempDir dir;
+    auto path = dir.file("run.db");
+    auto writer = causeway::tracedb::TraceWriter::create(path, {.source = "test"});
+    REQUIRE(writer);
+    constexpr int kCalls = 600'000;
+    for (int i = 0; i < kCalls; ++i) {
+        causeway::tracedb::CudaCallRecord c{
+            .thread_id = i % 11 == 3 ? 99 : 1 + i % 2,
+            .op_id = i % 2 == 0 ? op::kMemcpyAsync : op::kLaunchKernel,
+            .ts_ns = i * kUs,
+            .dur_ns = 1 + i % 1'000};
+        if (i % 2 == 0) {
+            c.bytes = i * 64;
+            c.host_pinned = i % 4 == 0;
+        }
+        c.ret = i % 1'000 == 0 ? 2 : 0;
+        REQUIRE(writer->add_cuda_call(c));
+    }
+    REQUIRE(writer->commit());
+    const std::vector<std::int32_t> thread_of_id{-1, 0, 1};
+    std::vector<std::int32_t> op_of_id(200, -1);
+    op_of_id[op::kMemcpyAsync] = 0;
+    op_of_id[op::kLaunchKernel] = 1;
+    auto with_sql = load_calls(path, thread_of_id, op_of_id);
+    REQUIRE(writer->finish(kCalls * kUs));
+    auto from_pages = load_calls(path, thread_of_id, op_of_id);
+    REQUIRE(with_sql);
+    REQUIRE(from_pages);
+
+    const CudaCalls& a = with_sql->calls;
+    const CudaCalls& b = from_pages->calls;
+    REQUIRE(a.size() == b.size());
+    CHECK(a.size() < static_cast<std::size_t>(kCalls));  // thread 99 is skipped
+    CHECK(with_sql->unknown_thread == from_pages->unknown_thread);
+    CHECK(with_sql->last_end_ns == from_pages->last_end_ns);
+    CHECK(a.thread_index == b.thread_index);
+    CHECK(a.op_index == b.op_index);
+    CHECK(a.ts_ns == b.ts_ns);
+    CHECK(a.dur_ns == b.dur_ns);
+    CHECK(a.bytes == b.bytes);
+    CHECK(a.host_pinned == b.host_pinned);
+    CHECK(a.ret == b.ret);
 }

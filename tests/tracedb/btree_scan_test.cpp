@@ -1,0 +1,131 @@
+// The page reader against SQL on the same files: every row and every NULL alike, and refusals
+// for what it does not read (WAL files, rowid aliases, text values).
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include "tests/support/temp_dir.hpp"
+#include "tracedb/btree_scan.hpp"
+#include "tracedb/reader.hpp"
+#include "tracedb/writer.hpp"
+
+using namespace causeway::tracedb;
+using causeway::testing::TempDir;
+
+namespace {
+
+// Values of every integer width SQLite stores (0 and 1 have serial types of their own), signs,
+// and NULLs, so each serial type is decoded.
+std::int64_t wide_value(std::int64_t i) {
+    static constexpr std::int64_t kValues[] = {0,          1,
+                                               -1,         127,
+                                               -129,       40'000,
+                                               -8'000'000, 2'000'000'000,
+                                               1LL << 40,  -(1LL << 47),
+                                               1LL << 62,  INT64_MIN};
+    return kValues[i % 12];
+}
+
+CudaCallRecord call_number(std::int64_t i) {
+    CudaCallRecord c{.thread_id = 1 + i % 3, .op_id = 7, .ts_ns = wide_value(i), .dur_ns = i};
+    if (i % 4 != 0) {
+        c.bytes = wide_value(i / 4);
+        c.host_pinned = i % 2;
+    }
+    c.ret = static_cast<std::int32_t>(wide_value(i / 7) & 0x7FFFFFFF) * (i % 5 == 0 ? -1 : 1);
+    if (i % 9 == 0) {
+        c.stack_id = i;
+    }
+    return c;
+}
+
+// Writes `calls` calls; finished (rollback journal) unless `finish` is false (WAL).
+std::string write_trace(const TempDir& dir, std::int64_t calls, bool finish = true) {
+    auto path = dir.file("run.db");
+    auto writer = TraceWriter::create(path, {.source = "test"});
+    REQUIRE(writer);
+    for (std::int64_t i = 0; i < calls; ++i) {
+        REQUIRE(writer->add_cuda_call(call_number(i)));
+    }
+    REQUIRE(writer->rename_thread(1, 5, std::string("python"), "pt_data_worker"));
+    if (finish) {
+        REQUIRE(writer->finish(calls));
+    } else {
+        REQUIRE(writer->commit());  // the file stays in WAL mode, as a collector killed mid-run
+    }
+    return path;
+}
+
+}  // namespace
+
+TEST_CASE("rows read from the pages equal rows read with SQL", "[tracedb][btree]") {
+    TempDir dir;
+    const std::int64_t calls = 150'000;  // over a thousand leaves under two interior levels
+    auto path = write_trace(dir, calls);
+    auto reader = TraceReader::open(path);
+    REQUIRE(reader);
+    REQUIRE(reader->db().exec("BEGIN"));
+    auto scan = BtreeTableScan::open(reader->db(), path, "cuda_call");
+    REQUIRE(scan);
+    CHECK(scan->leaves().size() > 1000);
+    CHECK(scan->columns().size() == 10);
+
+    auto sql = reader->db().prepare("SELECT rowid, * FROM cuda_call ORDER BY rowid");
+    REQUIRE(sql);
+    std::vector<std::uint8_t> page;
+    std::vector<BtreeTableScan::Row> rows;
+    std::int64_t compared = 0;
+    for (std::size_t leaf = 0; leaf < scan->leaves().size(); ++leaf) {
+        REQUIRE(scan->read_leaf(leaf, page, rows));
+        for (const auto& row : rows) {
+            REQUIRE(sql->step() == SQLITE_ROW);
+            bool same = row.rowid == sql->column_int64(0);
+            for (int column = 0; column < 10; ++column) {
+                bool null = sql->column_is_null(column + 1);
+                same = same && row.is_null(column) == null &&
+                       (null || row.columns[static_cast<std::size_t>(column)] ==
+                                    sql->column_int64(column + 1));
+            }
+            if (!same) {
+                FAIL("rowid " << row.rowid << " differs from SQL");
+            }
+            ++compared;
+        }
+    }
+    CHECK(sql->step() == SQLITE_DONE);
+    CHECK(compared == calls);
+}
+
+TEST_CASE("the page reader refuses what it does not read", "[tracedb][btree]") {
+    TempDir dir;
+    SECTION("a WAL file, whose newest pages may be in the -wal file") {
+        auto path = write_trace(dir, 100, false);
+        auto reader = TraceReader::open(path);
+        REQUIRE(reader);
+        auto scan = BtreeTableScan::open(reader->db(), path, "cuda_call");
+        REQUIRE_FALSE(scan);
+        CHECK_THAT(scan.error().message, Catch::Contains("WAL"));
+    }
+    SECTION("a table with a rowid alias, and rows with text") {
+        auto path = write_trace(dir, 100);
+        auto reader = TraceReader::open(path);
+        REQUIRE(reader);
+        auto thread = BtreeTableScan::open(reader->db(), path, "thread");
+        REQUIRE_FALSE(thread);
+        CHECK_THAT(thread.error().message, Catch::Contains("rowid alias"));
+        auto renames = BtreeTableScan::open(reader->db(), path, "thread_rename");
+        REQUIRE(renames);
+        std::vector<std::uint8_t> page;
+        std::vector<BtreeTableScan::Row> rows;
+        auto read = renames->read_leaf(0, page, rows);
+        REQUIRE_FALSE(read);
+        CHECK_THAT(read.error().message, Catch::Contains("not an integer"));
+    }
+    SECTION("a table that does not exist") {
+        auto path = write_trace(dir, 10);
+        auto reader = TraceReader::open(path);
+        REQUIRE(reader);
+        CHECK_FALSE(BtreeTableScan::open(reader->db(), path, "no_such_table"));
+    }
+}
