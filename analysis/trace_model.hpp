@@ -5,7 +5,11 @@
 // vectors here (thread_index, op_index, process_index); -1 means "none" where a column may be
 // NULL. A TraceModel is immutable once loaded, so a server can cache it for a finished trace.
 
+#include <sys/mman.h>
+
 #include <cstdint>
+#include <cstdlib>
+#include <new>
 #include <memory>
 #include <optional>
 #include <string>
@@ -75,6 +79,7 @@ struct OpInfo {
 // one thread beforehand.
 template <class T>
 struct UninitialisedAllocator : std::allocator<T> {
+    static constexpr std::size_t kHugeBytes = 2 << 20;
     template <class U>
     struct rebind {
         using other = UninitialisedAllocator<U>;
@@ -82,6 +87,28 @@ struct UninitialisedAllocator : std::allocator<T> {
     UninitialisedAllocator() = default;
     template <class U>
     explicit UninitialisedAllocator(const UninitialisedAllocator<U>&) noexcept {}
+    T* allocate(std::size_t n) {
+        std::size_t bytes = n * sizeof(T);
+        if (bytes < kHugeBytes) {
+            return std::allocator<T>::allocate(n);
+        }
+        // Millions of rows: 2 MiB pages take a page fault per 2 MiB instead of per 4 KiB, which
+        // in a VM was up to a second of system time for a 10M-call trace.
+        std::size_t rounded = (bytes + kHugeBytes - 1) / kHugeBytes * kHugeBytes;
+        void* p = std::aligned_alloc(kHugeBytes, rounded);
+        if (p == nullptr) {
+            throw std::bad_alloc();
+        }
+        ::madvise(p, rounded, MADV_HUGEPAGE);
+        return static_cast<T*>(p);
+    }
+    void deallocate(T* p, std::size_t n) noexcept {
+        if (n * sizeof(T) < kHugeBytes) {
+            std::allocator<T>::deallocate(p, n);
+        } else {
+            std::free(p);
+        }
+    }
     template <class U>
     void construct(U* p) noexcept {
         ::new (static_cast<void*>(p)) U;
