@@ -32,23 +32,27 @@ Distribution summarize(std::vector<std::int64_t>& durations_ns) {
     d.count = static_cast<std::int64_t>(n);
     d.total_ns = std::accumulate(durations_ns.begin(), durations_ns.end(), std::int64_t{0});
     d.mean_ns = d.total_ns / d.count;
-    // Highest rank first: each nth_element then only needs the prefix left of the previous one.
+    // Lowest rank first: nth_element leaves everything above the rank after it, so each higher
+    // rank is selected only among the elements after the previous one (about 1.6n work for the
+    // four ranks instead of 3.8n from the top down).
     auto begin = durations_ns.begin();
-    auto select = [&](double pct, std::vector<std::int64_t>::iterator end) {
+    auto end = durations_ns.end();
+    auto select = [&](double pct, std::vector<std::int64_t>::iterator from) {
         auto nth = begin + static_cast<std::ptrdiff_t>(nearest_rank_index(n, pct));
-        std::nth_element(begin, nth, end);
+        if (nth >= from) {  // else the rank is the previous one's, already in place
+            std::nth_element(from, nth, end);
+        }
         return nth;
     };
-    auto max_it = std::max_element(begin, durations_ns.end());
-    d.max_ns = *max_it;
-    d.min_ns = *std::min_element(begin, durations_ns.end());
-    auto p99 = select(99, durations_ns.end());
-    d.p99_ns = *p99;
-    auto p95 = select(95, p99 + 1);
-    d.p95_ns = *p95;
-    auto p90 = select(90, p95 + 1);
+    d.max_ns = *std::max_element(begin, end);
+    d.min_ns = *std::min_element(begin, end);
+    auto p50 = select(50, begin);
+    d.p50_ns = *p50;
+    auto p90 = select(90, p50 + 1);
     d.p90_ns = *p90;
-    d.p50_ns = *select(50, p90 + 1);
+    auto p95 = select(95, p90 + 1);
+    d.p95_ns = *p95;
+    d.p99_ns = *select(99, p95 + 1);
     return d;
 }
 
