@@ -1,11 +1,13 @@
 // causeway check: can this machine record? Kernel, BTF, privileges, CUDA libraries found (and
-// where we looked), processes using CUDA now. Exit code 0 when ready, 1 when something stops
-// recording.
+// where we looked), processes using CUDA now, as text or (--json) as the object the MCP tool
+// get_check returns. Exit code 0 when ready, 1 when something stops recording.
 #include <iostream>
+#include <limits>
 
 #include "cli/commands.hpp"
 #include "cli/terminal_style.hpp"
 #include "collector/readiness.hpp"
+#include "server/readiness_json.hpp"
 
 namespace causeway::cli {
 namespace {
@@ -50,17 +52,29 @@ std::string render(const collector::Readiness& r, const TerminalStyle& style) {
     return out;
 }
 
+struct CheckOptions {
+    collector::ReadinessOptions readiness;
+    bool json = false;
+};
+
 }  // namespace
 
 void add_check_command(CLI::App& app, int& exit_code) {
-    auto options = std::make_shared<collector::ReadinessOptions>();
+    auto options = std::make_shared<CheckOptions>();
     CLI::App* command = app.add_subcommand(
         "check", "can this machine record? kernel, BTF, privileges, CUDA libraries, processes");
-    command->add_option("--cuda-lib", options->cuda_lib_paths,
+    command->add_option("--cuda-lib", options->readiness.cuda_lib_paths,
                         "a CUDA library to check, as given to causeway-collector --cuda-lib");
+    command->add_flag("--json", options->json, "print one JSON object (every process listed)");
     command->callback([options, &exit_code] {
-        auto readiness = collector::check_readiness(*options);
-        std::cout << render(readiness, TerminalStyle::for_stdout());
+        auto readiness = collector::check_readiness(options->readiness);
+        if (options->json) {
+            std::cout << server::readiness_json(readiness, std::numeric_limits<std::size_t>::max())
+                             .dump(2)
+                      << "\n";
+        } else {
+            std::cout << render(readiness, TerminalStyle::for_stdout());
+        }
         exit_code = readiness.ready() ? 0 : 1;
     });
 }

@@ -5,6 +5,7 @@
 #include <mutex>
 
 #include "collector/readiness.hpp"
+#include "server/readiness_json.hpp"
 #include "server/tool_schemas.hpp"
 #include "server/tools.hpp"
 
@@ -16,38 +17,6 @@ constexpr std::size_t kMaxCudaProcesses = 50;
 // A readiness check reads every process's memory maps (about 100 ms); an assistant that asks
 // again within this long gets the same answer, which is still current for what it decides.
 constexpr std::chrono::seconds kReadinessMaxAge{5};
-
-json readiness_json(const collector::Readiness& readiness) {
-    json libraries = json::array();
-    for (const auto& library : readiness.cuda.libraries) {
-        libraries.push_back({{"path", library.path},
-                             {"kind", collector::cuda_library_kind_name(library.kind)},
-                             {"found_by", library.found_by}});
-    }
-    json processes = json::array();
-    for (std::size_t i = 0; i < readiness.cuda_processes.size() && i < kMaxCudaProcesses; ++i) {
-        const auto& process = readiness.cuda_processes[i];
-        processes.push_back(
-            {{"pid", process.pid}, {"comm", process.comm}, {"libraries", process.libraries}});
-    }
-    return {{"ready", readiness.ready()},
-            {"kernel_release", readiness.kernel_release},
-            {"btf_present", readiness.btf_present},
-            {"btf_path", readiness.btf_path},
-            {"privileged", readiness.privileged()},
-            {"is_root", readiness.is_root},
-            {"has_cap_bpf", readiness.has_cap_bpf},
-            {"has_cap_perfmon", readiness.has_cap_perfmon},
-            {"tracefs_mounted", readiness.tracefs_mounted},
-            {"libcudart_found", readiness.libcudart_found},
-            {"libcuda_found", readiness.libcuda_found},
-            {"cuda_libraries", std::move(libraries)},
-            {"searched", readiness.cuda.searched},
-            {"cuda_processes", std::move(processes)},
-            {"cuda_process_count", readiness.cuda_processes.size()},
-            {"problems", readiness.problems},
-            {"warnings", readiness.warnings}};
-}
 
 std::string render(const json& check) {
     std::string text = fmt::format(
@@ -84,7 +53,7 @@ json recent_readiness() {
     std::lock_guard lock(mutex);
     auto now = std::chrono::steady_clock::now();
     if (cached.is_null() || now - taken > kReadinessMaxAge) {
-        cached = readiness_json(collector::check_readiness());
+        cached = readiness_json(collector::check_readiness(), kMaxCudaProcesses);
         taken = now;
     }
     return cached;

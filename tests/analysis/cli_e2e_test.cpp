@@ -1,5 +1,5 @@
-// The causeway binary end to end on fixture DBs: explain (text and --json), stats, query, and
-// the errors a person gets for a missing DB, a bad window or an unknown pid.
+// The causeway binary end to end on fixture DBs: explain (text and --json), stats, query, check,
+// and the errors a person gets for a missing DB, a bad window or an unknown pid.
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
@@ -97,4 +97,17 @@ TEST_CASE("bad input gets an error that says what to do", "[cli][e2e]") {
     Run pid = run("explain --db " + db + " --pid 999");
     CHECK(pid.exit_code != 0);
     CHECK(pid.output.find("traced pids: 100, 101") != std::string::npos);
+}
+
+TEST_CASE("check --json gives the readiness the text shows, with the same exit code",
+          "[cli][e2e]") {
+    Run text = run("check");
+    Run json = run("check --json");
+    REQUIRE(json.exit_code == text.exit_code);
+    auto parsed = nlohmann::json::parse(json.output);
+    CHECK(parsed["ready"] == (json.exit_code == 0));
+    CHECK((text.output.rfind("Ready to record: yes", 0) == 0) == parsed["ready"].get<bool>());
+    CHECK_FALSE(parsed["kernel_release"].get<std::string>().empty());
+    CHECK(parsed["problems"].is_array());
+    CHECK(parsed["cuda_process_count"] == parsed["cuda_processes"].size());
 }

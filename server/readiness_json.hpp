@@ -1,0 +1,16 @@
+#pragma once
+// The readiness check (collector/readiness.hpp) as JSON: the structuredContent of the get_check
+// tool and the output of `causeway check --json`.
+
+#include <cstddef>
+#include <nlohmann/json.hpp>
+
+#include "collector/readiness.hpp"
+
+namespace causeway::server {
+
+// At most `max_processes` processes with CUDA mapped are listed; cuda_process_count says how
+// many there were.
+nlohmann::json readiness_json(const collector::Readiness& readiness, std::size_t max_processes);
+
+}  // namespace causeway::server
