@@ -36,9 +36,11 @@ void for_each_loaded_column(CudaCalls& c, F f) {
     f(c.bytes);
     f(c.host_pinned);
     f(c.ret);
+    f(c.stack_id);
 }
 
-// One cuda_call row as either reader decodes it; -1 stands for NULL in bytes and host_pinned.
+// One cuda_call row as either reader decodes it; -1 stands for NULL in bytes, host_pinned and
+// stack_id.
 struct CallRow {
     std::int64_t thread_id = 0;
     std::int64_t op_id = 0;
@@ -47,6 +49,7 @@ struct CallRow {
     std::int64_t bytes = -1;
     std::int64_t host_pinned = -1;
     std::int64_t ret = 0;
+    std::int64_t stack_id = -1;
 };
 
 // Where a part's rows go and what it skipped. Each part writes its rows one after another from
@@ -74,6 +77,7 @@ class PartWriter {
         c_.bytes[i] = row.bytes;
         c_.host_pinned[i] = static_cast<std::int8_t>(row.host_pinned);
         c_.ret[i] = static_cast<std::int32_t>(row.ret);
+        c_.stack_id[i] = static_cast<std::int32_t>(row.stack_id);
         counts.last_end_ns = std::max(counts.last_end_ns, row.ts_ns + row.dur_ns);
     }
 
@@ -144,7 +148,7 @@ Result<LoadedCalls> read_parts(std::int64_t rows, const std::vector<Part>& parts
 Status read_rows_with_sql(const tracedb::Database& db, std::int64_t first, std::int64_t last,
                           PartWriter& writer) {
     auto stmt = db.prepare(
-        "SELECT thread_id, op_id, ts_ns, dur_ns, bytes, host_pinned, ret FROM cuda_call "
+        "SELECT thread_id, op_id, ts_ns, dur_ns, bytes, host_pinned, ret, stack_id FROM cuda_call "
         "WHERE rowid BETWEEN ? AND ?");
     if (!stmt) {
         return Error{"cannot read table cuda_call: " + stmt.error().message};
@@ -163,7 +167,8 @@ Status read_rows_with_sql(const tracedb::Database& db, std::int64_t first, std::
                       .dur_ns = sqlite3_column_int64(s, 3),
                       .bytes = optional_column(4),
                       .host_pinned = optional_column(5),
-                      .ret = sqlite3_column_int64(s, 6)});
+                      .ret = sqlite3_column_int64(s, 6),
+                      .stack_id = optional_column(7)});
     }
     if (rc != SQLITE_DONE) {
         return Error{"cannot read table cuda_call: " + db.last_error()};
@@ -199,7 +204,7 @@ Result<LoadedCalls> load_with_sql(const std::string& path, const tracedb::Databa
 std::vector<int> record_positions(const std::vector<std::string>& columns) {
     std::vector<int> positions;
     for (const char* name :
-         {"thread_id", "op_id", "ts_ns", "dur_ns", "bytes", "host_pinned", "ret"}) {
+         {"thread_id", "op_id", "ts_ns", "dur_ns", "bytes", "host_pinned", "ret", "stack_id"}) {
         auto it = std::find(columns.begin(), columns.end(), name);
         if (it == columns.end()) {
             return {};
@@ -255,7 +260,8 @@ Result<LoadedCalls> load_from_pages(const tracedb::BtreeTableScan& scan, std::in
                                   .dur_ns = value(row, 3),
                                   .bytes = value(row, 4),
                                   .host_pinned = value(row, 5),
-                                  .ret = value(row, 6)});
+                                  .ret = value(row, 6),
+                                  .stack_id = value(row, 7)});
                 }
             }
             return Ok{};

@@ -1,7 +1,7 @@
 #include "analysis/stacks.hpp"
 
 #include <algorithm>
-#include <map>
+#include <unordered_map>
 
 namespace causeway::analysis {
 namespace {
@@ -25,58 +25,33 @@ Status read_frames(const tracedb::Database& db, StackEntry& entry) {
 
 Result<StackReport> top_stacks(const tracedb::TraceReader& reader, const TraceModel& model,
                                const TraceFilter& filter, std::size_t limit) {
-    const tracedb::Database& db = reader.db();
     StackReport report;
     report.stacks_in_trace = model.stack_count;
     if (model.stack_count == 0) {
         return report;
     }
     ResolvedFilter selected(model, filter);
-    std::map<std::int64_t, int> thread_of_id;
-    for (std::size_t t = 0; t < model.threads.size(); ++t) {
-        thread_of_id[model.threads[t].id] = static_cast<int>(t);
-    }
-    auto stmt = db.prepare(
-        "SELECT stack_id, thread_id, op_id, count(*), sum(dur_ns), max(dur_ns) FROM cuda_call "
-        "WHERE stack_id IS NOT NULL AND ts_ns >= ? AND ts_ns < ? "
-        "GROUP BY stack_id, thread_id, op_id");
-    if (!stmt) {
-        return stmt.error();
-    }
-    const TimeWindow& window = selected.window();
-    stmt->bind(1, selected.windowed() ? window.start_ns : INT64_MIN);
-    stmt->bind(2, selected.windowed() ? window.end_ns : INT64_MAX);
-    std::map<std::int64_t, StackEntry> by_stack;
-    int rc;
-    while ((rc = stmt->step()) == SQLITE_ROW) {
-        auto thread = thread_of_id.find(stmt->column_int64(1));
-        int op = -1;
-        for (std::size_t o = 0; o < model.ops.size(); ++o) {
-            op = model.ops[o].id == stmt->column_int64(2) ? static_cast<int>(o) : op;
-        }
-        if (thread == thread_of_id.end() || op < 0 || !selected.thread_selected(thread->second) ||
-            !selected.op_selected(op)) {
+    const CudaCalls& c = model.calls;
+    std::unordered_map<std::int32_t, StackEntry> by_stack;
+    for (std::size_t i = 0; i < c.size(); ++i) {
+        if (c.stack_id[i] < 0 || !selected.call_selected(i)) {
             continue;
         }
-        StackEntry& entry = by_stack[stmt->column_int64(0)];
-        entry.stack_id = stmt->column_int64(0);
-        entry.pid = model.process_of_thread(thread->second).pid;
-        StackOp part{model.ops[static_cast<std::size_t>(op)].name, stmt->column_int64(3),
-                     stmt->column_int64(4), stmt->column_int64(5)};
-        entry.calls += part.calls;
-        entry.total_ns += part.total_ns;
+        StackEntry& entry = by_stack[c.stack_id[i]];
+        entry.stack_id = c.stack_id[i];
+        entry.pid = model.process_of_thread(c.thread_index[i]).pid;
+        const std::string& op = model.ops[static_cast<std::size_t>(c.op_index[i])].name;
         auto same = std::find_if(entry.ops.begin(), entry.ops.end(),
-                                 [&](const StackOp& o) { return o.op == part.op; });
+                                 [&](const StackOp& o) { return o.op == op; });
         if (same == entry.ops.end()) {
-            entry.ops.push_back(part);
-        } else {
-            same->calls += part.calls;
-            same->total_ns += part.total_ns;
-            same->max_ns = std::max(same->max_ns, part.max_ns);
+            entry.ops.push_back({op, 0, 0, 0});
+            same = entry.ops.end() - 1;
         }
-    }
-    if (rc != SQLITE_DONE) {
-        return Error{"cannot read stacks: " + db.last_error()};
+        ++same->calls;
+        same->total_ns += c.dur_ns[i];
+        same->max_ns = std::max(same->max_ns, c.dur_ns[i]);
+        ++entry.calls;
+        entry.total_ns += c.dur_ns[i];
     }
     for (auto& [id, entry] : by_stack) {
         report.calls_with_stack += entry.calls;
@@ -84,13 +59,16 @@ Result<StackReport> top_stacks(const tracedb::TraceReader& reader, const TraceMo
                   [](const StackOp& a, const StackOp& b) { return a.total_ns > b.total_ns; });
         report.stacks.push_back(std::move(entry));
     }
-    std::sort(report.stacks.begin(), report.stacks.end(),
-              [](const StackEntry& a, const StackEntry& b) { return a.total_ns > b.total_ns; });
+    // Ties broken by stack id, so the answer does not depend on the hash map's order.
+    std::sort(
+        report.stacks.begin(), report.stacks.end(), [](const StackEntry& a, const StackEntry& b) {
+            return a.total_ns != b.total_ns ? a.total_ns > b.total_ns : a.stack_id < b.stack_id;
+        });
     if (report.stacks.size() > limit) {
         report.stacks.resize(limit);
     }
     for (auto& entry : report.stacks) {
-        if (auto status = read_frames(db, entry); !status) {
+        if (auto status = read_frames(reader.db(), entry); !status) {
             return Error{"cannot read stack frames: " + status.error().message};
         }
     }

@@ -43,8 +43,8 @@ struct StackReport {
     std::vector<StackEntry> stacks;     // by total time, at most `limit`
 };
 
-// Reads cuda_call.stack_id with one grouped query (the model does not hold it). `reader` must
-// be the connection the model was loaded from, or one to the same file.
+// Groups the selected calls of the model by their stack; reads the frames of the top `limit`
+// stacks through `reader`, a connection to the file the model was loaded from.
 Result<StackReport> top_stacks(const tracedb::TraceReader& reader, const TraceModel& model,
                                const TraceFilter& filter, std::size_t limit);
 

@@ -9,8 +9,8 @@
 
 #include <cstdint>
 #include <cstdlib>
-#include <new>
 #include <memory>
+#include <new>
 #include <optional>
 #include <string>
 #include <utility>
@@ -122,7 +122,7 @@ template <class T>
 using CallColumn = std::vector<T, UninitialisedAllocator<T>>;
 
 // cuda_call, one vector per column the analysis uses; row i of each describes call i, in the
-// file's order. (copy_kind and stack_id are read where needed: the stacks query.)
+// file's order. (copy_kind and stream_id are not held.)
 struct CudaCalls {
     CallColumn<std::int32_t> thread_index;
     CallColumn<std::int32_t> op_index;
@@ -131,6 +131,9 @@ struct CudaCalls {
     CallColumn<std::int64_t> bytes;       // -1: NULL
     CallColumn<std::int8_t> host_pinned;  // -1: NULL
     CallColumn<std::int32_t> ret;
+    // stack.id of the call's user stack; -1: none recorded. (Stack ids are minted per distinct
+    // stack of a process, bounded by the collector's 16384-entry stack map, so 32 bits hold them.)
+    CallColumn<std::int32_t> stack_id;
     // 1 when a driver call runs inside a runtime call of the same thread (cudaMemcpy calls
     // cuMemcpy*): counted in statistics, never twice in time accounting.
     CallColumn<std::uint8_t> enclosed;

@@ -63,6 +63,9 @@ TEST_CASE("the page reader and SQL load the same calls", "[analysis][loader]") {
             c.host_pinned = i % 4 == 0;
         }
         c.ret = i % 1'000 == 0 ? 2 : 0;
+        if (i % 3 == 0) {
+            c.stack_id = 1 + i % 5;
+        }
         REQUIRE(writer->add_cuda_call(c));
     }
     REQUIRE(writer->commit());
@@ -89,4 +92,6 @@ TEST_CASE("the page reader and SQL load the same calls", "[analysis][loader]") {
     CHECK(a.bytes == b.bytes);
     CHECK(a.host_pinned == b.host_pinned);
     CHECK(a.ret == b.ret);
+    CHECK(a.stack_id == b.stack_id);
+    CHECK(std::count(b.stack_id.begin(), b.stack_id.end(), -1) > 0);
 }
