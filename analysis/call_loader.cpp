@@ -101,8 +101,8 @@ struct Part {
     std::function<Status(PartWriter&)> read;
 };
 
-// Sizes the columns for `rows` rowids, reads the parts (the first on this thread, the others
-// on threads of their own), then closes up the slices.
+// Sizes the columns for `rows` rowids, reads the parts (at least one; the first on this thread,
+// the others on threads of their own), then closes up the slices.
 Result<LoadedCalls> read_parts(std::int64_t rows, const std::vector<Part>& parts,
                                const std::vector<std::int32_t>& thread_of_id,
                                const std::vector<std::int32_t>& op_of_id) {
@@ -118,7 +118,7 @@ Result<LoadedCalls> read_parts(std::int64_t rows, const std::vector<Part>& parts
         others.push_back(std::async(std::launch::async, parts[p].read, std::ref(writers[p])));
     }
     std::vector<Status> statuses;
-    statuses.push_back(parts.empty() ? Status{Ok{}} : parts[0].read(writers[0]));
+    statuses.push_back(parts[0].read(writers[0]));
     for (auto& other : others) {
         statuses.push_back(other.get());  // every part is joined before `out` goes away
     }

@@ -207,19 +207,25 @@ void adopt_calls(LoadedCalls loaded, TraceModel& model, std::int64_t& last_event
     }
 }
 
+// Sorts each list by `less`, stably. Rows are appended to the DB in roughly ts order, so most
+// lists are already sorted and are only checked.
+template <class T, class Less>
+void sort_each_if_needed(std::vector<std::vector<T>>& lists, Less less) {
+    for (auto& list : lists) {
+        if (!std::is_sorted(list.begin(), list.end(), less)) {
+            std::stable_sort(list.begin(), list.end(), less);
+        }
+    }
+}
+
 void index_calls_by_thread(TraceModel& model) {
     const CudaCalls& c = model.calls;
     model.calls_by_thread.assign(model.threads.size(), {});
     for (std::uint32_t i = 0; i < c.size(); ++i) {
         model.calls_by_thread[static_cast<std::size_t>(c.thread_index[i])].push_back(i);
     }
-    for (auto& list : model.calls_by_thread) {
-        // Rows arrive in roughly ts order; sort only when they are not.
-        auto by_ts = [&c](std::uint32_t a, std::uint32_t b) { return c.ts_ns[a] < c.ts_ns[b]; };
-        if (!std::is_sorted(list.begin(), list.end(), by_ts)) {
-            std::stable_sort(list.begin(), list.end(), by_ts);
-        }
-    }
+    sort_each_if_needed(model.calls_by_thread,
+                        [&c](std::uint32_t a, std::uint32_t b) { return c.ts_ns[a] < c.ts_ns[b]; });
 }
 
 Status load_offcpu(const Database& db, TraceModel& model, const IdIndex& thread_index,
@@ -254,16 +260,10 @@ Status load_offcpu(const Database& db, TraceModel& model, const IdIndex& thread_
     if (rc != SQLITE_DONE) {
         return step_error(db, "offcpu");
     }
-    // The table is read in its stored order (through the index, every row would be a random
-    // lookup): rows are appended in roughly ts order, so most threads need no sort.
-    for (auto& intervals : model.offcpu_by_thread) {
-        auto by_ts = [](const OffCpuInterval& a, const OffCpuInterval& b) {
-            return a.ts_ns < b.ts_ns;
-        };
-        if (!std::is_sorted(intervals.begin(), intervals.end(), by_ts)) {
-            std::stable_sort(intervals.begin(), intervals.end(), by_ts);
-        }
-    }
+    // Read in stored order, not through the index (a random lookup per row), then sorted.
+    sort_each_if_needed(
+        model.offcpu_by_thread,
+        [](const OffCpuInterval& a, const OffCpuInterval& b) { return a.ts_ns < b.ts_ns; });
     if (unknown > 0) {
         model.notes.push_back(std::to_string(unknown) +
                               " off-CPU intervals name a thread that is not in the file; skipped");

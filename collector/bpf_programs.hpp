@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "collector/discovery.hpp"
-#include "collector/unique_fd.hpp"
 #include "tracedb/records.hpp"
 #include "tracedb/result.hpp"
+#include "tracedb/unique_fd.hpp"
 
 struct lifecycle;
 struct sched;

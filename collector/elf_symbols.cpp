@@ -10,7 +10,7 @@
 #include <set>
 
 #include "collector/elf_function_symbols.hpp"
-#include "collector/unique_fd.hpp"
+#include "tracedb/unique_fd.hpp"
 
 namespace causeway::collector {
 

@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "collector/elf_function_symbols.hpp"
-#include "collector/unique_fd.hpp"
+#include "tracedb/unique_fd.hpp"
 
 namespace causeway::collector {
 

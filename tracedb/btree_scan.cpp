@@ -7,7 +7,6 @@
 #include <cerrno>
 #include <cstring>
 #include <limits>
-#include <utility>
 
 namespace causeway::tracedb {
 namespace {
@@ -98,14 +97,15 @@ Result<BtreeTableScan> BtreeTableScan::open(const Database& db, const std::strin
     }
     auto root_page = root->column_int64(0);
 
-    scan.fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (scan.fd_ < 0) {
+    scan.fd_ = UniqueFd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+    if (!scan.fd_) {
         return refused(path, std::strerror(errno));
     }
     std::uint8_t header[kFileHeaderBytes];
     struct stat st {};
-    if (::pread(scan.fd_, header, sizeof(header), 0) != static_cast<ssize_t>(sizeof(header)) ||
-        ::fstat(scan.fd_, &st) != 0) {
+    if (::pread(scan.fd_.get(), header, sizeof(header), 0) !=
+            static_cast<ssize_t>(sizeof(header)) ||
+        ::fstat(scan.fd_.get(), &st) != 0) {
         return refused(path, "the file header cannot be read");
     }
     if (header[18] != 1 || header[19] != 1) {
@@ -131,37 +131,6 @@ Result<BtreeTableScan> BtreeTableScan::open(const Database& db, const std::strin
     return scan;
 }
 
-BtreeTableScan::BtreeTableScan(BtreeTableScan&& other) noexcept
-    : fd_(std::exchange(other.fd_, -1)),
-      path_(std::move(other.path_)),
-      page_size_(other.page_size_),
-      usable_size_(other.usable_size_),
-      page_count_(other.page_count_),
-      leaves_(std::move(other.leaves_)),
-      columns_(std::move(other.columns_)) {}
-
-BtreeTableScan& BtreeTableScan::operator=(BtreeTableScan&& other) noexcept {
-    if (this != &other) {
-        if (fd_ >= 0) {
-            ::close(fd_);
-        }
-        fd_ = std::exchange(other.fd_, -1);
-        path_ = std::move(other.path_);
-        page_size_ = other.page_size_;
-        usable_size_ = other.usable_size_;
-        page_count_ = other.page_count_;
-        leaves_ = std::move(other.leaves_);
-        columns_ = std::move(other.columns_);
-    }
-    return *this;
-}
-
-BtreeTableScan::~BtreeTableScan() {
-    if (fd_ >= 0) {
-        ::close(fd_);
-    }
-}
-
 Status BtreeTableScan::read_page(std::uint32_t number, std::vector<std::uint8_t>& page) const {
     if (number < 2 || number > page_count_) {
         return refused(path_,
@@ -169,7 +138,7 @@ Status BtreeTableScan::read_page(std::uint32_t number, std::vector<std::uint8_t>
     }
     page.resize(page_size_);
     auto offset = static_cast<off_t>(number - 1) * page_size_;
-    if (::pread(fd_, page.data(), page_size_, offset) != static_cast<ssize_t>(page_size_)) {
+    if (::pread(fd_.get(), page.data(), page_size_, offset) != static_cast<ssize_t>(page_size_)) {
         return refused(path_, "page " + std::to_string(number) + " cannot be read");
     }
     return Ok{};

@@ -14,6 +14,7 @@
 
 #include "tracedb/result.hpp"
 #include "tracedb/sqlite.hpp"
+#include "tracedb/unique_fd.hpp"
 
 namespace causeway::tracedb {
 
@@ -45,12 +46,6 @@ class BtreeTableScan {
     static Result<BtreeTableScan> open(const Database& db, const std::string& path,
                                        const std::string& table);
 
-    BtreeTableScan(BtreeTableScan&& other) noexcept;
-    BtreeTableScan& operator=(BtreeTableScan&& other) noexcept;
-    BtreeTableScan(const BtreeTableScan&) = delete;
-    BtreeTableScan& operator=(const BtreeTableScan&) = delete;
-    ~BtreeTableScan();
-
     const std::vector<Leaf>& leaves() const { return leaves_; }
     // Column names in record order.
     const std::vector<std::string>& columns() const { return columns_; }
@@ -67,7 +62,7 @@ class BtreeTableScan {
     Status collect_leaves(std::uint32_t page_number, std::int64_t max_rowid, int depth,
                           std::vector<std::uint8_t>& page);
 
-    int fd_ = -1;
+    UniqueFd fd_;
     std::string path_;
     std::uint32_t page_size_ = 0;
     std::uint32_t usable_size_ = 0;

@@ -333,23 +333,26 @@ Status TraceWriter::add_cuda_call(const CudaCallRecord& c) {
 }
 
 Status TraceWriter::flush_calls() {
-    // Taken out first: a batch commit inside run() flushes again and must find nothing.
+    if (pending_calls_.size() == kCallsPerInsert) {
+        for (std::size_t row = 0; row < kCallsPerInsert; ++row) {
+            bind_cuda_call(insert_cuda_calls_, static_cast<int>(row) * kCudaCallColumns + 1,
+                           pending_calls_[row]);
+        }
+        pending_calls_.clear();  // the statement holds the values; a commit in run() finds none
+        return run(insert_cuda_calls_, static_cast<std::int64_t>(kCallsPerInsert));
+    }
+    // A partial batch (commit, finish), one row at a time. Taken out first: a batch commit
+    // inside run() flushes again and must find nothing.
     std::vector<CudaCallRecord> calls;
     calls.swap(pending_calls_);
-    pending_calls_.reserve(kCallsPerInsert);
-    if (calls.size() == kCallsPerInsert) {
-        for (std::size_t row = 0; row < calls.size(); ++row) {
-            bind_cuda_call(insert_cuda_calls_, static_cast<int>(row) * kCudaCallColumns + 1,
-                           calls[row]);
-        }
-        return run(insert_cuda_calls_, static_cast<std::int64_t>(calls.size()));
-    }
     for (const CudaCallRecord& c : calls) {
         bind_cuda_call(insert_cuda_call_, 1, c);
         if (auto status = run(insert_cuda_call_); !status) {
             return status;
         }
     }
+    calls.clear();
+    pending_calls_.swap(calls);  // keeps the buffer's capacity
     return Ok{};
 }
 

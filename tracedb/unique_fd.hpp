@@ -1,11 +1,12 @@
 #pragma once
-// Owns a file descriptor (a BPF link, an ELF file) and closes it once.
+// Owns a file descriptor (a BPF link, an ELF file, a trace DB read page by page) and closes it
+// once. In tracedb, the lowest library, so that every other one can use it.
 
 #include <unistd.h>
 
 #include <utility>
 
-namespace causeway::collector {
+namespace causeway {
 
 class UniqueFd {
   public:
@@ -36,4 +37,4 @@ class UniqueFd {
     int fd_ = -1;
 };
 
-}  // namespace causeway::collector
+}  // namespace causeway
