@@ -94,6 +94,17 @@ struct cw_cuda_call {
 #define CW_OFFCPU_PREEMPTED 0 /* still runnable (prev_state == TASK_RUNNING) */
 #define CW_OFFCPU_BLOCKED 1   /* slept */
 
+/* Who ended a sleep (offcpu.wake_context): sched_waking runs in the waker's context, so the task
+ * running it is the waker unless the wakeup runs in an interrupt, where the running task is only
+ * the one that happened to be interrupted. */
+#define CW_WAKE_NONE 0    /* no wakeup seen: preempted, or the wakeup was not recorded */
+#define CW_WAKE_TASK 1    /* a task in process context: waker_tid/waker_tgid */
+#define CW_WAKE_HARDIRQ 2 /* a hard interrupt or NMI: a timer, a device completion */
+#define CW_WAKE_SOFTIRQ 3 /* a softirq: network receive, block completion, timer wheel */
+
+/* offcpu.syscall_nr when the thread slept outside a system call (a page fault, a kernel wait). */
+#define CW_NO_SYSCALL (-1)
+
 /* One off-CPU interval of a traced thread at least offcpu_floor_ns long, sent at switch-in. */
 struct cw_offcpu {
     cw_u64 ts_ns;        /* switch-out */
@@ -105,9 +116,17 @@ struct cw_offcpu {
     cw_u32 next_tid;     /* who got the CPU at switch-out; 0 = the idle task */
     cw_u32 next_tgid;
     cw_u32 cpu;          /* CPU it left */
+    cw_u32 waker_tid;    /* CW_WAKE_TASK: the task that woke it; 0 otherwise */
+    cw_u32 waker_tgid;
+    cw_s32 syscall_nr;   /* blocked: the system call it slept in (the architecture's number from
+                            its saved user registers), CW_NO_SYSCALL outside one; preempted:
+                            CW_NO_SYSCALL */
     cw_u8 reason;        /* CW_OFFCPU_* */
-    cw_u8 pad[3];
+    cw_u8 wake_context;  /* CW_WAKE_* */
+    cw_u8 iowait;        /* 1: it slept in an I/O wait (task->in_iowait at switch-out) */
+    cw_u8 pad[5];
     char next_comm[CW_COMM_LEN];
+    char waker_comm[CW_COMM_LEN]; /* CW_WAKE_TASK: the waker's name */
 };
 
 /* Exact scheduling totals of one traced thread (value of the sched skeleton's thread_sched map,
@@ -132,9 +151,15 @@ struct cw_thread_sched {
     cw_u32 next_tid;      /* who got the CPU at the last switch-out */
     cw_u32 next_tgid;
     cw_u32 cpu;
+    cw_u32 waker_tid;     /* who woke it after the last switch-out (see struct cw_offcpu) */
+    cw_u32 waker_tgid;
+    cw_s32 syscall_nr;
     cw_u8 reason;
-    cw_u8 pad[3];
+    cw_u8 wake_context;
+    cw_u8 iowait;
+    cw_u8 pad[5];
     char next_comm[CW_COMM_LEN];
+    char waker_comm[CW_COMM_LEN];
 };
 
 /* Process-tree and naming events (lifecycle ring buffer). */

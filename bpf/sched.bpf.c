@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Scheduling of every thread of the traced tree: exact totals in thread_sched, and each off-CPU
- * interval at least offcpu_floor_ns long streamed with its reason, run-queue wait, CPU and the
- * task that got the CPU. Filtered in the kernel: an idle machine makes ~180k switches/s. */
+ * interval at least offcpu_floor_ns long streamed with its reason, run-queue wait, CPU, the task
+ * that got the CPU, and for a sleep what it slept in and who woke it. Filtered in the kernel: an
+ * idle machine makes ~180k switches/s. */
 #include "bpf/common.bpf.h"
+#include "bpf/sched_context.bpf.h"
 
 /* Intervals shorter than this (ns) are only added to the totals. Set before load. */
 const volatile __u64 offcpu_floor_ns = 50000;
@@ -13,9 +15,8 @@ struct {
     __uint(max_entries, 8 << 20);
 } sched_events SEC(".maps");
 
-static struct cw_thread_sched *thread_state(__u32 tid)
-{
-    struct cw_thread_sched *state = bpf_map_lookup_elem(&thread_sched, &tid);
+static struct cw_thread_sched* thread_state(__u32 tid) {
+    struct cw_thread_sched* state = bpf_map_lookup_elem(&thread_sched, &tid);
     if (state)
         return state;
     struct cw_thread_sched zero = {};
@@ -24,13 +25,12 @@ static struct cw_thread_sched *thread_state(__u32 tid)
     return bpf_map_lookup_elem(&thread_sched, &tid);
 }
 
-static void switch_out(struct task_struct *prev, struct task_struct *next, bool preempt,
-                       unsigned int prev_state, __u64 now)
-{
+static void switch_out(struct task_struct* prev, struct task_struct* next, bool preempt,
+                       unsigned int prev_state, __u64 now) {
     /* An exiting thread's last switch would recreate the entry the exit handler just sent. */
     if (prev->flags & CW_PF_EXITING)
         return;
-    struct cw_thread_sched *state = thread_state(prev->pid);
+    struct cw_thread_sched* state = thread_state(prev->pid);
     if (!state)
         return;
     if (state->switch_in_ns)
@@ -38,13 +38,19 @@ static void switch_out(struct task_struct *prev, struct task_struct *next, bool 
     state->switch_in_ns = 0;
     state->switch_out_ns = now;
     state->wakeup_ns = 0;
+    state->wake_context = CW_WAKE_NONE;
+    state->waker_tid = state->waker_tgid = 0;
     /* TASK_RUNNING (0) at switch-out: it wanted to keep running, so it was preempted. */
     if (preempt || prev_state == 0) {
         state->reason = CW_OFFCPU_PREEMPTED;
         state->totals.involuntary_switches++;
+        state->syscall_nr = CW_NO_SYSCALL;
+        state->iowait = 0;
     } else {
         state->reason = CW_OFFCPU_BLOCKED;
         state->totals.voluntary_switches++;
+        state->syscall_nr = cw_sleeping_syscall(prev);
+        state->iowait = BPF_CORE_READ_BITFIELD(prev, in_iowait);
     }
     state->cpu = bpf_get_smp_processor_id();
     state->next_tid = next->pid;
@@ -52,10 +58,9 @@ static void switch_out(struct task_struct *prev, struct task_struct *next, bool 
     bpf_probe_read_kernel(state->next_comm, sizeof(state->next_comm), next->comm);
 }
 
-static void emit_interval(const struct cw_thread_sched *state, __u32 tid, __u32 tgid,
-                          __u64 switch_out_ns, __u64 dur_ns, __u64 runq_wait_ns)
-{
-    struct cw_offcpu *event = bpf_ringbuf_reserve(&sched_events, sizeof(*event), 0);
+static void emit_interval(const struct cw_thread_sched* state, __u32 tid, __u32 tgid,
+                          __u64 switch_out_ns, __u64 dur_ns, __u64 runq_wait_ns) {
+    struct cw_offcpu* event = bpf_ringbuf_reserve(&sched_events, sizeof(*event), 0);
     if (!event) {
         __sync_fetch_and_add(&counters.ringbuf_drops, 1);
         return;
@@ -68,16 +73,21 @@ static void emit_interval(const struct cw_thread_sched *state, __u32 tid, __u32 
     event->next_tid = state->next_tid;
     event->next_tgid = state->next_tgid;
     event->cpu = state->cpu;
+    event->waker_tid = state->waker_tid;
+    event->waker_tgid = state->waker_tgid;
+    event->syscall_nr = state->syscall_nr;
     event->reason = state->reason;
-    event->pad[0] = event->pad[1] = event->pad[2] = 0;
+    event->wake_context = state->wake_context;
+    event->iowait = state->iowait;
+    __builtin_memset(event->pad, 0, sizeof(event->pad));
     __builtin_memcpy(event->next_comm, state->next_comm, sizeof(event->next_comm));
+    __builtin_memcpy(event->waker_comm, state->waker_comm, sizeof(event->waker_comm));
     CW_SUBMIT_QUIET(event);
 }
 
-static void switch_in(struct task_struct *next, __u64 now)
-{
+static void switch_in(struct task_struct* next, __u64 now) {
     __u32 tid = next->pid;
-    struct cw_thread_sched *state = thread_state(tid);
+    struct cw_thread_sched* state = thread_state(tid);
     if (!state)
         return;
     __u64 out = state->switch_out_ns;
@@ -100,9 +110,8 @@ static void switch_in(struct task_struct *next, __u64 now)
 }
 
 SEC("tp_btf/sched_switch")
-int BPF_PROG(cw_sched_switch, bool preempt, struct task_struct *prev, struct task_struct *next,
-             unsigned int prev_state)
-{
+int BPF_PROG(cw_sched_switch, bool preempt, struct task_struct* prev, struct task_struct* next,
+             unsigned int prev_state) {
     __u64 now = bpf_ktime_get_ns();
     if (cw_is_traced(prev->tgid))
         switch_out(prev, next, preempt, prev_state, now);
@@ -111,28 +120,93 @@ int BPF_PROG(cw_sched_switch, bool preempt, struct task_struct *prev, struct tas
     return 0;
 }
 
-static void on_wakeup(struct task_struct *task)
-{
+/* Records the wakeup of a traced thread and who woke it. Called where the waker runs:
+ * sched_waking fires inside try_to_wake_up() on the waker's CPU, whereas sched_wakeup may fire
+ * later on the target CPU (the remote wake list), where the running task is a bystander. */
+static void on_wakeup(struct task_struct* task) {
     if (!cw_is_traced(task->tgid))
         return;
-    struct cw_thread_sched *state = thread_state(task->pid);
+    struct cw_thread_sched* state = thread_state(task->pid);
     if (!state)
         return;
     state->wakeup_ns = bpf_ktime_get_ns();
     state->totals.wakeups++;
+    state->wake_context = cw_wake_context();
+    if (state->wake_context != CW_WAKE_TASK)
+        return;
+    struct task_struct* waker = bpf_get_current_task_btf();
+    state->waker_tid = waker->pid;
+    state->waker_tgid = waker->tgid;
+    bpf_probe_read_kernel(state->waker_comm, sizeof(state->waker_comm), waker->comm);
 }
 
-SEC("tp_btf/sched_wakeup")
-int BPF_PROG(cw_sched_wakeup, struct task_struct *task)
-{
+SEC("tp_btf/sched_waking")
+int BPF_PROG(cw_sched_waking, struct task_struct* task) {
     on_wakeup(task);
     return 0;
 }
 
 SEC("tp_btf/sched_wakeup_new")
-int BPF_PROG(cw_sched_wakeup_new, struct task_struct *task)
-{
+int BPF_PROG(cw_sched_wakeup_new, struct task_struct* task) {
     on_wakeup(task);
+    return 0;
+}
+
+/* Interrupt nesting for cw_wake_context(): a wakeup inside these is not the running task's. */
+static __always_inline void irq_enter(bool hard) {
+    struct cw_irq_depth* depth = cw_this_cpu_irq_depth();
+    if (!depth)
+        return;
+    if (hard)
+        depth->hardirq++;
+    else
+        depth->softirq++;
+}
+
+static __always_inline void irq_exit(bool hard) {
+    struct cw_irq_depth* depth = cw_this_cpu_irq_depth();
+    if (!depth)
+        return;
+    if (hard && depth->hardirq)
+        depth->hardirq--;
+    else if (!hard && depth->softirq)
+        depth->softirq--;
+}
+
+SEC("tp_btf/irq_handler_entry")
+int BPF_PROG(cw_irq_entry) {
+    irq_enter(true);
+    return 0;
+}
+
+SEC("tp_btf/irq_handler_exit")
+int BPF_PROG(cw_irq_exit) {
+    irq_exit(true);
+    return 0;
+}
+
+/* Timer expiry (nanosleep, timed waits) runs hrtimer callbacks from the timer interrupt. */
+SEC("tp_btf/hrtimer_expire_entry")
+int BPF_PROG(cw_hrtimer_entry) {
+    irq_enter(true);
+    return 0;
+}
+
+SEC("tp_btf/hrtimer_expire_exit")
+int BPF_PROG(cw_hrtimer_exit) {
+    irq_exit(true);
+    return 0;
+}
+
+SEC("tp_btf/softirq_entry")
+int BPF_PROG(cw_softirq_entry) {
+    irq_enter(false);
+    return 0;
+}
+
+SEC("tp_btf/softirq_exit")
+int BPF_PROG(cw_softirq_exit) {
+    irq_exit(false);
     return 0;
 }
 

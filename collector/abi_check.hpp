@@ -14,9 +14,9 @@ constexpr bool abi_record_ok = std::is_trivially_copyable_v<T>&& std::is_standar
                                sizeof(T) == kSize;
 
 static_assert(abi_record_ok<cw_cuda_call, 64>);
-static_assert(abi_record_ok<cw_offcpu, 64>);
+static_assert(abi_record_ok<cw_offcpu, 96>);
 static_assert(abi_record_ok<cw_sched_totals, 56>);
-static_assert(abi_record_ok<cw_thread_sched, 112>);
+static_assert(abi_record_ok<cw_thread_sched, 144>);
 static_assert(abi_record_ok<cw_life_event, 232>);
 static_assert(abi_record_ok<cw_page_key, 16>);
 static_assert(abi_record_ok<cw_page_value, 16>);

@@ -235,8 +235,14 @@ std::vector<tracedb::ProbeRecord> BpfPrograms::attach_tracepoints() {
     };
     const Tracepoint tracepoints[] = {
         {sched_->progs.cw_sched_switch, "sched_switch"},
-        {sched_->progs.cw_sched_wakeup, "sched_wakeup"},
+        {sched_->progs.cw_sched_waking, "sched_waking"},
         {sched_->progs.cw_sched_wakeup_new, "sched_wakeup_new"},
+        {sched_->progs.cw_irq_entry, "irq_handler_entry"},
+        {sched_->progs.cw_irq_exit, "irq_handler_exit"},
+        {sched_->progs.cw_hrtimer_entry, "hrtimer_expire_entry"},
+        {sched_->progs.cw_hrtimer_exit, "hrtimer_expire_exit"},
+        {sched_->progs.cw_softirq_entry, "softirq_entry"},
+        {sched_->progs.cw_softirq_exit, "softirq_exit"},
         {lifecycle_->progs.cw_process_fork, "sched_process_fork"},
         {lifecycle_->progs.cw_process_exec, "sched_process_exec"},
         {lifecycle_->progs.cw_process_exit, "sched_process_exit"},

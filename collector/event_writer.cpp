@@ -34,7 +34,8 @@ tracedb::CudaCallRecord to_cuda_call_record(const cw_cuda_call& e, std::int64_t 
 
 tracedb::OffCpuRecord to_offcpu_record(const cw_offcpu& e, std::int64_t start_mono_ns,
                                        std::int64_t thread_id,
-                                       std::optional<std::int64_t> next_thread_id) {
+                                       std::optional<std::int64_t> next_thread_id,
+                                       std::optional<std::int64_t> waker_thread_id) {
     tracedb::OffCpuRecord record;
     record.thread_id = thread_id;
     record.ts_ns = static_cast<std::int64_t>(e.ts_ns) - start_mono_ns;
@@ -44,6 +45,10 @@ tracedb::OffCpuRecord to_offcpu_record(const cw_offcpu& e, std::int64_t start_mo
     record.runq_wait_ns = static_cast<std::int64_t>(e.runq_wait_ns);
     record.cpu = e.cpu;
     record.next_thread_id = next_thread_id;
+    record.wake_context = static_cast<tracedb::WakeContext>(e.wake_context);
+    record.waker_thread_id = waker_thread_id;
+    record.syscall_nr = e.syscall_nr;
+    record.iowait = e.iowait != 0;
     return record;
 }
 
@@ -136,8 +141,16 @@ Status EventWriter::on_offcpu(const cw_offcpu& e) {
         }
         next = *id;
     }
+    std::optional<std::int64_t> waker;
+    if (e.wake_context == CW_WAKE_TASK && e.waker_tid != 0) {
+        auto id = registry_.thread_id(e.waker_tid, e.waker_tgid, false, comm_string(e.waker_comm));
+        if (!id) {
+            return id.error();
+        }
+        waker = *id;
+    }
     ++offcpu_intervals_;
-    return writer_.add_offcpu(to_offcpu_record(e, start_mono_ns_, *thread, next));
+    return writer_.add_offcpu(to_offcpu_record(e, start_mono_ns_, *thread, next, waker));
 }
 
 }  // namespace causeway::collector

@@ -23,9 +23,11 @@ tracedb::CudaCallRecord to_cuda_call_record(const cw_cuda_call& event, std::int6
                                             std::optional<std::int64_t> stream_id,
                                             std::optional<bool> host_pinned,
                                             std::optional<std::int64_t> stack_id);
+// `next_thread_id`: who got the CPU; `waker_thread_id`: who woke it (CW_WAKE_TASK only).
 tracedb::OffCpuRecord to_offcpu_record(const cw_offcpu& event, std::int64_t start_mono_ns,
                                        std::int64_t thread_id,
-                                       std::optional<std::int64_t> next_thread_id);
+                                       std::optional<std::int64_t> next_thread_id,
+                                       std::optional<std::int64_t> waker_thread_id);
 // Whether a call is a host<->device copy whose host buffer is known (host_pinned applies).
 bool is_host_copy(const cw_cuda_call& event);
 

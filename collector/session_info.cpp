@@ -84,6 +84,7 @@ tracedb::SessionRecord describe_session(const RecordOptions& options) {
     struct utsname names {};
     if (::uname(&names) == 0) {
         s.kernel = names.release;
+        s.machine = names.machine;
     }
     s.cpu_count = ::sysconf(_SC_NPROCESSORS_ONLN);
     s.cpu_model = field("/proc/cpuinfo", "model name");

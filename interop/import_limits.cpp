@@ -119,10 +119,11 @@ std::vector<DataQualityRecord> describe_import_limits(const ImportFacts& f) {
     }
     if (f.offcpu_intervals > 0) {
         rows.push_back({"sched", "offcpu_fields_not_recorded", f.offcpu_intervals, Severity::kInfo,
-                        "Ingero records neither the CPU a thread left nor the thread that got "
-                        "it: offcpu.cpu is -1 and next_thread_id is NULL in " +
+                        "Ingero records neither the CPU a thread left, the thread that got it, "
+                        "who woke it nor what it slept in: offcpu.cpu is -1 and next_thread_id, "
+                        "wake_context, waker_thread_id, syscall_nr and iowait are NULL in " +
                             plural(f.offcpu_intervals, "interval", "intervals") +
-                            ", so no competitor can be named"});
+                            ", so no competitor or waker can be named"});
     }
     if (f.offcpu_clipped_at_start > 0) {
         rows.push_back({"sched", "offcpu_clipped_at_start", f.offcpu_clipped_at_start,

@@ -1,4 +1,8 @@
--- Causeway trace database, schema version 1.
+-- Causeway trace database, schema version 2.
+--
+-- Version 2 added who ended each sleep and what it slept in (offcpu.wake_context,
+-- waker_thread_id, syscall_nr, iowait) and session.machine. Readers still read version 1 files,
+-- where those are unknown.
 --
 -- One file holds one recording session. Conventions:
 --   * Every timestamp column ends in _ns and counts nanoseconds since session.start_mono_ns
@@ -14,7 +18,7 @@
 -- PRAGMA user_version. Readers refuse a file with another application_id or a newer version.
 
 PRAGMA application_id = 1128355155;
-PRAGMA user_version = 1;
+PRAGMA user_version = 2;
 
 -- Key/value facts about the file itself.
 CREATE TABLE meta (
@@ -22,7 +26,7 @@ CREATE TABLE meta (
     value TEXT NOT NULL              -- the fact, as text
 ) WITHOUT ROWID;
 
-INSERT INTO meta (key, value) VALUES ('format', 'causeway-trace'), ('schema_version', '1');
+INSERT INTO meta (key, value) VALUES ('format', 'causeway-trace'), ('schema_version', '2');
 
 -- The recording session: one row.
 CREATE TABLE session (
@@ -30,6 +34,8 @@ CREATE TABLE session (
     host              TEXT NOT NULL,        -- hostname of the recorded machine
     kernel            TEXT NOT NULL,        -- uname release, e.g. '6.18.44'
     cpu_count         INTEGER NOT NULL,     -- online CPUs (count)
+    machine           TEXT,                 -- uname machine ('x86_64', 'aarch64'): the numbering
+                                            -- of offcpu.syscall_nr; NULL when unknown
     cpu_model         TEXT,                 -- /proc/cpuinfo 'model name'; NULL when unknown
     mem_total_bytes   INTEGER,              -- MemTotal (bytes); NULL when unknown
     gpu               TEXT,                 -- GPU model(s) seen, comma separated; NULL when none
@@ -157,8 +163,20 @@ CREATE TABLE offcpu (
                                      -- preempted, wakeup to switch-in when blocked (0 when no
                                      -- wakeup was seen)
     cpu            INTEGER NOT NULL, -- CPU it left
-    next_thread_id INTEGER           -- thread.id of the thread that got that CPU at switch-out;
+    next_thread_id INTEGER,          -- thread.id of the thread that got that CPU at switch-out;
                                      -- NULL for the idle task
+    wake_context   INTEGER,          -- who ended a sleep: 0 no wakeup seen (preempted, or the
+                                     -- wakeup was missed), 1 a thread (waker_thread_id),
+                                     -- 2 a hard interrupt (timer, device completion), 3 a softirq
+                                     -- (network, block completion); NULL when not recorded
+    waker_thread_id INTEGER,         -- thread.id of the thread that woke it (wake_context = 1);
+                                     -- NULL otherwise
+    syscall_nr     INTEGER,          -- blocked: the system call it slept in (numbered as on
+                                     -- session.machine, read from its saved user registers),
+                                     -- -1 outside a system call; preempted: -1; NULL when not
+                                     -- recorded
+    iowait         INTEGER           -- 1 when it slept in an I/O wait (disk), 0 otherwise; NULL
+                                     -- when not recorded
 );
 CREATE INDEX offcpu_by_thread ON offcpu (thread_id, ts_ns);
 

@@ -12,6 +12,7 @@ struct SessionRecord {
     std::string host{};
     std::string kernel{};
     std::int64_t cpu_count = 0;
+    std::optional<std::string> machine{};  // uname machine: how offcpu syscall numbers count
     std::optional<std::string> cpu_model{};
     std::optional<std::int64_t> mem_total_bytes{};
     std::optional<std::string> gpu{};
@@ -60,6 +61,10 @@ struct CudaCallRecord {
 };
 
 enum class OffCpuReason : std::int64_t { kPreempted = 0, kBlocked = 1 };
+// offcpu.wake_context: who ended a sleep.
+enum class WakeContext : std::int64_t { kNone = 0, kThread = 1, kHardIrq = 2, kSoftIrq = 3 };
+// offcpu.syscall_nr of a sleep outside any system call.
+inline constexpr std::int64_t kNoSyscall = -1;
 
 struct OffCpuRecord {
     std::int64_t thread_id = 0;
@@ -69,6 +74,11 @@ struct OffCpuRecord {
     std::int64_t runq_wait_ns = 0;
     std::int64_t cpu = 0;
     std::optional<std::int64_t> next_thread_id{};
+    // Who ended a sleep and what it slept in; std::nullopt where the source did not record it.
+    std::optional<WakeContext> wake_context{};
+    std::optional<std::int64_t> waker_thread_id{};
+    std::optional<std::int64_t> syscall_nr{};
+    std::optional<bool> iowait{};
 };
 
 struct ThreadSchedTotalRecord {

@@ -50,8 +50,8 @@ Result<TraceWriter> TraceWriter::create(const std::string& path, const SessionRe
     auto insert_session = db.prepare(
         "INSERT INTO session (id, host, kernel, cpu_count, cpu_model, mem_total_bytes, gpu, "
         "command_line, collector_version, collector_flags, source, offcpu_floor_ns, "
-        "page_bucket_ns, start_mono_ns, start_wall_ns) "
-        "VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        "page_bucket_ns, start_mono_ns, start_wall_ns, machine) "
+        "VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     if (!insert_session) {
         return insert_session.error();
     }
@@ -70,6 +70,7 @@ Result<TraceWriter> TraceWriter::create(const std::string& path, const SessionRe
     s.bind(12, session.page_bucket_ns);
     s.bind(13, session.start_mono_ns);
     s.bind(14, session.start_wall_ns);
+    s.bind(15, session.machine);
     if (s.step() != SQLITE_DONE) {
         return Error{"cannot write the session row to " + path + ": " + db.last_error()};
     }
@@ -145,7 +146,8 @@ Status TraceWriter::prepare_statements() {
         {&insert_cuda_calls_, cuda_call_insert_sql(kCallsPerInsert).c_str()},
         {&insert_offcpu_,
          "INSERT INTO offcpu (thread_id, ts_ns, dur_ns, reason, runq_wait_ns, cpu, "
-         "next_thread_id) VALUES (?, ?, ?, ?, ?, ?, ?)"},
+         "next_thread_id, wake_context, waker_thread_id, syscall_nr, iowait) "
+         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"},
         {&put_sched_total_,
          "INSERT OR REPLACE INTO thread_sched_total (thread_id, voluntary_switches, "
          "involuntary_switches, oncpu_ns, preempted_ns, blocked_ns, runq_wait_ns, wakeups) "
@@ -365,6 +367,12 @@ Status TraceWriter::add_offcpu(const OffCpuRecord& o) {
     s.bind(5, o.runq_wait_ns);
     s.bind(6, o.cpu);
     s.bind(7, o.next_thread_id);
+    s.bind(8, o.wake_context
+                  ? std::optional<std::int64_t>(static_cast<std::int64_t>(*o.wake_context))
+                  : std::nullopt);
+    s.bind(9, o.waker_thread_id);
+    s.bind(10, o.syscall_nr);
+    s.bind(11, o.iowait ? std::optional<std::int64_t>(*o.iowait ? 1 : 0) : std::nullopt);
     return run(s);
 }
 

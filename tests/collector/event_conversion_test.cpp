@@ -90,7 +90,7 @@ TEST_CASE("off-CPU records keep reason, run-queue wait, CPU and the competitor")
     e.next_tgid = 9;
     e.cpu = 1;
     e.reason = CW_OFFCPU_PREEMPTED;
-    auto record = to_offcpu_record(e, 1'000'000, 2, 4);
+    auto record = to_offcpu_record(e, 1'000'000, 2, 4, std::nullopt);
     CHECK(record.ts_ns == 500);
     CHECK(record.dur_ns == 80'000);
     CHECK(record.reason == OffCpuReason::kPreempted);
@@ -98,6 +98,29 @@ TEST_CASE("off-CPU records keep reason, run-queue wait, CPU and the competitor")
     CHECK(record.cpu == 1);
     CHECK(record.next_thread_id == 4);
     e.reason = CW_OFFCPU_BLOCKED;
-    CHECK(to_offcpu_record(e, 0, 2, std::nullopt).reason == OffCpuReason::kBlocked);
-    CHECK_FALSE(to_offcpu_record(e, 0, 2, std::nullopt).next_thread_id);
+    CHECK(to_offcpu_record(e, 0, 2, std::nullopt, std::nullopt).reason == OffCpuReason::kBlocked);
+    CHECK_FALSE(to_offcpu_record(e, 0, 2, std::nullopt, std::nullopt).next_thread_id);
+}
+
+TEST_CASE("off-CPU records of a sleep keep who woke it and what it slept in") {
+    cw_offcpu e{};
+    e.dur_ns = 2'000'000;
+    e.reason = CW_OFFCPU_BLOCKED;
+    e.wake_context = CW_WAKE_TASK;
+    e.waker_tid = 12;
+    e.syscall_nr = 202;  // futex on x86-64
+    e.iowait = 0;
+    auto record = to_offcpu_record(e, 0, 2, std::nullopt, 7);
+    CHECK(record.wake_context == causeway::tracedb::WakeContext::kThread);
+    CHECK(record.waker_thread_id == 7);
+    CHECK(record.syscall_nr == 202);
+    CHECK(record.iowait == false);
+    e.wake_context = CW_WAKE_HARDIRQ;
+    e.iowait = 1;
+    e.syscall_nr = CW_NO_SYSCALL;
+    auto disk = to_offcpu_record(e, 0, 2, std::nullopt, std::nullopt);
+    CHECK(disk.wake_context == causeway::tracedb::WakeContext::kHardIrq);
+    CHECK_FALSE(disk.waker_thread_id);
+    CHECK(disk.iowait == true);
+    CHECK(disk.syscall_nr == causeway::tracedb::kNoSyscall);
 }

@@ -177,6 +177,6 @@ TEST_CASE("the writer refuses to overwrite an existing file", "[tracedb]") {
 
 TEST_CASE("the embedded schema is the documented one", "[tracedb]") {
     auto sql = schema_sql();
-    CHECK(sql.find("PRAGMA user_version = 1;") != std::string_view::npos);
+    CHECK(sql.find("PRAGMA user_version = 2;") != std::string_view::npos);
     CHECK(sql.find("CREATE TABLE cuda_call") != std::string_view::npos);
 }

@@ -1,0 +1,60 @@
+/* What a sleeping thread waits in and in which context it is woken: the two facts the scheduler
+ * programs read beyond the tracepoint arguments. Kernel and architecture differences live here. */
+#ifndef CAUSEWAY_SCHED_CONTEXT_BPF_H
+#define CAUSEWAY_SCHED_CONTEXT_BPF_H
+
+#include "bpf/common.bpf.h"
+
+/* Interrupt nesting of each CPU, kept by the irq, softirq and hrtimer tracepoints (sched.bpf.c).
+ * The kernel's own record of it, preempt_count, is a per-CPU variable that BPF cannot read on
+ * every kernel: on x86 it moved into struct pcpu_hot and back, and without CONFIG_KALLSYMS_ALL
+ * the verifier cannot resolve __preempt_count at all (as on these VMs). Counting entries and
+ * exits works everywhere tp_btf does; an exit whose entry came before attachment is ignored. */
+struct cw_irq_depth {
+    __u32 hardirq; /* device interrupt handlers and hrtimer callbacks being run */
+    __u32 softirq; /* softirqs being served */
+};
+
+/* key: 0; value: this CPU's nesting (per-CPU). */
+struct {
+    __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+    __uint(max_entries, 1);
+    __type(key, __u32);
+    __type(value, struct cw_irq_depth);
+} irq_depth SEC(".maps");
+
+static __always_inline struct cw_irq_depth *cw_this_cpu_irq_depth(void)
+{
+    __u32 zero = 0;
+    return bpf_map_lookup_elem(&irq_depth, &zero);
+}
+
+/* Who is waking a task right now: an interrupt, a softirq, or the running task itself. */
+static __always_inline __u8 cw_wake_context(void)
+{
+    struct cw_irq_depth *depth = cw_this_cpu_irq_depth();
+    if (depth && depth->hardirq)
+        return CW_WAKE_HARDIRQ;
+    if (depth && depth->softirq)
+        return CW_WAKE_SOFTIRQ;
+    return CW_WAKE_TASK;
+}
+
+/* The system call a thread that is going to sleep is in: the number the entry code saved in its
+ * user registers (orig_ax on x86-64, -1 when it entered the kernel another way). */
+static __always_inline __s32 cw_sleeping_syscall(struct task_struct *task)
+{
+    struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);
+    if (!regs)
+        return CW_NO_SYSCALL;
+#if defined(__TARGET_ARCH_x86)
+    long nr = BPF_CORE_READ(regs, orig_ax);
+#elif defined(__TARGET_ARCH_arm64)
+    long nr = BPF_CORE_READ((struct user_pt_regs *)regs, regs[8]);
+#else
+    long nr = CW_NO_SYSCALL;
+#endif
+    return nr < 0 ? CW_NO_SYSCALL : (__s32)nr;
+}
+
+#endif /* CAUSEWAY_SCHED_CONTEXT_BPF_H */
