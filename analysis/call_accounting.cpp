@@ -120,7 +120,8 @@ ThreadAccount measure_primary(const TraceModel& model, const ResolvedFilter& fil
         if (previous_end < 0) {
             account.span_start_ns = c.ts_ns[i];
         } else if (c.ts_ns[i] > previous_end) {
-            TimeSplit gap = cursor.measure(previous_end, c.ts_ns[i], &competitors);
+            TimeSplit gap =
+                cursor.measure(previous_end, c.ts_ns[i], &competitors, &account.gap_sleeps, thread);
             account.gaps.add(gap);
             if (gap.blocked_ns >= kLongWaitNs) {
                 ++account.long_waits;

@@ -53,6 +53,7 @@ struct ThreadAccount {
     std::array<TimeSplit, kCategoryCount> by_category{};  // in calls, by OpCategory
     std::int64_t long_waits = 0;                          // gaps asleep >= kLongWaitNs
     std::int64_t long_wait_ns = 0;
+    std::vector<SleepOverlap> gap_sleeps;  // each sleep between calls, in time order
 
     std::int64_t span_ns() const { return span_end_ns - span_start_ns; }
 };

@@ -18,6 +18,7 @@ inline constexpr const char* kCpuContended = "CPU-CONTENDED";
 inline constexpr const char* kGpuBound = "GPU-BOUND";
 inline constexpr const char* kTransferBound = "TRANSFER-BOUND";
 inline constexpr const char* kAllocationChurn = "ALLOCATION-CHURN";
+inline constexpr const char* kLockContended = "LOCK-CONTENDED";
 inline constexpr const char* kColdStart = "COLD-START";
 inline constexpr const char* kHealthy = "HEALTHY";
 inline constexpr const char* kInsufficientData = "INSUFFICIENT-DATA";
@@ -41,8 +42,35 @@ struct Competitor {
     double share = 0;  // of the preempted time measured
 };
 
+// Who or what a chain blames: one cause, which may be several threads or processes.
+struct Actor {
+    // 'dataloader_workers', 'processes_outside', 'tree_threads', 'lock_holder',
+    // 'producer_thread', 'waker_thread', 'disk_io', 'network', 'timer', 'interrupt',
+    // 'unrecorded_waker', 'unknown_competitor', 'run_queue', 'several', and for the chains of
+    // the device itself: 'device', 'transfers', 'allocator', 'start_up'
+    std::string kind;
+    std::string name;      // 'pt_data_worker', 'prep_locker', 'hogd', 'disk', ...
+    std::int64_t pid = 0;  // workers: the training process they feed; a thread's process; 0: none
+    std::int64_t tid = 0;  // when the actor is one thread; 0 otherwise
+    std::vector<std::int64_t> pids;  // the processes the actor's threads belong to
+    bool in_tree = false;
+};
+
+// One way the actor cost the threads that drive the GPU. A chain's time lost is the sum of its
+// effects.
+struct Effect {
+    std::string kind{};  // 'preempted', 'runq_wait', 'woken' (a sleep it ended), 'in_device', ...
+    std::string wait{};  // 'woken': what the thread slept in (wait_kind_name); empty otherwise
+    std::int64_t ns = 0;
+    double share = 0;        // of the span of the threads that drive the GPU
+    std::int64_t count = 0;  // intervals behind it; 0 when not counted
+    std::string text{};
+};
+
 struct CausalChain {
     std::string root_cause_class;  // one of the class names above
+    Actor actor;
+    std::vector<Effect> effects;
     std::string symptom;
     std::optional<std::string> op;  // the op the symptom is about, when there is one
     std::vector<Evidence> evidence;

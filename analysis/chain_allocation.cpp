@@ -71,6 +71,7 @@ std::optional<CausalChain> allocation_churn_chain(const ChainInputs& in) {
             format_percent(pinned) + " of the allocation time.");
     }
     chain.confidence = confidence_from(share, 0.3, 0.15);
+    blame_device(chain, "allocator", "CUDA allocator", "in_allocation");
     return chain;
 }
 

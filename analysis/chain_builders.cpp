@@ -11,6 +11,24 @@ Evidence evidence(std::string key, double value, std::string unit, std::string t
     return {std::move(key), value, std::move(unit), std::move(text)};
 }
 
+bool cpus_saturated(const ChainInputs& in) {
+    const SystemContext& ctx = in.during_span;
+    if (ctx.snapshots > 0) {
+        return ctx.cpu_busy_pct >= kSaturatedCpuBusyPct;
+    }
+    return ctx.covered_ns > 0 &&
+           ctx.runnable_tree_threads >= static_cast<double>(in.model.session.cpu_count) - 0.5;
+}
+
+void blame_device(CausalChain& chain, const char* kind, const char* name, const char* effect) {
+    chain.actor.kind = kind;
+    chain.actor.name = name;
+    chain.effects.push_back({.kind = effect,
+                             .ns = chain.time_lost_ns,
+                             .share = chain.time_lost_share,
+                             .text = chain.symptom});
+}
+
 Confidence confidence_from(double coverage, double high, double medium) {
     return coverage >= high     ? Confidence::kHigh
            : coverage >= medium ? Confidence::kMedium

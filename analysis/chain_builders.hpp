@@ -4,7 +4,9 @@
 // supports them.
 
 #include <optional>
+#include <vector>
 
+#include "analysis/actor_causes.hpp"
 #include "analysis/call_accounting.hpp"
 #include "analysis/causal_chain.hpp"
 #include "analysis/dataloader_facts.hpp"
@@ -19,6 +21,8 @@ inline constexpr double kChainMinShare = 0.10;
 // Waiting for the GPU is the normal state of a well-fed training loop; it becomes the verdict
 // only when it dominates.
 inline constexpr double kGpuBoundMinShare = 0.30;
+// At or above this average CPU use the machine had no core to spare.
+inline constexpr double kSaturatedCpuBusyPct = 80.0;
 
 struct ChainInputs {
     const TraceModel& model;
@@ -36,8 +40,14 @@ struct ChainInputs {
     }
 };
 
-std::optional<CausalChain> cpu_contention_chain(const ChainInputs& in);
-std::optional<CausalChain> input_wait_chain(const ChainInputs& in);
+// One chain per cause of the GPU threads' time off a CPU (actor_causes.hpp) that costs at least
+// kChainMinShare; smaller causes of one class together when they reach it.
+std::vector<CausalChain> actor_chains(const ChainInputs& in);
+// The class-specific part of an actor chain: symptom, evidence, root cause, advice, confidence.
+void describe_cpu_contention(const ChainInputs& in, const Cause& cause, CausalChain& chain);
+void describe_waiting(const ChainInputs& in, const Cause& cause, CausalChain& chain);
+void describe_lock_wait(const ChainInputs& in, const Cause& cause, CausalChain& chain);
+
 std::optional<CausalChain> gpu_bound_chain(const ChainInputs& in);
 std::optional<CausalChain> transfer_chain(const ChainInputs& in);
 std::optional<CausalChain> allocation_churn_chain(const ChainInputs& in);
@@ -45,6 +55,11 @@ std::optional<CausalChain> cold_start_chain(const ChainInputs& in);
 
 // Shared by the builders.
 Evidence evidence(std::string key, double value, std::string unit, std::string text);
+// Whether the CPUs were full while the GPU threads ran their loop (snapshots when recorded,
+// otherwise the tree's runnable threads against the CPU count).
+bool cpus_saturated(const ChainInputs& in);
+// The actor and effect of a chain whose time is the device's or the API's own.
+void blame_device(CausalChain& chain, const char* kind, const char* name, const char* effect);
 Confidence confidence_from(double coverage, double high, double medium);
 // Time in the category's calls that is the GPU's or the API's own: minus what CPU contention
 // explains (runnable but not running) and minus one-time start-up excess (COLD-START's).

@@ -53,6 +53,7 @@ std::optional<CausalChain> cold_start_chain(const ChainInputs& in) {
             "since CUDA 11.7) and avoid loading unused kernels.");
     }
     chain.confidence = confidence_from(share, 0.5, 0.3);
+    blame_device(chain, "start_up", "first calls", "first_call_excess");
     return chain;
 }
 

@@ -1,6 +1,7 @@
 // CPU-CONTENDED: the threads that drive the GPU were runnable but not running (preempted, or
-// woken and waiting for a CPU), measured against their own off-CPU intervals. Switches of other
-// threads are never evidence: a thread that was not preempted is not contended.
+// woken and waiting for a CPU) because an actor held their CPU, measured against their own
+// off-CPU intervals. Switches of other threads are never evidence: a thread that was not
+// preempted is not contended.
 #include <algorithm>
 #include <map>
 #include <set>
@@ -47,22 +48,6 @@ std::vector<Competitor> name_competitors(const TraceModel& model, const Roles& r
     return out;
 }
 
-// Shares of the preempted time by the competitor's role.
-std::map<std::string, double> share_by_role(const Roles& roles, const CompetitorTime& time) {
-    std::int64_t total = 0;
-    std::map<std::string, std::int64_t> ns;
-    for (const auto& [thread, t_ns] : time) {
-        total += t_ns;
-        ns[thread < 0 ? "competitor" : role_name(roles.thread[static_cast<std::size_t>(thread)])] +=
-            t_ns;
-    }
-    std::map<std::string, double> shares;
-    for (const auto& [role, role_ns] : ns) {
-        shares[role] = total > 0 ? static_cast<double>(role_ns) / static_cast<double>(total) : 0;
-    }
-    return shares;
-}
-
 std::string describe_group(const std::vector<Competitor>& competitors, const std::string& role) {
     std::string names;
     int listed = 0;
@@ -85,11 +70,26 @@ std::string top_name_group(const std::vector<Competitor>& competitors) {
     auto top = std::max_element(by_name.begin(), by_name.end(), [](const auto& a, const auto& b) {
         return a.second.first < b.second.first;
     });
+    if (top == by_name.end()) {
+        return "threads the trace does not name";
+    }
     std::size_t processes = top->second.second.size();
     return top->first + " (" +
            (processes == 1 ? "pid " + std::to_string(*top->second.second.begin())
                            : std::to_string(processes) + " processes") +
            ", " + format_percent(top->second.first) + " of the preempted time)";
+}
+
+// The competitor time of the cause's own threads.
+CompetitorTime of_cause(const CompetitorTime& time, const Cause& cause) {
+    CompetitorTime mine;
+    for (const auto& [thread, ns] : time) {
+        if (std::find(cause.threads.begin(), cause.threads.end(), thread) != cause.threads.end() ||
+            (thread < 0 && cause.key.kind == CauseKind::kUnknownCompetitor)) {
+            mine[thread] = ns;
+        }
+    }
+    return mine;
 }
 
 std::int64_t total_of(const CompetitorTime& time) {
@@ -100,24 +100,8 @@ std::int64_t total_of(const CompetitorTime& time) {
     return total;
 }
 
-}  // namespace
-
-std::optional<CausalChain> cpu_contention_chain(const ChainInputs& in) {
+void add_symptom(const ChainInputs& in, std::int64_t lost, double share, CausalChain& chain) {
     const CallAccounting& acc = in.accounting;
-    std::int64_t lost = acc.in_calls.runnable_waiting_ns() + acc.gaps.runnable_waiting_ns();
-    double share = in.share_of_span(lost);
-    if (acc.span_ns == 0 || share < kChainMinShare) {
-        return std::nullopt;
-    }
-    CausalChain chain;
-    chain.root_cause_class = kCpuContended;
-    chain.time_lost_ns = lost;
-    chain.time_lost_share = share;
-
-    const TimeSplit& slow = acc.slow_split;
-    double slow_share = slow.total_ns > 0 ? static_cast<double>(slow.runnable_waiting_ns()) /
-                                                static_cast<double>(slow.total_ns)
-                                          : 0.0;
     // The slow op whose calls lost the most time waiting for a CPU.
     const OpAccount* worst = nullptr;
     for (const auto& op : acc.ops) {
@@ -135,15 +119,15 @@ std::optional<CausalChain> cpu_contention_chain(const ChainInputs& in) {
                         format_duration(lost) + " (" + format_percent(share) +
                         " of their loop), between CUDA calls";
     }
+}
 
-    chain.evidence.push_back(evidence(
-        "runnable_waiting_share", share, "ratio",
-        "the GPU-driving thread was runnable but not running for " + format_duration(lost) + " (" +
-            format_percent(share) + " of " + format_duration(acc.span_ns) + "): preempted " +
-            format_duration(acc.in_calls.preempted_ns + acc.gaps.preempted_ns) +
-            ", waiting for a CPU after a wakeup " +
-            format_duration(acc.in_calls.wakeup_wait_ns + acc.gaps.wakeup_wait_ns)));
+void add_context_evidence(const ChainInputs& in, CausalChain& chain) {
+    const CallAccounting& acc = in.accounting;
+    const TimeSplit& slow = acc.slow_split;
     if (!acc.slow_calls.empty()) {
+        double slow_share = slow.total_ns > 0 ? static_cast<double>(slow.runnable_waiting_ns()) /
+                                                    static_cast<double>(slow.total_ns)
+                                              : 0.0;
         chain.evidence.push_back(evidence(
             "slow_calls_runnable_waiting_share", slow_share, "ratio",
             "the " + std::to_string(acc.slow_calls.size()) + " slow calls spent " +
@@ -154,18 +138,6 @@ std::optional<CausalChain> cpu_contention_chain(const ChainInputs& in) {
                                                  : 0.0) +
                 ")"));
     }
-    chain.evidence.push_back(
-        evidence("between_calls_runnable_waiting_ns",
-                 static_cast<double>(acc.gaps.runnable_waiting_ns()), "ns",
-                 "between CUDA calls: " + format_duration(acc.gaps.runnable_waiting_ns()) +
-                     " runnable but not running, inside CUDA calls: " +
-                     format_duration(acc.in_calls.runnable_waiting_ns())));
-
-    const CompetitorTime& who =
-        total_of(acc.competitors_slow) >= 1'000'000 ? acc.competitors_slow : acc.competitors_all;
-    chain.competitors = name_competitors(in.model, in.roles, who);
-    auto roles = share_by_role(in.roles, who);
-
     const SystemContext& ctx = acc.slow_calls.empty() ? in.during_span : in.during_slow_calls;
     std::int64_t cpus = in.model.session.cpu_count;
     if (ctx.covered_ns > 0) {
@@ -196,65 +168,95 @@ std::optional<CausalChain> cpu_contention_chain(const ChainInputs& in) {
                          " DataLoader workers at once on " + std::to_string(cpus) + " CPUs (" +
                          std::to_string(loader.workers_seen) + " worker processes over the run)"));
     }
+}
 
-    double workers = roles["dataloader_worker"];
-    double outside = roles["competitor"];
-    double own = roles["other"] + roles["pin_memory"];
-    chain.root_cause =
-        "The thread that drives the GPU loses its CPU: it was runnable but not "
-        "running for " +
-        format_percent(share) + " of its loop";
-    if (chain.competitors.empty()) {
-        chain.root_cause += ", waiting in the run queue after wakeups.";
+void recommend_for_workers(const ChainInputs& in, CausalChain& chain) {
+    const DataLoaderFacts& loader = in.loader;
+    std::int64_t cpus = in.model.session.cpu_count;
+    chain.recommendations.push_back(
+        "If the dataset is already in memory (tensors), index it directly "
+        "(x[i:i+batch_size]) instead of a DataLoader with workers: no worker processes "
+        "competing for the CPU and no inter-process copies.");
+    if (loader.workers_at_least_cores()) {
+        chain.recommendations.push_back(
+            "Otherwise use fewer DataLoader workers: " +
+            std::to_string(loader.max_concurrent_workers) + " workers on " + std::to_string(cpus) +
+            " CPUs leave the training thread no core of its own; try num_workers=" +
+            std::to_string(std::max<std::int64_t>(1, cpus - 1)) + (cpus > 2 ? " or fewer." : "."));
     } else {
-        chain.root_cause += ", mostly to " + top_name_group(chain.competitors) + ".";
-    }
-    if (workers >= 0.3) {
-        if (loader.workers_at_least_cores()) {
-            chain.recommendations.push_back(
-                "Use fewer DataLoader workers: " + std::to_string(loader.max_concurrent_workers) +
-                " workers on " + std::to_string(cpus) + " CPUs took " + format_percent(workers) +
-                " of the CPU time the training thread was denied; try num_workers=" +
-                std::to_string(std::max<std::int64_t>(1, cpus - 1)) +
-                (cpus > 2 ? " or fewer." : "."));
-        } else {
-            chain.recommendations.push_back(
-                "Keep DataLoader workers from preempting the training thread (" +
-                format_percent(workers) +
-                " of its lost CPU went to them): fewer workers, or os.nice(10) in worker_init_fn.");
-        }
         chain.recommendations.push_back(
-            "If the dataset is already in memory (tensors), index it directly "
-            "(x[i:i+batch_size]) instead of a DataLoader with workers: no worker processes "
-            "competing for the CPU and no inter-process copies.");
-        if (loader.reforked) {
+            "Otherwise keep DataLoader workers from preempting the training thread: try "
+            "num_workers=" +
+            std::to_string(std::max(1, loader.max_concurrent_workers - 1)) +
+            ", or os.nice(10) in worker_init_fn.");
+    }
+    if (loader.reforked) {
+        chain.recommendations.push_back(
+            "Set persistent_workers=True: a new set of workers was forked " +
+            std::to_string(loader.worker_generations) +
+            " times (every epoch), each paying fork and page-allocation costs.");
+    }
+}
+
+}  // namespace
+
+void describe_cpu_contention(const ChainInputs& in, const Cause& cause, CausalChain& chain) {
+    const CallAccounting& acc = in.accounting;
+    std::int64_t lost = chain.time_lost_ns;
+    double share = chain.time_lost_share;
+    add_symptom(in, lost, share, chain);
+    add_context_evidence(in, chain);
+    const CompetitorTime& slow_time = of_cause(acc.competitors_slow, cause);
+    const CompetitorTime& who =
+        total_of(slow_time) >= 1'000'000 ? slow_time : of_cause(acc.competitors_all, cause);
+    chain.competitors = name_competitors(in.model, in.roles, who);
+
+    chain.root_cause = "The thread that drives the GPU loses its CPU: " + format_percent(share) +
+                       " of its loop went to ";
+    switch (cause.key.kind) {
+        case CauseKind::kDataLoaderWorkers:
+            chain.root_cause += "its DataLoader workers, " + top_name_group(chain.competitors) +
+                                ", on saturated CPUs" +
+                                (cause.woken_ns() > 0 ? "; it also waited for their batches" : "") +
+                                ".";
+            recommend_for_workers(in, chain);
+            break;
+        case CauseKind::kProcessesOutside:
+            chain.root_cause +=
+                "processes outside the traced tree, " + top_name_group(chain.competitors) + ".";
             chain.recommendations.push_back(
-                "Set persistent_workers=True: a new set of workers was forked " +
-                std::to_string(loader.worker_generations) +
-                " times (every epoch), each paying fork and page-allocation costs.");
-        }
+                "Stop " + describe_group(chain.competitors, "competitor") +
+                " or keep them off the training cores (taskset, cgroup cpusets).");
+            break;
+        case CauseKind::kTreeThreads:
+            chain.root_cause +=
+                "other threads of the traced processes, " + top_name_group(chain.competitors) + ".";
+            chain.recommendations.push_back(
+                "Limit intra-op threads (torch.set_num_threads, OMP_NUM_THREADS) to the cores "
+                "left free (" +
+                describe_group(chain.competitors, "other") + " took the CPU).");
+            break;
+        case CauseKind::kSeveral:
+            chain.root_cause +=
+                "several competitors, none large alone: " + top_name_group(chain.competitors) +
+                " first.";
+            chain.recommendations.push_back(
+                "Give the training thread a core of its own: fewer busy threads and processes "
+                "on this machine, or pin them away from it (taskset, cgroup cpusets).");
+            break;
+        default:
+            chain.root_cause += chain.competitors.empty()
+                                    ? "waiting in the run queue after wakeups."
+                                    : top_name_group(chain.competitors) + ".";
+            break;
     }
-    if (outside >= 0.2) {
-        chain.recommendations.push_back(
-            "Processes outside the traced tree took " + format_percent(outside) +
-            " of the CPU denied to the training thread (" +
-            describe_group(chain.competitors, "competitor") +
-            "): stop them or keep them off the training cores (taskset, cgroup cpusets).");
-    }
-    if (own >= 0.3) {
-        chain.recommendations.push_back(
-            "Threads of the traced processes themselves took " + format_percent(own) + " (" +
-            describe_group(chain.competitors, "other") +
-            "): limit intra-op threads (torch.set_num_threads, OMP_NUM_THREADS) to the cores "
-            "left free.");
-    }
+    const TimeSplit& slow = acc.slow_split;
     double coverage = acc.slow_excess_ns > 0 && slow.runnable_waiting_ns() > 0
                           ? static_cast<double>(slow.runnable_waiting_ns()) /
                                 static_cast<double>(acc.slow_excess_ns)
                           : share;
     chain.confidence = std::max(confidence_from(coverage, 0.5, 0.2),
                                 share >= 0.3 ? Confidence::kMedium : Confidence::kLow);
-    return chain;
 }
 
 }  // namespace causeway::analysis

@@ -61,6 +61,7 @@ std::optional<CausalChain> gpu_bound_chain(const ChainInputs& in) {
         "kernels, torch.compile); host-side changes such as more DataLoader workers or pinned "
         "memory will not shorten the step.");
     chain.confidence = runnable < 0.1 && host_idle ? Confidence::kHigh : Confidence::kMedium;
+    blame_device(chain, "device", "GPU", "in_device");
     return chain;
 }
 

@@ -69,6 +69,7 @@ std::optional<CausalChain> transfer_chain(const ChainInputs& in) {
             "or overlap copies with compute on a separate stream.");
     }
     chain.confidence = confidence_from(share, 0.5, 0.3);
+    blame_device(chain, "transfers", "host-device copies", "in_copies");
     return chain;
 }
 

@@ -58,7 +58,7 @@ void cap_chains_resting_on_unknown_reasons(const TraceModel& model,
     }
     for (auto& chain : chains) {
         if (chain.root_cause_class != kInputBound && chain.root_cause_class != kCpuContended &&
-            chain.root_cause_class != kGpuBound) {
+            chain.root_cause_class != kLockContended && chain.root_cause_class != kGpuBound) {
             continue;
         }
         chain.confidence = Confidence::kLow;
@@ -95,8 +95,9 @@ Diagnosis diagnose(const TraceModel& model, const DiagnosisOptions& options) {
     d.session = session_summary(model);
     d.range = filter.window();
     if (accounting.accounted_calls >= kMinCallsForVerdict) {
-        for (auto builder : {cpu_contention_chain, input_wait_chain, gpu_bound_chain,
-                             transfer_chain, allocation_churn_chain, cold_start_chain}) {
+        d.chains = actor_chains(inputs);
+        for (auto builder :
+             {gpu_bound_chain, transfer_chain, allocation_churn_chain, cold_start_chain}) {
             if (auto chain = builder(inputs)) {
                 d.chains.push_back(std::move(*chain));
             }

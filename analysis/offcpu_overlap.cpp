@@ -5,7 +5,8 @@
 namespace causeway::analysis {
 
 TimeSplit OffCpuCursor::measure(std::int64_t start_ns, std::int64_t end_ns,
-                                CompetitorTime* competitors) {
+                                CompetitorTime* competitors, std::vector<SleepOverlap>* sleeps,
+                                int thread_index) {
     TimeSplit split;
     split.total_ns = end_ns > start_ns ? end_ns - start_ns : 0;
     while (next_ < intervals_.size() && intervals_[next_].end_ns() <= start_ns) {
@@ -21,9 +22,13 @@ TimeSplit OffCpuCursor::measure(std::int64_t start_ns, std::int64_t end_ns,
             }
         } else {
             // Asleep first, then runnable from the wakeup to the switch-in.
-            std::int64_t wakeup_ns = o.end_ns() - o.runq_wait_ns;
-            split.blocked_ns += overlap_ns(o.ts_ns, wakeup_ns, start_ns, end_ns);
+            std::int64_t wakeup_ns = o.woken_ns();
+            std::int64_t asleep = overlap_ns(o.ts_ns, wakeup_ns, start_ns, end_ns);
+            split.blocked_ns += asleep;
             split.wakeup_wait_ns += overlap_ns(wakeup_ns, o.end_ns(), start_ns, end_ns);
+            if (sleeps != nullptr && asleep > 0) {
+                sleeps->push_back({thread_index, &o, asleep});
+            }
         }
     }
     return split;

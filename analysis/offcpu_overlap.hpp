@@ -34,15 +34,24 @@ struct TimeSplit {
 // Preempted time by the thread that got the CPU (thread index; -1: idle task or unknown).
 using CompetitorTime = std::unordered_map<int, std::int64_t>;
 
+// The asleep part of one off-CPU interval that fell inside a measured segment: the evidence
+// for "who did it wait for" (the interval names its waker and what it slept in).
+struct SleepOverlap {
+    int thread_index = -1;  // the sleeper
+    const OffCpuInterval* interval = nullptr;
+    std::int64_t asleep_ns = 0;  // of the segment, before the wakeup
+};
+
 // Walks one thread's off-CPU intervals (sorted, disjoint) alongside segments asked for in
 // increasing order, so a whole thread costs one pass.
 class OffCpuCursor {
   public:
     explicit OffCpuCursor(const std::vector<OffCpuInterval>& intervals) : intervals_(intervals) {}
 
-    // Splits [start_ns, end_ns); adds the preempted time by competitor to `competitors` when
-    // given. Segments must not go backwards.
-    TimeSplit measure(std::int64_t start_ns, std::int64_t end_ns, CompetitorTime* competitors);
+    // Splits [start_ns, end_ns); adds the preempted time by competitor to `competitors` and
+    // each sleep to `sleeps` when given. Segments must not go backwards.
+    TimeSplit measure(std::int64_t start_ns, std::int64_t end_ns, CompetitorTime* competitors,
+                      std::vector<SleepOverlap>* sleeps = nullptr, int thread_index = -1);
 
   private:
     const std::vector<OffCpuInterval>& intervals_;

@@ -50,11 +50,15 @@ OpCategory parse_category(const std::string& text) {
     return OpCategory::kOther;
 }
 
-Status load_session(const Database& db, SessionInfo& out) {
-    auto stmt = query(db,
-                      "SELECT host, kernel, cpu_count, cpu_model, gpu, command_line, "
-                      "collector_version, source, offcpu_floor_ns, page_bucket_ns, "
-                      "start_wall_ns, stop_ns FROM session WHERE id = 1");
+// Columns that a schema version added are read as NULL from older files.
+Status load_session(const Database& db, std::int64_t schema_version, SessionInfo& out) {
+    auto stmt = query(db, schema_version >= 2
+                              ? "SELECT host, kernel, cpu_count, cpu_model, gpu, command_line, "
+                                "collector_version, source, offcpu_floor_ns, page_bucket_ns, "
+                                "start_wall_ns, stop_ns, machine FROM session WHERE id = 1"
+                              : "SELECT host, kernel, cpu_count, cpu_model, gpu, command_line, "
+                                "collector_version, source, offcpu_floor_ns, page_bucket_ns, "
+                                "start_wall_ns, stop_ns, NULL FROM session WHERE id = 1");
     if (!stmt) {
         return stmt.error();
     }
@@ -73,6 +77,7 @@ Status load_session(const Database& db, SessionInfo& out) {
     out.page_bucket_ns = stmt->column_int64(9);
     out.start_wall_ns = stmt->column_int64(10);
     out.stop_ns = stmt->column_optional_int64(11);
+    out.machine = stmt->column_optional_text(12);
     return Ok{};
 }
 
@@ -228,12 +233,15 @@ void index_calls_by_thread(TraceModel& model) {
                         [&c](std::uint32_t a, std::uint32_t b) { return c.ts_ns[a] < c.ts_ns[b]; });
 }
 
-Status load_offcpu(const Database& db, TraceModel& model, const IdIndex& thread_index,
-                   std::int64_t& last_event_ns) {
+Status load_offcpu(const Database& db, std::int64_t schema_version, TraceModel& model,
+                   const IdIndex& thread_index, std::int64_t& last_event_ns) {
     model.offcpu_by_thread.assign(model.threads.size(), {});
-    auto stmt = query(db,
-                      "SELECT thread_id, ts_ns, dur_ns, reason, runq_wait_ns, cpu, next_thread_id "
-                      "FROM offcpu");
+    auto stmt = query(db, schema_version >= 2
+                              ? "SELECT thread_id, ts_ns, dur_ns, reason, runq_wait_ns, cpu, "
+                                "next_thread_id, wake_context, waker_thread_id, syscall_nr, iowait "
+                                "FROM offcpu"
+                              : "SELECT thread_id, ts_ns, dur_ns, reason, runq_wait_ns, cpu, "
+                                "next_thread_id, NULL, NULL, NULL, NULL FROM offcpu");
     if (!stmt) {
         return stmt.error();
     }
@@ -253,6 +261,18 @@ Status load_offcpu(const Database& db, TraceModel& model, const IdIndex& thread_
         o.cpu = static_cast<std::int32_t>(stmt->column_int64(5));
         if (auto next = stmt->column_optional_int64(6)) {
             o.next_thread_index = lookup(thread_index, *next);
+        }
+        if (auto wake = stmt->column_optional_int64(7); wake && *wake >= 0 && *wake <= 3) {
+            o.wake = static_cast<Wake>(*wake);
+        }
+        if (auto waker = stmt->column_optional_int64(8)) {
+            o.waker_thread_index = lookup(thread_index, *waker);
+        }
+        if (auto nr = stmt->column_optional_int64(9); nr && *nr >= kNoSyscall && *nr < 1 << 20) {
+            o.syscall_nr = static_cast<std::int32_t>(*nr);
+        }
+        if (auto iowait = stmt->column_optional_int64(10)) {
+            o.iowait = *iowait != 0 ? 1 : 0;
         }
         last_event_ns = std::max(last_event_ns, o.end_ns());
         model.offcpu_by_thread[static_cast<std::size_t>(thread)].push_back(o);
@@ -446,7 +466,7 @@ Result<TraceModel> load_trace(const tracedb::TraceReader& reader) {
         return Ok{};
     };
     if (auto status = run({
-            [&] { return load_session(db, model.session); },
+            [&] { return load_session(db, reader.schema_version(), model.session); },
             [&] { return load_processes(db, model, process_ids); },
             [&] { return load_threads(db, model, process_ids, thread_ids); },
             [&] { return load_ops(db, model, op_ids); },
@@ -459,7 +479,7 @@ Result<TraceModel> load_trace(const tracedb::TraceReader& reader) {
     auto calls = std::async(std::launch::async, load_calls, reader.path(), dense_lookup(thread_ids),
                             dense_lookup(op_ids));
     auto others = run({
-        [&] { return load_offcpu(db, model, thread_ids, last_event_ns); },
+        [&] { return load_offcpu(db, reader.schema_version(), model, thread_ids, last_event_ns); },
         [&] { return load_sched_totals(db, model, thread_ids); },
         [&] { return load_page_alloc(db, model, process_ids); },
         [&] { return load_snapshots(db, model); },

@@ -25,6 +25,7 @@ struct SessionInfo {
     std::string host;
     std::string kernel;
     std::int64_t cpu_count = 0;
+    std::optional<std::string> machine;  // uname machine: how offcpu syscall numbers count
     std::optional<std::string> cpu_model;
     std::optional<std::string> gpu;
     std::optional<std::string> command_line;
@@ -142,15 +143,33 @@ struct CudaCalls {
     std::int64_t end_ns(std::size_t i) const { return ts_ns[i] + dur_ns[i]; }
 };
 
+// Who ended a sleep (offcpu.wake_context).
+enum class Wake : std::int8_t {
+    kUnknown = -1,  // not recorded (older files, imported traces)
+    kNone = 0,      // no wakeup seen (preempted, or the wakeup was missed)
+    kThread = 1,    // a thread: waker_thread_index
+    kHardIrq = 2,   // a hard interrupt: a timer, a device completion
+    kSoftIrq = 3,   // a softirq: network receive, block completion, timer wheel
+};
+// OffCpuInterval::syscall_nr outside any system call, and where it was not recorded.
+inline constexpr std::int32_t kNoSyscall = -1;
+inline constexpr std::int32_t kSyscallUnknown = -2;
+
 struct OffCpuInterval {
     std::int64_t ts_ns = 0;
     std::int64_t dur_ns = 0;
     std::int64_t runq_wait_ns = 0;
-    int next_thread_index = -1;  // -1: the idle task or a thread not in the file
-    bool preempted = false;      // false: blocked
+    int next_thread_index = -1;   // -1: the idle task or a thread not in the file
+    int waker_thread_index = -1;  // wake == kThread: who woke it; -1 otherwise
+    bool preempted = false;       // false: blocked
+    Wake wake = Wake::kUnknown;
+    std::int8_t iowait = -1;  // 1: slept in an I/O wait, 0: not, -1: not recorded
     std::int32_t cpu = 0;
+    std::int32_t syscall_nr = kSyscallUnknown;  // blocked: the system call it slept in
 
     std::int64_t end_ns() const { return ts_ns + dur_ns; }
+    // The moment it was woken: the end of the sleep, before the run-queue wait.
+    std::int64_t woken_ns() const { return end_ns() - runq_wait_ns; }
 };
 
 struct SchedTotal {

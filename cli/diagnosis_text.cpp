@@ -62,12 +62,38 @@ std::string render_competitors(const std::vector<analysis::Competitor>& competit
     return table.render("       ");
 }
 
+// "dataloader_workers: pt_data_worker feeding pid 100 (processes 101, 102, 103, 104)"
+std::string describe_actor(const analysis::Actor& a) {
+    std::string out = a.kind + ": " + a.name;
+    if (a.tid != 0) {
+        out += " (tid " + std::to_string(a.tid) + ", pid " + std::to_string(a.pid) + ")";
+    } else if (a.pid != 0 && a.kind == "dataloader_workers") {
+        out += " feeding pid " + std::to_string(a.pid);
+    }
+    if (a.tid == 0 && !a.pids.empty()) {
+        constexpr std::size_t kListed = 6;
+        out += a.pids.size() == 1 ? " (process " : " (processes ";
+        for (std::size_t i = 0; i < a.pids.size() && i < kListed; ++i) {
+            out += (i ? ", " : "") + std::to_string(a.pids[i]);
+        }
+        out += a.pids.size() > kListed ? ", ...)" : ")";
+    }
+    return out;
+}
+
 std::string render_chain(std::size_t rank, const analysis::CausalChain& c,
                          const TerminalStyle& style) {
     std::string out = " " + std::to_string(rank) + ". " + style.bold(c.root_cause_class) +
                       "  confidence " + analysis::confidence_name(c.confidence) + ", lost " +
                       format_duration(c.time_lost_ns) + " (" + format_percent(c.time_lost_share) +
                       " of the loop)\n";
+    out += "    Actor:      " + printable(describe_actor(c.actor)) + "\n";
+    if (c.effects.size() > 1 || (c.effects.size() == 1 && c.effects[0].text != c.symptom)) {
+        out += "    Effects:\n";
+        for (const auto& e : c.effects) {
+            out += "      - " + printable(e.text) + "\n";
+        }
+    }
     out += "    Symptom:    " + printable(c.symptom) + "\n";
     out += "    Evidence:\n";
     for (const auto& e : c.evidence) {

@@ -113,8 +113,20 @@ json to_json(const analysis::Competitor& c) {
             {"share", c.share}};
 }
 
+json to_json(const analysis::Actor& a) {
+    return {{"kind", a.kind}, {"name", a.name}, {"pid", a.pid},
+            {"tid", a.tid},   {"pids", a.pids}, {"in_tree", a.in_tree}};
+}
+
+json to_json(const analysis::Effect& e) {
+    return {{"kind", e.kind},   {"wait", e.wait},   {"ns", e.ns},
+            {"share", e.share}, {"count", e.count}, {"text", e.text}};
+}
+
 json to_json(const analysis::CausalChain& c) {
     return {{"root_cause_class", c.root_cause_class},
+            {"actor", to_json(c.actor)},
+            {"effects", array_of(c.effects)},
             {"symptom", c.symptom},
             {"op", optional_json(c.op)},
             {"evidence", array_of(c.evidence)},

@@ -29,6 +29,8 @@ nlohmann::json to_json(const analysis::DataQualityReport& r);
 nlohmann::json to_json(const analysis::TraceStats& s);
 nlohmann::json to_json(const analysis::Evidence& e);
 nlohmann::json to_json(const analysis::Competitor& c);
+nlohmann::json to_json(const analysis::Actor& a);
+nlohmann::json to_json(const analysis::Effect& e);
 nlohmann::json to_json(const analysis::CausalChain& c);
 nlohmann::json to_json(const analysis::Verdict& v);
 nlohmann::json to_json(const analysis::SchedBreakdown& s);

@@ -52,6 +52,11 @@ std::string render(const json& answer) {
                             chain["confidence"].get<std::string>(),
                             analysis::format_duration(chain["time_lost_ns"].get<std::int64_t>()),
                             analysis::format_percent(chain["time_lost_share"].get<double>()));
+        text += fmt::format("   Actor: {} {}\n", chain["actor"]["kind"].get<std::string>(),
+                            chain["actor"]["name"].get<std::string>());
+        for (const auto& effect : chain["effects"]) {
+            text += "   Effect: " + effect["text"].get<std::string>() + "\n";
+        }
         text += "   Symptom: " + chain["symptom"].get<std::string>() + "\n";
         for (const auto& evidence : chain["evidence"]) {
             text += "   Evidence: " + evidence["text"].get<std::string>() + "\n";
