@@ -11,6 +11,7 @@ FixtureBuilder::FixtureBuilder(std::int64_t cpu_count, std::string source)
     tracedb::SessionRecord session;
     session.host = "fixture-host";
     session.kernel = "6.18.0";
+    session.machine = "x86_64";
     session.cpu_count = cpu_count;
     session.collector_version = "test";
     session.collector_flags = "";
@@ -74,6 +75,19 @@ void FixtureBuilder::blocked(std::int64_t thread_id, std::int64_t ts_ns, std::in
                                  .dur_ns = dur_ns,
                                  .reason = tracedb::OffCpuReason::kBlocked,
                                  .runq_wait_ns = runq_wait_ns}));
+}
+
+void FixtureBuilder::woken(std::int64_t thread_id, std::int64_t ts_ns, std::int64_t dur_ns,
+                           std::int64_t runq_wait_ns, const Wakeup& wakeup) {
+    REQUIRE(writer_->add_offcpu({.thread_id = thread_id,
+                                 .ts_ns = ts_ns,
+                                 .dur_ns = dur_ns,
+                                 .reason = tracedb::OffCpuReason::kBlocked,
+                                 .runq_wait_ns = runq_wait_ns,
+                                 .wake_context = wakeup.context,
+                                 .waker_thread_id = wakeup.waker_thread_id,
+                                 .syscall_nr = wakeup.syscall_nr,
+                                 .iowait = wakeup.iowait}));
 }
 
 void FixtureBuilder::snapshot(std::int64_t ts_ns, double cpu_busy_pct, std::int64_t procs_running) {

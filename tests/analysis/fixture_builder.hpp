@@ -46,6 +46,16 @@ class FixtureBuilder {
                    std::optional<std::int64_t> next_thread_id);
     void blocked(std::int64_t thread_id, std::int64_t ts_ns, std::int64_t dur_ns,
                  std::int64_t runq_wait_ns = 0);
+    // A sleep as the collector records it: what it slept in and who ended it (a thread, or an
+    // interrupt when `waker_thread_id` is empty).
+    struct Wakeup {
+        std::optional<std::int64_t> waker_thread_id{};
+        std::int64_t syscall_nr = 0;
+        bool iowait = false;
+        tracedb::WakeContext context = tracedb::WakeContext::kThread;
+    };
+    void woken(std::int64_t thread_id, std::int64_t ts_ns, std::int64_t dur_ns,
+               std::int64_t runq_wait_ns, const Wakeup& wakeup);
     void snapshot(std::int64_t ts_ns, double cpu_busy_pct, std::int64_t procs_running);
     // One snapshot per 100 ms over [0, end_ns).
     void snapshots(std::int64_t end_ns, double cpu_busy_pct, std::int64_t procs_running);

@@ -1,0 +1,225 @@
+// Causes by actor: each lost interval of the GPU-driving thread is blamed on who held its CPU or
+// who ended its sleep, and one cause becomes one chain whose time lost is the sum of its effects.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+
+#include "analysis/diagnosis.hpp"
+#include "tests/analysis/fixture_builder.hpp"
+
+using namespace causeway::analysis;
+using namespace causeway::testing;
+using causeway::tracedb::WakeContext;
+
+namespace {
+
+constexpr int kSteps = 200;
+constexpr std::int64_t kStepNs = 10 * kMs;
+constexpr std::int64_t kEndNs = kSteps * kStepNs;
+// x86-64 system call numbers, as the collector reads them from the saved registers.
+constexpr std::int64_t kFutex = 202;
+constexpr std::int64_t kPoll = 7;
+constexpr std::int64_t kRead = 0;
+constexpr std::int64_t kClockNanosleep = 230;
+
+// A training process (pid 100) whose thread drives the GPU: launch + sync every 10 ms.
+struct Trainer {
+    FixtureBuilder fixture{2};
+    std::int64_t process = fixture.process(100, "python");
+    std::int64_t thread = fixture.thread(process, 100, "python");
+
+    std::int64_t worker(std::int64_t pid) {
+        auto p = fixture.process(pid, "pt_data_worker", process);
+        return fixture.thread(p, pid, "pt_data_worker");
+    }
+    void steps() {
+        for (int i = 0; i < kSteps; ++i) {
+            fixture.call(thread, op::kLaunchKernel, i * kStepNs, 20 * kUs);
+            fixture.call(thread, op::kStreamSynchronize, i * kStepNs + 50 * kUs, 1 * kMs);
+        }
+    }
+    Diagnosis diagnose_run() { return diagnose(fixture.load(kEndNs), DiagnosisOptions{}); }
+};
+
+std::int64_t step_start(int i) {
+    return i * kStepNs;
+}
+
+bool mentions(const std::vector<std::string>& lines, const char* text) {
+    return std::any_of(lines.begin(), lines.end(), [&](const std::string& line) {
+        return line.find(text) != std::string::npos;
+    });
+}
+
+const Effect* effect(const CausalChain& chain, const char* kind) {
+    auto it = std::find_if(chain.effects.begin(), chain.effects.end(),
+                           [&](const Effect& e) { return e.kind == kind; });
+    return it == chain.effects.end() ? nullptr : &*it;
+}
+
+std::int64_t sum_of_effects(const CausalChain& chain) {
+    std::int64_t ns = 0;
+    for (const auto& e : chain.effects) {
+        ns += e.ns;
+    }
+    return ns;
+}
+
+}  // namespace
+
+TEST_CASE("workers that preempt the trainer and feed it batches are one cause on full CPUs",
+          "[analysis][actors]") {
+    Trainer run;
+    std::vector<std::int64_t> workers = {run.worker(101), run.worker(102), run.worker(103)};
+    run.steps();
+    for (int i = 0; i < kSteps; ++i) {
+        auto w = workers[static_cast<std::size_t>(i) % workers.size()];
+        // Between calls: preempted 2 ms by a worker, then 4 ms asleep in poll until a worker
+        // sends the batch, then 100 us in the run queue.
+        run.fixture.preempted(run.thread, step_start(i) + 1500 * kUs, 2 * kMs, w);
+        run.fixture.woken(run.thread, step_start(i) + 4 * kMs, 4 * kMs + 100 * kUs, 100 * kUs,
+                          {.waker_thread_id = w, .syscall_nr = kPoll});
+    }
+    run.fixture.snapshots(kEndNs, 98, 5);
+    auto d = run.diagnose_run();
+
+    CHECK(d.verdict.name == kCpuContended);
+    REQUIRE(!d.chains.empty());
+    const CausalChain& top = d.chains.front();
+    CHECK(top.actor.kind == "dataloader_workers");
+    CHECK(top.actor.name == "pt_data_worker");
+    CHECK(top.actor.pid == 100);
+    CHECK(top.actor.pids == std::vector<std::int64_t>{101, 102, 103});
+    // The last step's preemption and sleep come after the last call: outside the loop.
+    REQUIRE(effect(top, "preempted"));
+    CHECK(effect(top, "preempted")->ns == (kSteps - 1) * 2 * kMs);
+    REQUIRE(effect(top, "woken"));
+    CHECK(effect(top, "woken")->wait == "poll");
+    CHECK(effect(top, "woken")->count == kSteps - 1);
+    CHECK(effect(top, "woken")->ns == (kSteps - 1) * 4 * kMs);
+    REQUIRE(effect(top, "runq_wait"));
+    CHECK(top.time_lost_ns == sum_of_effects(top));
+    // One cause, one chain: no INPUT-BOUND chain for the same workers.
+    CHECK(std::none_of(d.chains.begin(), d.chains.end(),
+                       [](const CausalChain& c) { return c.root_cause_class == kInputBound; }));
+    CHECK(mentions(top.recommendations, "index it directly"));
+    CHECK(mentions(top.recommendations, "num_workers=1"));
+}
+
+TEST_CASE("a worker too slow for the trainer with idle CPUs asks for more workers",
+          "[analysis][actors]") {
+    Trainer run;
+    auto worker = run.worker(101);
+    run.steps();
+    for (int i = 0; i < kSteps; ++i) {
+        run.fixture.woken(run.thread, step_start(i) + 2 * kMs, 7 * kMs, 30 * kUs,
+                          {.waker_thread_id = worker, .syscall_nr = kRead});
+    }
+    run.fixture.snapshots(kEndNs, 45, 1);
+    auto d = run.diagnose_run();
+
+    CHECK(d.verdict.name == kInputBound);
+    REQUIRE(!d.chains.empty());
+    CHECK(d.chains[0].actor.kind == "dataloader_workers");
+    CHECK(d.chains[0].confidence == Confidence::kHigh);
+    // 45% busy on 2 CPUs: about one idle CPU, so one more worker.
+    CHECK(mentions(d.chains[0].recommendations, "raise num_workers from 1 to 2"));
+}
+
+TEST_CASE("a lock held by another thread names the holder, not the DataLoader",
+          "[analysis][actors]") {
+    Trainer run;
+    auto holder = run.fixture.thread(run.process, 140, "prep_locker");
+    run.steps();
+    for (int i = 0; i < kSteps; ++i) {
+        run.fixture.woken(run.thread, step_start(i) + 2 * kMs, 6 * kMs, 20 * kUs,
+                          {.waker_thread_id = holder, .syscall_nr = kFutex});
+    }
+    run.fixture.snapshots(kEndNs, 50, 1);
+    auto d = run.diagnose_run();
+
+    CHECK(d.verdict.name == kLockContended);
+    REQUIRE(!d.chains.empty());
+    const CausalChain& top = d.chains.front();
+    CHECK(top.actor.kind == "lock_holder");
+    CHECK(top.actor.name == "prep_locker");
+    CHECK(top.actor.tid == 140);
+    CHECK(effect(top, "woken")->wait == "lock");
+    CHECK(mentions(top.recommendations, "critical section"));
+    CHECK_FALSE(mentions(top.recommendations, "num_workers"));
+}
+
+TEST_CASE("sleeps ended by interrupts blame the disk and the timer, not the interrupted thread",
+          "[analysis][actors]") {
+    Trainer run;
+    auto bystander = run.fixture.thread(run.process, 150, "bystander");
+    run.steps();
+    for (int i = 0; i < kSteps; ++i) {
+        bool disk = i % 2 == 0;
+        // The interrupt arrives while `bystander` runs; it must not be named.
+        run.fixture.woken(run.thread, step_start(i) + 2 * kMs, 6 * kMs, 10 * kUs,
+                          {.waker_thread_id = std::nullopt,
+                           .syscall_nr = disk ? kRead : kClockNanosleep,
+                           .iowait = disk,
+                           .context = WakeContext::kHardIrq});
+    }
+    run.fixture.preempted(bystander, 0, 1 * kMs, std::nullopt);
+    run.fixture.snapshots(kEndNs, 30, 1);
+    auto d = run.diagnose_run();
+
+    std::vector<std::string> kinds;
+    for (const auto& chain : d.chains) {
+        kinds.push_back(chain.actor.kind);
+        CHECK(chain.actor.name != "bystander");
+    }
+    CHECK(kinds == std::vector<std::string>{"disk_io", "timer"});
+    CHECK(d.verdict.name == kInputBound);
+    CHECK(mentions(d.chains[0].recommendations, "page cache"));
+    CHECK(mentions(d.chains[1].recommendations, "sleep"));
+}
+
+TEST_CASE("a waker that was itself preempted is followed one hop back", "[analysis][actors]") {
+    Trainer run;
+    auto worker = run.worker(101);
+    auto hog =
+        run.fixture.thread(run.fixture.process(900, "hogd", std::nullopt, false), 900, "hogd");
+    run.steps();
+    for (int i = 0; i < kSteps; ++i) {
+        run.fixture.woken(run.thread, step_start(i) + 2 * kMs, 6 * kMs, 10 * kUs,
+                          {.waker_thread_id = worker, .syscall_nr = kPoll});
+        // While the trainer waited, the worker lost 3 ms of its CPU to hogd.
+        run.fixture.preempted(worker, step_start(i) + 3 * kMs, 3 * kMs, hog);
+    }
+    run.fixture.snapshots(kEndNs, 60, 2);
+    auto d = run.diagnose_run();
+
+    REQUIRE(!d.chains.empty());
+    const auto& evidence = d.chains[0].evidence;
+    auto hop = std::find_if(evidence.begin(), evidence.end(),
+                            [](const Evidence& e) { return e.key == "waker_runnable_waiting_ns"; });
+    REQUIRE(hop != evidence.end());
+    CHECK(hop->value == static_cast<double>((kSteps - 1) * 3 * kMs));
+    CHECK(hop->text.find("hogd") != std::string::npos);
+}
+
+TEST_CASE("causes too small alone are reported together when together they matter",
+          "[analysis][actors]") {
+    Trainer run;
+    auto hog_a =
+        run.fixture.thread(run.fixture.process(900, "hog_a", std::nullopt, false), 900, "hog_a");
+    auto hog_b =
+        run.fixture.thread(run.fixture.process(901, "hog_b", std::nullopt, false), 901, "hog_b");
+    run.steps();
+    for (int i = 0; i < kSteps; ++i) {
+        // 7% of the loop each: below the 10% a chain needs, 14% together.
+        run.fixture.preempted(run.thread, step_start(i) + 2 * kMs, 700 * kUs, hog_a);
+        run.fixture.preempted(run.thread, step_start(i) + 4 * kMs, 700 * kUs, hog_b);
+    }
+    run.fixture.snapshots(kEndNs, 90, 3);
+    auto d = run.diagnose_run();
+
+    REQUIRE(!d.chains.empty());
+    CHECK(d.chains[0].actor.kind == "several");
+    CHECK(d.chains[0].root_cause_class == kCpuContended);
+    CHECK(d.chains[0].competitors.size() == 2);
+}
