@@ -113,6 +113,7 @@ SEC("tp_btf/sched_switch")
 int BPF_PROG(cw_sched_switch, bool preempt, struct task_struct* prev, struct task_struct* next,
              unsigned int prev_state) {
     __u64 now = bpf_ktime_get_ns();
+    cw_reset_irq_depth();
     if (cw_is_traced(prev->tgid))
         switch_out(prev, next, preempt, prev_state, now);
     if (cw_is_traced(next->tgid))

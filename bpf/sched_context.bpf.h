@@ -9,7 +9,8 @@
  * The kernel's own record of it, preempt_count, is a per-CPU variable that BPF cannot read on
  * every kernel: on x86 it moved into struct pcpu_hot and back, and without CONFIG_KALLSYMS_ALL
  * the verifier cannot resolve __preempt_count at all (as on these VMs). Counting entries and
- * exits works everywhere tp_btf does; an exit whose entry came before attachment is ignored. */
+ * exits works everywhere tp_btf does; an exit whose entry came before attachment is ignored, and
+ * every context switch resets the count (cw_reset_irq_depth). */
 struct cw_irq_depth {
     __u32 hardirq; /* device interrupt handlers and hrtimer callbacks being run */
     __u32 softirq; /* softirqs being served */
@@ -27,6 +28,19 @@ static __always_inline struct cw_irq_depth *cw_this_cpu_irq_depth(void)
 {
     __u32 zero = 0;
     return bpf_map_lookup_elem(&irq_depth, &zero);
+}
+
+/* A CPU never switches tasks inside an interrupt or a softirq, so its nesting is zero at every
+ * context switch. Resetting it there bounds any drift to one scheduling period: an entry whose
+ * exit came before the exit program was attached (the programs attach one by one) would otherwise
+ * mark every later wakeup on that CPU as an interrupt's, for the whole recording. */
+static __always_inline void cw_reset_irq_depth(void)
+{
+    struct cw_irq_depth *depth = cw_this_cpu_irq_depth();
+    if (depth) {
+        depth->hardirq = 0;
+        depth->softirq = 0;
+    }
 }
 
 /* Who is waking a task right now: an interrupt, a softirq, or the running task itself. */
