@@ -6,7 +6,8 @@ namespace causeway::analysis {
 namespace {
 
 bool is_dataloader(Role role) {
-    return role == Role::kDataLoaderWorker || role == Role::kPinMemory;
+    return role == Role::kDataLoaderWorker || role == Role::kPinMemory ||
+           role == Role::kDataLoaderFeeder;
 }
 
 // The training process a DataLoader thread serves: a worker's parent, or the process of the

@@ -65,6 +65,36 @@ int max_concurrent(const TraceModel& model, const Roles& roles) {
     return most;
 }
 
+// How many sleeps of DataLoader worker threads each thread ended.
+std::vector<int> worker_wakeups_by_waker(const TraceModel& model, const Roles& roles) {
+    std::vector<int> wakeups(model.threads.size(), 0);
+    for (std::size_t t = 0; t < model.threads.size(); ++t) {
+        if (roles.thread[t] != Role::kDataLoaderWorker) {
+            continue;
+        }
+        for (const OffCpuInterval& o : model.offcpu_by_thread[t]) {
+            if (o.wake == Wake::kThread && o.waker_thread_index >= 0) {
+                ++wakeups[static_cast<std::size_t>(o.waker_thread_index)];
+            }
+        }
+    }
+    return wakeups;
+}
+
+void mark_feeders(const TraceModel& model, Roles& roles) {
+    if (roles.worker_processes == 0) {
+        return;
+    }
+    std::vector<int> wakeups = worker_wakeups_by_waker(model, roles);
+    for (std::size_t t = 0; t < model.threads.size(); ++t) {
+        if (roles.thread[t] == Role::kOther &&
+            model.threads[t].process_index == roles.training_process &&
+            wakeups[t] >= kMinFeederWakeups) {
+            roles.thread[t] = Role::kDataLoaderFeeder;
+        }
+    }
+}
+
 }  // namespace
 
 const char* role_name(Role role) {
@@ -75,6 +105,8 @@ const char* role_name(Role role) {
             return "dataloader_worker";
         case Role::kPinMemory:
             return "pin_memory";
+        case Role::kDataLoaderFeeder:
+            return "dataloader_feeder";
         case Role::kOther:
             return "other";
         case Role::kCompetitor:
@@ -134,6 +166,7 @@ Roles assign_roles(const TraceModel& model) {
             roles.thread[t] = process_role;
         }
     }
+    mark_feeders(model, roles);
     roles.max_concurrent_workers = max_concurrent(model, roles);
     return roles;
 }
