@@ -13,11 +13,20 @@ Evidence evidence(std::string key, double value, std::string unit, std::string t
 
 bool cpus_saturated(const ChainInputs& in) {
     const SystemContext& ctx = in.during_span;
-    if (ctx.snapshots > 0) {
-        return ctx.cpu_busy_pct >= kSaturatedCpuBusyPct;
+    if (ctx.covered_ns > 0 && ctx.runnable_tree_threads > 0) {
+        return ctx.runnable_tree_threads >= static_cast<double>(in.model.session.cpu_count) - 0.5 ||
+               ctx.tree_preempted_share >= kSaturatedPreemptedShare;
     }
-    return ctx.covered_ns > 0 &&
-           ctx.runnable_tree_threads >= static_cast<double>(in.model.session.cpu_count) - 0.5;
+    return ctx.snapshots > 0 && ctx.cpu_busy_pct >= kSaturatedCpuBusyPct;
+}
+
+double idle_cpus(const ChainInputs& in) {
+    const SystemContext& ctx = in.during_span;
+    auto cpus = static_cast<double>(in.model.session.cpu_count);
+    double idle = ctx.covered_ns > 0 && ctx.runnable_tree_threads > 0
+                      ? cpus - ctx.runnable_tree_threads
+                      : cpus * (100.0 - ctx.cpu_busy_pct) / 100.0;
+    return std::max(0.0, idle);
 }
 
 void blame_device(CausalChain& chain, const char* kind, const char* name, const char* effect) {

@@ -21,7 +21,13 @@ inline constexpr double kChainMinShare = 0.10;
 // Waiting for the GPU is the normal state of a well-fed training loop; it becomes the verdict
 // only when it dominates.
 inline constexpr double kGpuBoundMinShare = 0.30;
-// At or above this average CPU use the machine had no core to spare.
+// The CPUs had no room for the traced tree when its runnable threads filled them, or when its
+// threads were preempted at least this share of the time they were runnable. Judged from the
+// tree's own scheduling, not from system-wide CPU use: a background job at a lower weight (a
+// build in another autogroup) fills idle CPUs yet leaves them to the tree whenever it asks.
+inline constexpr double kSaturatedPreemptedShare = 0.25;
+// Without the tree's scheduling (an imported trace): at or above this average CPU use the
+// machine had no core to spare.
 inline constexpr double kSaturatedCpuBusyPct = 80.0;
 
 struct ChainInputs {
@@ -55,9 +61,12 @@ std::optional<CausalChain> cold_start_chain(const ChainInputs& in);
 
 // Shared by the builders.
 Evidence evidence(std::string key, double value, std::string unit, std::string text);
-// Whether the CPUs were full while the GPU threads ran their loop (snapshots when recorded,
-// otherwise the tree's runnable threads against the CPU count).
+// Whether the CPUs were full for the traced tree while the GPU threads ran their loop (its
+// runnable threads against the CPU count and how long they waited for a CPU; system snapshots
+// when the tree's scheduling is not recorded).
 bool cpus_saturated(const ChainInputs& in);
+// CPUs the tree left idle during the loop (same sources as cpus_saturated).
+double idle_cpus(const ChainInputs& in);
 // The actor and effect of a chain whose time is the device's or the API's own.
 void blame_device(CausalChain& chain, const char* kind, const char* name, const char* effect);
 Confidence confidence_from(double coverage, double high, double medium);

@@ -16,15 +16,6 @@ std::int64_t long_wait_count(const CallAccounting& acc) {
     return waits;
 }
 
-// CPUs the machine had to spare during the loop, from snapshots or the tree's runnable threads.
-double idle_cpus(const ChainInputs& in) {
-    const SystemContext& ctx = in.during_span;
-    auto cpus = static_cast<double>(in.model.session.cpu_count);
-    double idle = ctx.snapshots > 0 ? cpus * (100.0 - ctx.cpu_busy_pct) / 100.0
-                                    : cpus - ctx.runnable_tree_threads;
-    return std::max(0.0, idle);
-}
-
 void add_context_evidence(const ChainInputs& in, CausalChain& chain) {
     const SystemContext& ctx = in.during_span;
     std::int64_t cpus = in.model.session.cpu_count;
@@ -39,6 +30,10 @@ void add_context_evidence(const ChainInputs& in, CausalChain& chain) {
             "runnable_tree_threads", ctx.runnable_tree_threads, "count",
             "runnable threads of the traced tree: " + format_decimal(ctx.runnable_tree_threads, 1) +
                 " on average for " + std::to_string(cpus) + " CPUs"));
+        chain.evidence.push_back(evidence("tree_preempted_share", ctx.tree_preempted_share, "ratio",
+                                          "the tree's threads were preempted " +
+                                              format_percent(ctx.tree_preempted_share) +
+                                              " of the time they were runnable"));
     }
     if (in.loader.has_workers()) {
         chain.evidence.push_back(

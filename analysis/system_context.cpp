@@ -5,25 +5,61 @@
 namespace causeway::analysis {
 namespace {
 
-double runnable_threads(const TraceModel& model, const Intervals& merged, std::int64_t end_ns) {
-    double runnable_ns = 0;
+struct TreeDemand {
+    double runnable_ns = 0;   // wanting a CPU: running or waiting for one
+    double preempted_ns = 0;  // of which preempted: its CPU taken by another task
+};
+
+// A thread that was never off a CPU long enough for an interval: its exact totals spread
+// evenly over its life. Busy without a break (a worker alone on a CPU) counts as runnable
+// throughout; asleep throughout counts as nothing.
+void add_from_totals(const TraceModel& model, std::size_t t, const Intervals& merged,
+                     TreeDemand& demand) {
+    const auto& total = model.sched_by_thread[t];
+    const ThreadInfo& thread = model.threads[t];
+    std::int64_t start = thread.start_ns.value_or(0);
+    std::int64_t end = thread.exit_ns.value_or(model.end_ns());
+    if (!total || end <= start) {
+        return;
+    }
+    auto life = static_cast<double>(end - start);
+    auto alive = static_cast<double>(overlap_with(merged, start, end));
+    auto preempted = static_cast<double>(total->preempted_ns);
+    double runnable =
+        std::min(static_cast<double>(total->oncpu_ns + total->runq_wait_ns) + preempted, life);
+    demand.runnable_ns += alive * runnable / life;
+    demand.preempted_ns += alive * std::min(preempted, life) / life;
+}
+
+// A thread counts from its start to its exit, or to its last recorded switch-in when it did
+// not exit: a sleep that had not ended when the recording stopped is not stored, and counting
+// it as running would make an idle thread look busy.
+TreeDemand tree_demand(const TraceModel& model, const Intervals& merged) {
+    TreeDemand demand;
     for (std::size_t t = 0; t < model.threads.size(); ++t) {
+        if (!model.process_of_thread(static_cast<int>(t)).in_tree) {
+            continue;
+        }
         const auto& offcpu = model.offcpu_by_thread[t];
-        if (offcpu.empty() || !model.process_of_thread(static_cast<int>(t)).in_tree) {
+        if (offcpu.empty()) {
+            add_from_totals(model, t, merged, demand);
             continue;
         }
         const ThreadInfo& thread = model.threads[t];
-        std::int64_t alive =
-            overlap_with(merged, thread.start_ns.value_or(0), thread.exit_ns.value_or(end_ns));
+        std::int64_t last_switch_in = 0;
         std::int64_t asleep = 0;
+        std::int64_t preempted = 0;
         for (const auto& o : offcpu) {
-            if (!o.preempted) {
-                asleep += overlap_with(merged, o.ts_ns, o.end_ns() - o.runq_wait_ns);
-            }
+            last_switch_in = std::max(last_switch_in, o.end_ns());
+            (o.preempted ? preempted : asleep) +=
+                overlap_with(merged, o.ts_ns, o.preempted ? o.end_ns() : o.woken_ns());
         }
-        runnable_ns += static_cast<double>(std::max<std::int64_t>(alive - asleep, 0));
+        std::int64_t alive = overlap_with(merged, thread.start_ns.value_or(0),
+                                          thread.exit_ns.value_or(last_switch_in));
+        demand.runnable_ns += static_cast<double>(std::max<std::int64_t>(alive - asleep, 0));
+        demand.preempted_ns += static_cast<double>(preempted);
     }
-    return runnable_ns;
+    return demand;
 }
 
 }  // namespace
@@ -68,7 +104,10 @@ SystemContext context_during(const TraceModel& model, const Intervals& merged,
     }
     double covered = static_cast<double>(ctx.covered_ns);
     ctx.page_allocs_per_s = allocs_during * 1e9 / covered;
-    ctx.runnable_tree_threads = runnable_threads(model, merged, model.end_ns()) / covered;
+    TreeDemand demand = tree_demand(model, merged);
+    ctx.runnable_tree_threads = demand.runnable_ns / covered;
+    ctx.tree_preempted_share =
+        demand.runnable_ns > 0 ? demand.preempted_ns / demand.runnable_ns : 0;
 
     double weight_sum = 0;
     std::int64_t previous_ts = 0;

@@ -90,6 +90,12 @@ void FixtureBuilder::woken(std::int64_t thread_id, std::int64_t ts_ns, std::int6
                                  .iowait = wakeup.iowait}));
 }
 
+void FixtureBuilder::sched_total(std::int64_t thread_id, std::int64_t oncpu_ns,
+                                 std::int64_t preempted_ns) {
+    REQUIRE(writer_->put_thread_sched_total(
+        {.thread_id = thread_id, .oncpu_ns = oncpu_ns, .preempted_ns = preempted_ns}));
+}
+
 void FixtureBuilder::snapshot(std::int64_t ts_ns, double cpu_busy_pct, std::int64_t procs_running) {
     REQUIRE(writer_->add_snapshot({.ts_ns = ts_ns,
                                    .cpu_busy_pct = cpu_busy_pct,

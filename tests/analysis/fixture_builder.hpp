@@ -56,6 +56,8 @@ class FixtureBuilder {
     };
     void woken(std::int64_t thread_id, std::int64_t ts_ns, std::int64_t dur_ns,
                std::int64_t runq_wait_ns, const Wakeup& wakeup);
+    // The thread's exact scheduling totals over the run, as the collector writes them at the end.
+    void sched_total(std::int64_t thread_id, std::int64_t oncpu_ns, std::int64_t preempted_ns = 0);
     void snapshot(std::int64_t ts_ns, double cpu_busy_pct, std::int64_t procs_running);
     // One snapshot per 100 ms over [0, end_ns).
     void snapshots(std::int64_t end_ns, double cpu_busy_pct, std::int64_t procs_running);
