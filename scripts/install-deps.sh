@@ -7,6 +7,8 @@ packages=(
   libbpf-dev bpftool libelf-dev zlib1g-dev libzstd-dev
   libsqlite3-dev sqlite3 nlohmann-json3-dev libcpp-httplib-dev libfmt-dev catch2 libcli11-dev
   bpftrace jq
+  # Real PyTorch (CPU) for the torch-* scenarios: Debian's interpreter, /usr/bin/python3.
+  python3-torch
 )
 missing=()
 for p in "${packages[@]}"; do

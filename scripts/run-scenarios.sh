@@ -107,10 +107,10 @@ record() {
     sed -n 's/^throughput_batches_per_s=//p' "$work_dir/$name.out" | tail -n 1
 }
 
-# check JSON VERDICT TOP_CHAIN COMPETITOR: empty when the diagnosis is the expected one, else what
-# differs.
+# check JSON VERDICT TOP_CHAIN ACTOR COMPETITOR: empty when the diagnosis is the expected one,
+# else what differs.
 check() {
-    jq -r --arg verdict "$2" --arg chain "$3" --arg competitor "$4" '
+    jq -r --arg verdict "$2" --arg chain "$3" --arg actor "$4" --arg competitor "$5" '
         [ (if .verdict.name != $verdict then "verdict \(.verdict.name)" else empty end),
           (if $chain == "-" then
                ([.chains[]? | select(.confidence == "HIGH")] | length) as $high
@@ -118,6 +118,13 @@ check() {
            elif (.chains[0].root_cause_class // "none") != $chain then
                "top chain \(.chains[0].root_cause_class // "none")"
            else empty end),
+          (if $actor == "-" then empty else
+               (.chains[0].actor // {}) as $a
+               | ($actor | split(":")) as $want
+               | if $a.kind != $want[0] or ($want | length > 1 and $a.name != $want[1]) then
+                     "actor \($a.kind // "none"):\($a.name // "")"
+                 else empty end
+           end),
           (if $competitor != "-" and
               ([.chains[0].competitors[]?.comm] | index($competitor)) == null then
                "\($competitor) not named"
@@ -133,7 +140,7 @@ top_chain() {
 printf '%-26s %-17s %-17s %-26s %9s %9s %8s  %s\n' scenario expected verdict "top chain" \
     before after speed-up result
 mismatches=0
-while read -r scenario program verdict chain competitor neighbour fix; do
+while read -r scenario program verdict chain actor competitor neighbour fix; do
     [[ -z $scenario || $scenario == \#* ]] && continue
     if ((${#selected[@]})) && [[ " ${selected[*]} " != *" $scenario "* ]]; then
         continue
@@ -147,7 +154,7 @@ while read -r scenario program verdict chain competitor neighbour fix; do
         *) read -r -a fix_args <<<"$fix"; after=$(record "$scenario-fixed" "$program" "${fix_args[@]}") ;;
     esac
     json=$work_dir/$scenario.json
-    problems=$(check "$json" "$verdict" "$chain" "$competitor")
+    problems=$(check "$json" "$verdict" "$chain" "$actor" "$competitor")
     if [[ -z $problems ]]; then
         result=ok
     else

@@ -1,6 +1,7 @@
 // End to end: every scenario program is recorded by the real collector (root, eBPF) and diagnosed
-// by `causeway explain`; the verdict, the top chain and the named competitor must be the ones
-// tests/scenarios/scenarios.tsv expects, and the fixed variant must train faster.
+// by `causeway explain`; the verdict, the top chain, its actor and the named competitor must be
+// the ones tests/scenarios/scenarios.tsv expects, and the fixed variant must train faster. The
+// torch-* scenarios run real PyTorch (Debian's python3-torch) on the fake CUDA runtime.
 #include <nlohmann/json.hpp>
 
 #include <catch2/catch.hpp>
@@ -74,8 +75,22 @@ Finished explain(const std::string& db, bool json) {
     return run;
 }
 
-void check_diagnosis(const ScenarioSpec& spec, const std::string& db) {
-    const auto diagnosis = nlohmann::json::parse(explain(db, true).out);
+// chains[0]'s actor is the one the table names ('kind' or 'kind:name').
+void check_actor(const ScenarioSpec& spec, const nlohmann::json& chains) {
+    if (spec.actor == "-") {
+        return;
+    }
+    REQUIRE_FALSE(chains.empty());
+    const auto& actor = chains[0].at("actor");
+    const auto colon = spec.actor.find(':');
+    CHECK(actor.at("kind") == spec.actor.substr(0, colon));
+    if (colon != std::string::npos) {
+        CHECK(actor.at("name") == spec.actor.substr(colon + 1));
+    }
+}
+
+nlohmann::json check_diagnosis(const ScenarioSpec& spec, const std::string& db) {
+    auto diagnosis = nlohmann::json::parse(explain(db, true).out);
     INFO("causeway explain --json:\n" << diagnosis.dump(2));
     CHECK(diagnosis.at("verdict").at("name") == spec.verdict);
     const auto& chains = diagnosis.at("chains");
@@ -87,6 +102,7 @@ void check_diagnosis(const ScenarioSpec& spec, const std::string& db) {
         REQUIRE_FALSE(chains.empty());
         CHECK(chains[0].at("root_cause_class") == spec.top_chain);
     }
+    check_actor(spec, chains);
     if (spec.competitor != "-") {
         REQUIRE_FALSE(chains.empty());
         std::vector<std::string> named;
@@ -97,9 +113,17 @@ void check_diagnosis(const ScenarioSpec& spec, const std::string& db) {
     }
     const std::string text = explain(db, false).out;
     CHECK(text.rfind("Verdict: " + spec.verdict, 0) == 0);
+    return diagnosis;
 }
 
-void check_scenario(const std::string& name) {
+// One scenario recorded before its fix and, where it has one, after.
+struct ScenarioRun {
+    nlohmann::json diagnosis;  // `causeway explain --json` of the recording before the fix
+    double before = 0;         // batches/s before the fix
+    double after = 0;          // batches/s after it; 0 without a fix
+};
+
+ScenarioRun check_scenario(const std::string& name) {
     causeway::testing::require_runtime_or_skip();
     const std::string shared = causeway::testing::run_in_own_session();
     if (!shared.empty()) {
@@ -107,7 +131,7 @@ void check_scenario(const std::string& name) {
     }
     const ScenarioSpec spec = causeway::testing::find_scenario(CAUSEWAY_SCENARIO_TABLE, name);
     TempDir dir;
-    double before = 0;
+    ScenarioRun run;
     {
         std::optional<Background> neighbour;
         if (spec.neighbour != "-") {
@@ -115,23 +139,47 @@ void check_scenario(const std::string& name) {
                                                        std::to_string(kTimeoutS)});
             std::this_thread::sleep_for(std::chrono::milliseconds(500));  // up to speed first
         }
-        before = record(spec, dir.file("before.db"), {});
+        run.before = record(spec, dir.file("before.db"), {});
     }
-    check_diagnosis(spec, dir.file("before.db"));
+    run.diagnosis = check_diagnosis(spec, dir.file("before.db"));
     if (spec.fix == "-") {
-        return;
+        return run;
     }
     const auto fix_args =
         spec.fix == "no-neighbour" ? std::vector<std::string>{} : split_words(spec.fix);
-    const double after = record(spec, dir.file("fixed.db"), fix_args);
-    INFO("batches/s before the fix " << before << ", after " << after);
-    CHECK(after > before * kMinFixSpeedup);
+    run.after = record(spec, dir.file("fixed.db"), fix_args);
+    INFO("batches/s before the fix " << run.before << ", after " << run.after);
+    CHECK(run.after > run.before * kMinFixSpeedup);
+    return run;
+}
+
+// The top chain claims at least the share of the loop that its fix recovered: a cause's weight
+// is checked against what applying the advice gains (1 - before/after of the batch rate).
+void check_chain_covers_fix(const ScenarioRun& run) {
+    REQUIRE(run.after > 0);
+    const double fix_gain = 1.0 - run.before / run.after;
+    const double claimed = run.diagnosis.at("chains").at(0).at("time_lost_share");
+    INFO("the fix gained " << fix_gain * 100 << "% of the loop; the top chain claims "
+                           << claimed * 100 << "%");
+    CHECK(claimed >= fix_gain);
+}
+
+// Any recommendation of any chain mentions `text`.
+bool recommends(const nlohmann::json& diagnosis, const std::string& text) {
+    for (const auto& chain : diagnosis.at("chains")) {
+        for (const auto& recommendation : chain.at("recommendations")) {
+            if (recommendation.get<std::string>().find(text) != std::string::npos) {
+                return true;
+            }
+        }
+    }
+    return false;
 }
 
 }  // namespace
 
 TEST_CASE("dataloader-oversubscribed: CPU-CONTENDED by pt_data_worker, direct indexing is faster") {
-    check_scenario("dataloader-oversubscribed");
+    check_chain_covers_fix(check_scenario("dataloader-oversubscribed"));
 }
 
 TEST_CASE("input-starved: INPUT-BOUND, more workers are faster") {
@@ -156,4 +204,22 @@ TEST_CASE("allocator-churn: ALLOCATION-CHURN, allocating once is faster") {
 
 TEST_CASE("healthy: HEALTHY and no HIGH chain") {
     check_scenario("healthy");
+}
+
+TEST_CASE(
+    "torch-dataloader: real PyTorch workers are one cause, worth what direct indexing gains") {
+    check_chain_covers_fix(check_scenario("torch-dataloader"));
+}
+
+TEST_CASE("torch-lock-helper: the lock's holder is named, with no advice about workers") {
+    const ScenarioRun run = check_scenario("torch-lock-helper");
+    INFO(run.diagnosis.dump(2));
+    CHECK(recommends(run.diagnosis, "critical section"));
+    CHECK_FALSE(recommends(run.diagnosis, "num_workers"));
+}
+
+TEST_CASE("torch-slow-worker: one slow worker with CPUs to spare gets more workers") {
+    const ScenarioRun run = check_scenario("torch-slow-worker");
+    INFO(run.diagnosis.dump(2));
+    CHECK(recommends(run.diagnosis, "raise num_workers"));
 }

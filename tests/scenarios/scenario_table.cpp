@@ -19,12 +19,12 @@ std::vector<ScenarioSpec> read_scenario_table(const std::string& path) {
         }
         std::istringstream columns(line);
         ScenarioSpec spec;
-        columns >> spec.name >> spec.program >> spec.verdict >> spec.top_chain >> spec.competitor >>
-            spec.neighbour;
+        columns >> spec.name >> spec.program >> spec.verdict >> spec.top_chain >> spec.actor >>
+            spec.competitor >> spec.neighbour;
         std::getline(columns >> std::ws, spec.fix);
         if (spec.fix.empty()) {  // a short line leaves the last column empty
             throw std::runtime_error(path + ":" + std::to_string(number) +
-                                     ": expected seven columns (see the file's header)");
+                                     ": expected eight columns (see the file's header)");
         }
         scenarios.push_back(spec);
     }

@@ -12,18 +12,23 @@
 
 using causeway::testing::read_scenario_table;
 
-TEST_CASE("the scenario table lists seven built programs with known verdicts") {
+TEST_CASE("the scenario table lists ten built programs with known verdicts and actors") {
     const std::set<std::string> verdicts = {"INPUT-BOUND",    "CPU-CONTENDED",    "GPU-BOUND",
                                             "TRANSFER-BOUND", "ALLOCATION-CHURN", "COLD-START",
-                                            "HEALTHY"};
+                                            "HEALTHY",        "LOCK-CONTENDED"};
+    const std::set<std::string> actor_kinds = {"dataloader_workers", "processes_outside",
+                                               "lock_holder",        "device",
+                                               "transfers",          "allocator"};
     const auto scenarios = read_scenario_table(CAUSEWAY_SCENARIO_TABLE);
-    REQUIRE(scenarios.size() == 7);
+    REQUIRE(scenarios.size() == 10);
     for (const auto& spec : scenarios) {
         INFO(spec.name);
         CHECK(::access((std::string(CAUSEWAY_SCENARIO_PROGRAMS) + "/" + spec.program).c_str(),
                        X_OK) == 0);
         CHECK(verdicts.contains(spec.verdict));
         CHECK((spec.top_chain == "-" || verdicts.contains(spec.top_chain)));
+        CHECK((spec.actor == "-" ||
+               actor_kinds.contains(spec.actor.substr(0, spec.actor.find(':')))));
         if (spec.neighbour != "-") {
             CHECK(::access((std::string(CAUSEWAY_SCENARIO_PROGRAMS) + "/" + spec.neighbour).c_str(),
                            X_OK) == 0);
@@ -34,8 +39,8 @@ TEST_CASE("the scenario table lists seven built programs with known verdicts") {
 
 TEST_CASE("a short line in the scenario table is refused with its line number") {
     causeway::testing::TempDir dir;
-    std::ofstream(dir.file("bad.tsv")) << "# header\nhealthy healthy HEALTHY -\n";
+    std::ofstream(dir.file("bad.tsv")) << "# header\nhealthy healthy HEALTHY - -\n";
     CHECK_THROWS_WITH(
         read_scenario_table(dir.file("bad.tsv")),
-        Catch::Matchers::Contains("bad.tsv:2") && Catch::Matchers::Contains("seven columns"));
+        Catch::Matchers::Contains("bad.tsv:2") && Catch::Matchers::Contains("eight columns"));
 }
