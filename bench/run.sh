@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # Causeway benchmarks: collector overhead against the uprobe floor and bpftrace, ingest
-# throughput, scheduling-tracing cost, analysis scaling. Builds what it needs, runs each
+# throughput, scheduling-tracing cost, analysis scaling, verdict stability. Builds what it needs,
+# runs each
 # measurement several times and prints ONE table of medians (ratios are taken between
 # measurements of the same invocation) followed by the targets and whether they are met.
 #
-#   sudo bench/run.sh [--runs N] [--quick] [--large] [--only overhead,ingest,sched,analysis]
-#                     [--out DIR] [--no-build]
+#   sudo bench/run.sh [--runs N] [--quick] [--large] [--out DIR] [--no-build]
+#                     [--only overhead,ingest,sched,analysis,verdicts] [--baseline-collector PATH]
 #
+# --baseline-collector: the sched section also runs the ping-pong traced by, and beside, another
+# build of the collector (an earlier commit), interleaved round by round, so a change's cost is
+# measured in the same run.
 # Needs root (uprobes, tracepoints). The build folder is $CAUSEWAY_BUILD_DIR (default: build);
 # synthetic DBs are cached under it in bench-data/. Raw output of every run goes to DIR/raw.log.
 # shellcheck source-path=SCRIPTDIR
@@ -21,15 +25,16 @@ source "$BENCH_DIR/lib/overhead.sh"
 source "$BENCH_DIR/lib/ingest.sh"
 source "$BENCH_DIR/lib/sched.sh"
 source "$BENCH_DIR/lib/analysis.sh"
+source "$BENCH_DIR/lib/verdicts.sh"
 
 usage() {
-  sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
   exit "$1"
 }
 
 RUNS=5
 BENCH_LARGE=0
-SECTIONS=overhead,ingest,sched,analysis
+SECTIONS=overhead,ingest,sched,analysis,verdicts
 BENCH_OUT=""
 BENCH_BUILD=1
 OVERHEAD_CALLS=200000      # calls per overhead run (count)
@@ -39,23 +44,26 @@ INGEST_BISECT_STEPS=6      # bisection steps on the rate
 PING_PONG_ROUNDS=100000    # round trips per ping-pong run (count)
 ANALYSIS_RUNS=3            # explain runs per DB size
 MCP_REPEAT=50              # timed calls per MCP tool
+VERDICT_RUNS=20            # recordings per scenario and machine state (verdicts)
+BASELINE_COLLECTOR=""      # sched: also trace with this collector binary, interleaved
 while (($#)); do
   case $1 in
     --runs) RUNS=$2; shift 2 ;;
     --quick) RUNS=3; OVERHEAD_CALLS=100000; INGEST_BISECT_STEPS=4; INGEST_CALLS=2000000
-      PING_PONG_ROUNDS=50000; ANALYSIS_RUNS=1; MCP_REPEAT=20; shift ;;
+      PING_PONG_ROUNDS=50000; ANALYSIS_RUNS=1; MCP_REPEAT=20; VERDICT_RUNS=5; shift ;;
     --large) BENCH_LARGE=1; shift ;;
     --only) SECTIONS=$2; shift 2 ;;
     --out) BENCH_OUT=$2; shift 2 ;;
     --no-build) BENCH_BUILD=0; shift ;;
+    --baseline-collector) BASELINE_COLLECTOR=$(realpath "$2"); shift 2 ;;
     -h | --help) usage 0 ;;
     *) echo "bench/run.sh: unknown option '$1'" >&2; usage 2 ;;
   esac
 done
 [[ $RUNS =~ ^[1-9][0-9]*$ ]] || die "--runs needs a positive number, not '$RUNS'"
 for section in ${SECTIONS//,/ }; do
-  [[ $section =~ ^(overhead|ingest|sched|analysis)$ ]] ||
-    die "unknown section '$section' in --only (use overhead, ingest, sched, analysis)"
+  [[ $section =~ ^(overhead|ingest|sched|analysis|verdicts)$ ]] ||
+    die "unknown section '$section' in --only (use overhead, ingest, sched, analysis, verdicts)"
 done
 [[ $(id -u) -eq 0 ]] || die "run as root: the tracers attach uprobes and tracepoints (sudo bench/run.sh)"
 for tool in cmake ninja sqlite3 bpftrace /usr/bin/time; do
@@ -77,6 +85,7 @@ build() {
   [[ $SECTIONS =~ overhead|ingest|sched ]] &&
     targets+=(causeway-collector causeway-bench-floor causeway-bench-call-loop causeway-bench-ping-pong)
   [[ $SECTIONS =~ analysis ]] && targets+=(causeway causeway-bench-synth causeway-bench-mcp)
+  [[ $SECTIONS =~ verdicts ]] && targets+=(causeway-collector causeway causeway_scenarios)
   cmake --build "$BUILD_DIR" -j2 --target "${targets[@]}" >>"$BENCH_OUT/raw.log" ||
     die "build failed (see $BENCH_OUT/raw.log)"
 }

@@ -15,6 +15,7 @@ ping_pong_traced() {
     --rounds "$PING_PONG_ROUNDS" | tee -a "$BENCH_OUT/raw.log" | round_trip_cpu
 }
 
+
 # The collector records a sleeping process while the ping-pong runs outside its tree; ending the
 # sleeper (the collector's child) then ends the recording the normal way.
 ping_pong_bystander() {
@@ -37,13 +38,18 @@ ping_pong_bystander() {
 
 sched_section() {
   log "sched: $RUNS rounds of $PING_PONG_ROUNDS ping-pong round trips off / traced / bystander"
-  local -a off=() traced=() bystander=()
+  local -a off=() traced=() bystander=() baseline=() baseline_bystander=()
   local ns
   for ((round = 1; round <= RUNS; round++)); do
     ns=$(ping_pong); off+=("$ns")
     ns=$(ping_pong_traced); traced+=("$ns")
     ns=$(ping_pong_bystander); bystander+=("$ns")
-    log "sched round $round: off ${off[-1]} traced ${traced[-1]} bystander ${bystander[-1]} CPU ns/round trip"
+    if [[ -n $BASELINE_COLLECTOR ]]; then
+      ns=$(COLLECTOR=$BASELINE_COLLECTOR ping_pong_traced); baseline+=("$ns")
+      ns=$(COLLECTOR=$BASELINE_COLLECTOR ping_pong_bystander); baseline_bystander+=("$ns")
+    fi
+    log "sched round $round: off ${off[-1]} traced ${traced[-1]} bystander ${bystander[-1]}" \
+      "${baseline:+baseline ${baseline[-1]} baseline bystander ${baseline_bystander[-1]} }CPU ns/round trip"
   done
   local off_ns traced_ns bystander_ns
   off_ns=$(printf '%s\n' "${off[@]}" | median)
@@ -52,4 +58,14 @@ sched_section() {
   record sched "ping-pong round trip (2 switches, 2 wakeups), untraced: CPU" "$(calc "$off_ns" 0)" ns "median of $RUNS x $PING_PONG_ROUNDS"
   record sched "... traced by causeway-collector" "$(calc "$traced_ns" 0)" ns "$(calc "$traced_ns / $off_ns")x untraced, +$(calc "($traced_ns - $off_ns) / 2" 0) ns per switch"
   record sched "... untraced while the collector records another process" "$(calc "$bystander_ns" 0)" ns "$(calc "$bystander_ns / $off_ns")x untraced"
+  if [[ -n $BASELINE_COLLECTOR ]]; then
+    local baseline_ns baseline_bystander_ns
+    baseline_ns=$(printf '%s\n' "${baseline[@]}" | median)
+    baseline_bystander_ns=$(printf '%s\n' "${baseline_bystander[@]}" | median)
+    record sched "... traced by the baseline collector ($BASELINE_COLLECTOR)" "$(calc "$baseline_ns" 0)" ns \
+      "$(calc "$baseline_ns / $off_ns")x untraced; this build $(calc "($traced_ns - $baseline_ns) / 2" 0) ns per switch more"
+    record sched "... untraced while the baseline collector records another process" \
+      "$(calc "$baseline_bystander_ns" 0)" ns \
+      "$(calc "$baseline_bystander_ns / $off_ns")x untraced; this build $(calc "($bystander_ns - $baseline_bystander_ns) / 2" 0) ns per switch more"
+  fi
 }
