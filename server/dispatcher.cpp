@@ -95,14 +95,15 @@ std::optional<json> Dispatcher::handle_text(std::string_view text, const Exchang
 
 std::optional<json> Dispatcher::handle(const json& message, const Exchange& exchange) {
     if (!message.is_array()) {
-        return handle_single(message, exchange);
+        return handle_single(message, exchange, Deadline::max());
     }
     if (message.empty()) {
         return make_error(nullptr, invalid_request("empty batch; send at least one message"));
     }
+    const Deadline deadline = std::chrono::steady_clock::now() + limits_.batch_time_limit;
     json responses = json::array();
     for (const auto& item : message) {
-        if (auto response = handle_single(item, exchange)) {
+        if (auto response = handle_single(item, exchange, deadline)) {
             responses.push_back(std::move(*response));
         }
     }
@@ -112,7 +113,8 @@ std::optional<json> Dispatcher::handle(const json& message, const Exchange& exch
     return responses;
 }
 
-std::optional<json> Dispatcher::handle_single(const json& message, const Exchange& exchange) {
+std::optional<json> Dispatcher::handle_single(const json& message, const Exchange& exchange,
+                                              Deadline deadline) {
     if (!message.is_object()) {
         return make_error(nullptr, invalid_request("a JSON-RPC message must be an object"));
     }
@@ -147,8 +149,16 @@ std::optional<json> Dispatcher::handle_single(const json& message, const Exchang
     if (!params.is_object()) {
         return make_error(id, invalid_params("\"params\" must be an object"));
     }
+    if (std::chrono::steady_clock::now() >= deadline) {
+        return make_error(
+            id, RpcError{error_code::kBatchTimeLimitSpent,
+                         fmt::format("not run: the batch it came in used up its time limit ({} "
+                                     "ms) on the requests before it; send it again on its own",
+                                     limits_.batch_time_limit.count())});
+    }
     auto cancelled = track(id);
-    json response = handle_request(id, method->get<std::string>(), params, exchange, cancelled);
+    json response =
+        handle_request(id, method->get<std::string>(), params, exchange, cancelled, deadline);
     untrack(id);
     if (cancelled->load()) {
         return std::nullopt;  // the client gave up on it; the spec says not to answer
@@ -158,7 +168,8 @@ std::optional<json> Dispatcher::handle_single(const json& message, const Exchang
 
 json Dispatcher::handle_request(const json& id, const std::string& method, const json& params,
                                 const Exchange& exchange,
-                                std::shared_ptr<const std::atomic<bool>> cancelled) {
+                                std::shared_ptr<const std::atomic<bool>> cancelled,
+                                Deadline deadline) {
     auto revision = request_revision(method, params, exchange);
     if (auto* error = std::get_if<RpcError>(&revision)) {
         return make_error(id, *error);
@@ -169,7 +180,7 @@ json Dispatcher::handle_request(const json& id, const std::string& method, const
             id, RpcError{error_code::kMethodNotFound,
                          fmt::format("method not found: {}", sanitize_untrusted(method, 64))});
     }
-    RequestContext context(exchange, params, std::move(cancelled));
+    RequestContext context(exchange, params, std::move(cancelled), deadline);
     Call call{
         params, std::get<RequestRevision>(revision), exchange.session, catalog_, traces_, identity_,
         context};

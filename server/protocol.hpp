@@ -67,6 +67,9 @@ inline constexpr int kInternalError = -32603;
 inline constexpr int kUnsupportedProtocolVersion = -32022;
 // MCP: resource not found.
 inline constexpr int kResourceNotFound = -32002;
+// A request not run because the time limit of its batch was spent. Application-defined, so
+// outside the JSON-RPC reserved range (-32768..-32000), as the 2026-07-28 revision asks.
+inline constexpr int kBatchTimeLimitSpent = -31001;
 }  // namespace error_code
 
 // The data of error -32022: the revision asked for and the ones supported.
