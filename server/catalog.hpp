@@ -40,9 +40,6 @@ class ToolContext {
 struct ToolAnswer {
     json structured;
     std::string text;
-    // Computed from a finished trace, so it can never change: stateless-era clients get a cache
-    // hint.
-    bool immutable = false;
 };
 
 struct ToolSpec {
@@ -88,7 +85,8 @@ struct ResourceSpec {
     std::string title;
     std::string description;
     std::string mime_type;
-    std::function<Result<ResourceContent>(const Trace* trace)> read;  // trace is null if fixed
+    // `trace` is the one the URI names, null for a fixed URI.
+    std::function<Result<ResourceContent>(const TraceSet& traces, const Trace* trace)> read;
 };
 
 struct Catalog {

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "server/sanitize.hpp"
+
 namespace causeway::server {
 namespace {
 
@@ -58,7 +60,7 @@ json make_result(const json& id, json result) {
 }
 
 json make_error(const json& id, const RpcError& error) {
-    json body{{"code", error.code}, {"message", error.message}};
+    json body{{"code", error.code}, {"message", sanitize_error_message(error.message)}};
     if (!error.data.is_null()) {
         body["data"] = error.data;
     }

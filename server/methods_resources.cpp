@@ -86,7 +86,7 @@ MethodResult method_resources_read(Call& call) {
                 continue;
             }
         }
-        auto content = resource.read(match);
+        auto content = resource.read(call.traces, match);
         if (!content) {
             return RpcError{error_code::kInternalError, content.error().message, {{"uri", uri}}};
         }

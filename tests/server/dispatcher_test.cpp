@@ -180,13 +180,21 @@ TEST_CASE("completion/complete suggests prompt focuses and trace names") {
     CHECK(error_code_of(harness.request("completion/complete", json::object())) == -32602);
 }
 
-TEST_CASE("resources: schema and per-trace summary; unknown URI is -32002") {
+TEST_CASE("resources: schema, served traces and per-trace summary; unknown URI is -32002") {
     DispatcherHarness harness;
     harness.initialize();
     json resources = harness.request("resources/list")["result"]["resources"];
-    REQUIRE(resources.size() == 2);
+    REQUIRE(resources.size() == 3);
     CHECK(resources[0]["uri"] == "causeway://schema/trace.sql");
-    CHECK(resources[1]["uri"] == "causeway://traces/run/summary");
+    CHECK(resources[1]["uri"] == "causeway://traces");
+    CHECK(resources[2]["uri"] == "causeway://traces/run/summary");
+    json served =
+        json::parse(harness
+                        .request("resources/read",
+                                 {{"uri", "causeway://traces"}})["result"]["contents"][0]["text"]
+                        .get<std::string>());
+    CHECK(served["traces"][0]["name"] == "run");
+    CHECK(served["skipped"].empty());
     json schema = harness.request("resources/read", {{"uri", "causeway://schema/trace.sql"}});
     CHECK(schema["result"]["contents"][0]["text"].get<std::string>().find(
               "CREATE TABLE cuda_call") != std::string::npos);
