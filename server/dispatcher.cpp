@@ -30,15 +30,17 @@ const std::map<std::string, Method, std::less<>>& method_table() {
     return table;
 }
 
-// Methods whose results do not change while the server runs: stateless clients may cache them.
+// The methods whose results are a CacheableResult in the 2026-07-28 schema (ttlMs, cacheScope).
 bool is_cacheable(std::string_view method) {
     return method == "server/discover" || method == "tools/list" || method == "prompts/list" ||
-           method == "resources/list" || method == "resources/templates/list";
+           method == "resources/list" || method == "resources/templates/list" ||
+           method == "resources/read";
 }
 
-// How long a stateless client may reuse a list result (seconds). The catalog is fixed for the
-// life of the process, but a restarted server may serve other traces.
-constexpr int kListCacheSeconds = 300;
+// How long a stateless client may reuse a cacheable result, unless the method says otherwise
+// (a resource of a trace still being recorded: 0). The catalog is fixed for the life of the
+// process, but a restarted server may serve other traces.
+constexpr std::int64_t kCacheTtlMs = 300'000;
 
 RpcError invalid_request(std::string message) {
     return RpcError{error_code::kInvalidRequest, std::move(message)};
@@ -76,14 +78,22 @@ std::variant<RequestRevision, RpcError> request_revision(const std::string& meth
 void add_stateless_fields(json& result, std::string_view method) {
     result["resultType"] = "complete";
     if (is_cacheable(method)) {
-        result["_meta"][kMetaCache] = {{"maxAgeSeconds", kListCacheSeconds}};
+        if (!result.contains("ttlMs")) {
+            result["ttlMs"] = kCacheTtlMs;
+        }
+        // Traces may be private to whoever holds the bearer token: no shared caches.
+        result["cacheScope"] = "private";
     }
 }
 
 }  // namespace
 
-Dispatcher::Dispatcher(Catalog catalog, const TraceSet& traces, ServerIdentity identity)
-    : catalog_(std::move(catalog)), traces_(traces), identity_(std::move(identity)) {}
+Dispatcher::Dispatcher(Catalog catalog, const TraceSet& traces, ServerIdentity identity,
+                       DispatcherLimits limits)
+    : catalog_(std::move(catalog)),
+      traces_(traces),
+      identity_(std::move(identity)),
+      limits_(limits) {}
 
 std::optional<json> Dispatcher::handle_text(std::string_view text, const Exchange& exchange) {
     auto message = parse_message_text(text);

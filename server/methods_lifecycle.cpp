@@ -46,7 +46,8 @@ MethodResult method_discover(Call& call) {
     return json{{"supportedVersions", supported_revisions()},
                 {"capabilities", server_capabilities()},
                 {"serverInfo", server_info(call.identity)},
-                {"instructions", instructions(call)}};
+                {"instructions", instructions(call)},
+                {"_meta", {{kMetaServerInfo, server_info(call.identity)}}}};
 }
 
 MethodResult method_ping(Call&) {

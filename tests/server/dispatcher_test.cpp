@@ -50,7 +50,9 @@ TEST_CASE("server/discover lists every revision, capabilities and a cache hint")
     CHECK(result["capabilities"].contains("tools"));
     CHECK(result["serverInfo"]["name"] == "causeway");
     CHECK(result["resultType"] == "complete");
-    CHECK(result["_meta"][causeway::server::kMetaCache]["maxAgeSeconds"].get<int>() > 0);
+    CHECK(result["_meta"][causeway::server::kMetaServerInfo]["name"] == "causeway");
+    CHECK(result["ttlMs"].get<int>() > 0);
+    CHECK(result["cacheScope"] == "private");
 }
 
 TEST_CASE("a stateless request naming an unknown revision is -32022 with the supported list") {
@@ -87,7 +89,8 @@ TEST_CASE("tools/list announces seven read-only tools with input and output sche
     json stateless = harness.stateless("tools/list")["result"];
     CHECK(stateless["tools"].size() == 7);
     CHECK(stateless["resultType"] == "complete");
-    CHECK(stateless["_meta"].contains(causeway::server::kMetaCache));
+    CHECK(stateless["ttlMs"].get<int>() > 0);
+    CHECK(stateless["cacheScope"] == "private");
     CHECK(error_code_of(harness.request("tools/list", {{"cursor", "page-2"}})) == -32602);
 }
 
@@ -256,7 +259,7 @@ TEST_CASE("text bodies: malformed JSON and deep nesting are parse errors, not cr
         harness.dispatcher().handle_text("{\"jsonrpc\": \"2.0\", \"id\": 1,", exchange);
     REQUIRE(malformed);
     CHECK(error_code_of(*malformed) == -32700);
-    CHECK((*malformed)["id"].is_null());
+    CHECK_FALSE(malformed->contains("id"));  // unknown: left out, as MCP says
     std::string deep(100000, '[');
     auto nested = harness.dispatcher().handle_text(deep, exchange);
     REQUIRE(nested);
