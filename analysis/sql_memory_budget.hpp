@@ -30,7 +30,6 @@ class SqlMemoryBudget {
     bool exceeded() const { return exceeded_; }
     // Most bytes held at once since the budget started (net of frees).
     std::int64_t peak_bytes() const { return peak_bytes_; }
-    std::int64_t limit_bytes() const { return limit_bytes_; }
 
     // False when SQLite was initialised before the wrapper could be installed (another static
     // initializer opened a database first): budgets then cannot be enforced.
