@@ -16,7 +16,8 @@ using State = HttpRequestParser::State;
 
 namespace {
 
-constexpr HttpParserLimits kLimits{.max_head_bytes = 2048, .max_headers = 16, .max_body_bytes = 4096};
+constexpr HttpParserLimits kLimits{
+    .max_head_bytes = 2048, .max_headers = 16, .max_body_bytes = 4096};
 
 // Feeds `bytes` in pieces of `piece` bytes, as the event loop does, until the request is
 // complete or refused; returns how many bytes it consumed.

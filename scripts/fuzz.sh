@@ -15,6 +15,8 @@ if ! [[ $seconds =~ ^[0-9]+$ ]] || ((seconds == 0)); then
 fi
 build_dir=${CAUSEWAY_FUZZ_BUILD_DIR:-build-fuzz}
 
+scripts/install-deps.sh
+
 cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DCAUSEWAY_FUZZ=ON \
     -DCAUSEWAY_BUILD_TESTS=OFF -DCAUSEWAY_BUILD_BENCH=OFF >/dev/null
