@@ -3,11 +3,11 @@
 // it), a body never passes the limit, every refusal carries a status the server can answer.
 #include <cstddef>
 #include <cstdint>
-#include <string>
 #include <string_view>
 
 #include "fuzz/fuzz_check.hpp"
 #include "server/http_request_parser.hpp"
+#include "tests/server/feed_in_pieces.hpp"
 
 using causeway::fuzz::require;
 using causeway::server::HttpParserLimits;
@@ -19,25 +19,9 @@ namespace {
 constexpr HttpParserLimits kLimits{
     .max_head_bytes = 2048, .max_headers = 16, .max_body_bytes = 4096};
 
-// Feeds `bytes` in pieces of `piece` bytes, as the event loop does, until the request is
-// complete or refused; returns how many bytes it consumed.
+// Feeds `bytes` in pieces of `piece` bytes; returns how many bytes the parser consumed.
 std::size_t feed(HttpRequestParser& parser, std::string_view bytes, std::size_t piece) {
-    std::size_t consumed = 0;
-    std::string pending;
-    for (std::size_t at = 0; at < bytes.size(); at += piece) {
-        pending += bytes.substr(at, piece);
-        while (!pending.empty() &&
-               (parser.state() == State::kHead || parser.state() == State::kBody)) {
-            const std::size_t used = parser.feed(pending);
-            require(used <= pending.size(), "feed uses at most what it is given");
-            pending.erase(0, used);
-            consumed += used;
-            if (used == 0) {
-                break;
-            }
-        }
-    }
-    return consumed;
+    return bytes.size() - causeway::testing::feed_in_pieces(parser, bytes, piece).size();
 }
 
 }  // namespace

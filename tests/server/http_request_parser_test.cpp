@@ -6,6 +6,7 @@
 #include <string>
 
 #include "server/http_request_parser.hpp"
+#include "tests/server/feed_in_pieces.hpp"
 
 using causeway::server::HttpParserLimits;
 using causeway::server::HttpRequestParser;
@@ -13,22 +14,8 @@ using State = HttpRequestParser::State;
 
 namespace {
 
-// Feeds `bytes` in pieces of `piece` bytes until the parser completes or fails; returns the
-// bytes it left (the start of the next request).
 std::string feed(HttpRequestParser& parser, const std::string& bytes, std::size_t piece) {
-    std::string pending;
-    for (std::size_t at = 0; at < bytes.size(); at += piece) {
-        pending += bytes.substr(at, piece);
-        while (!pending.empty() &&
-               (parser.state() == State::kHead || parser.state() == State::kBody)) {
-            const std::size_t used = parser.feed(pending);
-            pending.erase(0, used);
-            if (used == 0) {
-                break;
-            }
-        }
-    }
-    return pending;
+    return causeway::testing::feed_in_pieces(parser, bytes, piece);
 }
 
 HttpRequestParser parser_with_body_limit(std::size_t bytes) {
