@@ -2,6 +2,7 @@
 // analysis/readonly_sql.hpp); an aligned table for a person, JSON for programs.
 #include <cstdio>
 #include <iostream>
+#include <limits>
 #include <variant>
 
 #include "analysis/readonly_sql.hpp"
@@ -67,6 +68,10 @@ std::string render(const analysis::SqlResult& result) {
 int run_query(const QueryOptions& options) {
     analysis::SqlLimits limits;
     limits.max_rows = options.max_rows;
+    // A person asked for these rows on their own terminal: texts whole (up to the value cap),
+    // rows up to --max-rows; the cuts are for answers sent to a model.
+    limits.max_text_bytes = static_cast<std::size_t>(limits.max_value_bytes);
+    limits.max_result_bytes = std::numeric_limits<std::size_t>::max();
     limits.time_limit =
         std::chrono::milliseconds(static_cast<std::int64_t>(options.timeout_s * 1000));
     auto result = analysis::run_readonly_sql(options.db, options.sql, limits);

@@ -2,8 +2,10 @@
 # Installs what Causeway needs to build and test on Debian 12. Safe to run again.
 set -euo pipefail
 
+# libclang-rt-dev: libFuzzer and the sanitizer runtimes for scripts/fuzz.sh (clang only
+# recommends it, and recommendations are not installed here).
 packages=(
-  build-essential cmake ninja-build pkg-config clang llvm
+  build-essential cmake ninja-build pkg-config clang llvm libclang-rt-dev
   libbpf-dev bpftool libelf-dev zlib1g-dev libzstd-dev
   libsqlite3-dev sqlite3 nlohmann-json3-dev libcpp-httplib-dev libfmt-dev catch2 libcli11-dev
   bpftrace jq
