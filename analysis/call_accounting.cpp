@@ -4,6 +4,8 @@
 #include <future>
 #include <utility>
 
+#include "analysis/saturating.hpp"
+
 namespace causeway::analysis {
 namespace {
 
@@ -80,8 +82,8 @@ void measure_calls(const TraceModel& model, const ResolvedFilter& filter, CallAc
             if (model.ops[op].category == OpCategory::kCopy) {
                 std::int64_t bytes = std::max<std::int64_t>(c.bytes[i], 0);
                 ++out.copy_calls;
-                out.copy_bytes += bytes;
-                out.pageable_copy_bytes += c.host_pinned[i] == 0 ? bytes : 0;
+                add_to(out.copy_bytes, bytes);
+                add_to(out.pageable_copy_bytes, c.host_pinned[i] == 0 ? bytes : 0);
                 out.small_copies += bytes < kSmallCopyBytes ? 1 : 0;
             }
             if (c.dur_ns[i] <= account.threshold_ns) {
@@ -90,14 +92,14 @@ void measure_calls(const TraceModel& model, const ResolvedFilter& filter, CallAc
             TimeSplit split = cursor.measure(c.ts_ns[i], c.end_ns(i), &out.competitors_slow);
             std::int64_t excess = c.dur_ns[i] - account.dur.p50_ns;
             ++account.slow_calls;
-            account.slow_ns += c.dur_ns[i];
-            account.excess_ns += excess;
+            add_to(account.slow_ns, c.dur_ns[i]);
+            add_to(account.excess_ns, excess);
             account.slow_split.add(split);
             out.slow_split.add(split);
-            out.slow_excess_ns += excess;
+            add_to(out.slow_excess_ns, excess);
             out.slow_calls.push_back(i);
             if (first && !filter.windowed()) {
-                out.cold_excess_ns += excess;
+                add_to(out.cold_excess_ns, excess);
                 out.cold_excess_by_category[static_cast<std::size_t>(model.ops[op].category)] +=
                     excess;
                 out.cold_calls.push_back(i);
@@ -125,7 +127,7 @@ ThreadAccount measure_primary(const TraceModel& model, const ResolvedFilter& fil
             account.gaps.add(gap);
             if (gap.blocked_ns >= kLongWaitNs) {
                 ++account.long_waits;
-                account.long_wait_ns += gap.blocked_ns;
+                add_to(account.long_wait_ns, gap.blocked_ns);
             }
         }
         // A call that starts before the previous one returned (clock skew) is measured from
@@ -184,7 +186,7 @@ CallAccounting account_calls(const TraceModel& model, const Roles& roles,
     auto [primary, competitors] = primaries.get();
     out.competitors_all = std::move(competitors);
     for (ThreadAccount& account : primary) {
-        out.span_ns += account.span_ns();
+        add_to(out.span_ns, account.span_ns());
         out.in_calls.add(account.in_calls);
         out.gaps.add(account.gaps);
         for (std::size_t k = 0; k < kCategoryCount; ++k) {

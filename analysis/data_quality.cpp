@@ -2,6 +2,9 @@
 
 #include <algorithm>
 
+#include "analysis/text_caps.hpp"
+#include "tracedb/records.hpp"
+
 namespace causeway::analysis {
 namespace {
 
@@ -23,7 +26,10 @@ DataQualityReport data_quality_report(const TraceModel& model) {
                        std::string description) {
         report.items.push_back({"analysis", counter, value, severity, std::move(description)});
     };
-    if (!model.session.stop_ns) {
+    bool stop_dropped = std::any_of(report.items.begin(), report.items.end(), [](const auto& item) {
+        return item.counter == "impossible_stop_time";
+    });
+    if (!model.session.stop_ns && !stop_dropped) {
         derived("unfinished_recording", 1, "error",
                 "the session has no stop time: the recorder was killed or is still running, so "
                 "the end of the trace may be missing");
@@ -38,12 +44,28 @@ DataQualityReport data_quality_report(const TraceModel& model) {
                 "the trace has CUDA calls but no off-CPU intervals: scheduling was not recorded, "
                 "so CPU contention can be neither proven nor ruled out");
     }
+    std::int64_t absent = 0;
+    std::string absent_names;
     for (const auto& probe : model.probes) {
-        if (!probe.attached && probe.required) {
+        if (probe.attached) {
+            continue;
+        }
+        if (probe.error == tracedb::kSymbolNotExported) {
+            // A function the library does not have cannot be called through it: nothing lost.
+            if (probe.kind == "uprobe") {
+                absent_names += (absent++ == 0 ? "" : ", ") + probe.symbol;
+            }
+        } else if (probe.required) {
             derived("required_probe_missing", 1, "error",
                     probe.symbol + " (" + probe.kind +
                         ") was not attached: " + probe.error.value_or("no reason recorded"));
         }
+    }
+    if (absent > 0) {
+        derived("symbols_not_exported", absent, "info",
+                "CUDA functions the probed libraries do not export, so no call to them can "
+                "happen there (a minimal or older runtime): " +
+                    capped(absent_names, kTextBytes));
     }
     for (const auto& note : model.notes) {
         derived("reader_note", 1, "info", note);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <map>
 
+#include "analysis/saturating.hpp"
+
 namespace causeway::analysis {
 namespace {
 
@@ -57,12 +59,12 @@ HostSummary host_summary(const TraceModel& model, const ResolvedFilter& filter) 
         }
         ++h.threads_traced;
         if (const auto& total = model.sched_by_thread[t]) {
-            h.oncpu_ns += total->oncpu_ns;
-            h.preempted_ns += total->preempted_ns;
-            h.blocked_ns += total->blocked_ns;
-            h.runq_wait_ns += total->runq_wait_ns;
-            h.voluntary_switches += total->voluntary_switches;
-            h.involuntary_switches += total->involuntary_switches;
+            add_to(h.oncpu_ns, total->oncpu_ns);
+            add_to(h.preempted_ns, total->preempted_ns);
+            add_to(h.blocked_ns, total->blocked_ns);
+            add_to(h.runq_wait_ns, total->runq_wait_ns);
+            add_to(h.voluntary_switches, total->voluntary_switches);
+            add_to(h.involuntary_switches, total->involuntary_switches);
         }
         for (const auto& o : model.offcpu_by_thread[t]) {
             h.offcpu_intervals += range.contains(o.ts_ns) ? 1 : 0;
@@ -71,8 +73,8 @@ HostSummary host_summary(const TraceModel& model, const ResolvedFilter& filter) 
     for (const auto& bucket : model.page_alloc) {
         if (bucket.process_index >= 0 && filter.process_selected(bucket.process_index) &&
             range.contains(bucket.bucket_ns)) {
-            h.page_allocs += bucket.count;
-            h.page_alloc_bytes += bucket.bytes;
+            add_to(h.page_allocs, bucket.count);
+            add_to(h.page_alloc_bytes, bucket.bytes);
         }
     }
     double busy_sum = 0;
@@ -124,7 +126,7 @@ TraceStats compute_stats(const TraceModel& model, const TraceFilter& filter) {
         if (c.ret[i] != 0) {
             ++acc.error_codes[c.ret[i]];
         }
-        acc.bytes += std::max<std::int64_t>(c.bytes[i], 0);
+        add_to(acc.bytes, std::max<std::int64_t>(c.bytes[i], 0));
         acc.pageable += c.host_pinned[i] == 0 ? 1 : 0;
         acc.enclosed += c.enclosed[i];
     }
