@@ -12,6 +12,26 @@ int severity_rank(const std::string& severity) {
     return severity == "data_loss" ? 0 : severity == "error" ? 1 : 2;
 }
 
+bool has_counter(const std::vector<DataQualityItem>& items, const char* counter) {
+    return std::any_of(items.begin(), items.end(),
+                       [counter](const auto& item) { return item.counter == counter; });
+}
+
+// A recording of a command (not of --pid processes, whose command_line is "pid N ...") whose
+// process tree never exec'd: the process the collector forked never became the command. Newer
+// collectors say so in their own row; this finds it in traces of older ones.
+bool command_never_started(const TraceModel& model) {
+    const auto& command = model.session.command_line;
+    bool attached_to_pids = command && command->rfind("pid ", 0) == 0 &&
+                            command->find_first_not_of("0123456789 ", 4) == std::string::npos;
+    if (model.session.imported() || !command || attached_to_pids || model.calls.size() > 0 ||
+        has_counter(model.data_quality, "command_not_started")) {
+        return false;
+    }
+    return std::none_of(model.processes.begin(), model.processes.end(),
+                        [](const ProcessInfo& p) { return p.in_tree && p.exec_ns; });
+}
+
 bool any_offcpu(const TraceModel& model) {
     return std::any_of(model.offcpu_by_thread.begin(), model.offcpu_by_thread.end(),
                        [](const auto& list) { return !list.empty(); });
@@ -26,10 +46,13 @@ DataQualityReport data_quality_report(const TraceModel& model) {
                        std::string description) {
         report.items.push_back({"analysis", counter, value, severity, std::move(description)});
     };
-    bool stop_dropped = std::any_of(report.items.begin(), report.items.end(), [](const auto& item) {
-        return item.counter == "impossible_stop_time";
-    });
-    if (!model.session.stop_ns && !stop_dropped) {
+    if (command_never_started(model)) {
+        derived("command_not_started", 1, "error",
+                "the traced command (" + capped(*model.session.command_line, kTextBytes) +
+                    ") never ran: the process the collector started never executed it (was "
+                    "the command found?), so nothing of it was recorded");
+    }
+    if (!model.session.stop_ns && !has_counter(report.items, "impossible_stop_time")) {
         derived("unfinished_recording", 1, "error",
                 "the session has no stop time: the recorder was killed or is still running, so "
                 "the end of the trace may be missing");

@@ -1,5 +1,7 @@
 #include "analysis/verdict.hpp"
 
+#include <algorithm>
+
 #include "analysis/human_units.hpp"
 
 namespace causeway::analysis {
@@ -41,7 +43,14 @@ Verdict decide_verdict(const CallAccounting& accounting, const std::vector<Causa
                        const DataQualityReport& quality, bool scheduling_known,
                        std::int64_t host_event_rows) {
     Verdict v;
-    if (accounting.accounted_calls == 0) {
+    auto never_ran = std::find_if(quality.items.begin(), quality.items.end(), [](const auto& item) {
+        return item.counter == "command_not_started";
+    });
+    if (accounting.accounted_calls == 0 && never_ran != quality.items.end()) {
+        v.name = kInsufficientData;
+        v.summary = "Nothing to diagnose: " + never_ran->description +
+                    ". Check the command and record again.";
+    } else if (accounting.accounted_calls == 0) {
         v.name = kInsufficientData;
         v.summary = host_event_rows > 0
                         ? "No CUDA calls were recorded (the trace holds " +
