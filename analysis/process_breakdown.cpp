@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "analysis/cpu_takers.hpp"
 #include "analysis/saturating.hpp"
 
 namespace causeway::analysis {
@@ -65,9 +66,11 @@ ProcessBreakdown process_breakdown(const TraceModel& model, const Roles& roles,
             add_to(page_bytes[static_cast<std::size_t>(b.process_index)], b.bytes);
         }
     }
+    std::vector<std::int64_t> cpu_taken = cpu_taken_by_process(model, selected);
     std::vector<ProcessRow> rows;
     for (std::size_t p = 0; p < model.processes.size(); ++p) {
-        if (!selected.process_selected(static_cast<int>(p))) {
+        if (!selected.process_selected(static_cast<int>(p)) ||
+            (!model.processes[p].in_tree && cpu_taken[p] == 0)) {
             continue;
         }
         const ProcessInfo& info = model.processes[p];
@@ -110,6 +113,7 @@ ProcessBreakdown process_breakdown(const TraceModel& model, const Roles& roles,
                 row.threads.push_back(std::move(tr));
             }
         }
+        row.cpu_taken_ns = cpu_taken[p];
         row.page_allocs = page_allocs[p];
         row.page_alloc_bytes = page_bytes[p];
         rows.push_back(std::move(row));

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "analysis/cpu_takers.hpp"
 #include "analysis/saturating.hpp"
 
 namespace causeway::analysis {
@@ -45,11 +46,13 @@ OpStats finish_op(const OpInfo& op, OpAccumulator& acc, std::int64_t wall_ns) {
 HostSummary host_summary(const TraceModel& model, const ResolvedFilter& filter) {
     HostSummary h;
     h.cpu_count = model.session.cpu_count;
+    std::vector<std::int64_t> cpu_taken = cpu_taken_by_process(model, filter);
     for (std::size_t p = 0; p < model.processes.size(); ++p) {
         if (!filter.process_selected(static_cast<int>(p))) {
             continue;
         }
-        (model.processes[p].in_tree ? h.processes_in_tree : h.competitor_processes) += 1;
+        h.processes_in_tree += model.processes[p].in_tree ? 1 : 0;
+        h.competitor_processes += cpu_taken[p] > 0 ? 1 : 0;
     }
     const TimeWindow& range = filter.window();
     for (std::size_t t = 0; t < model.threads.size(); ++t) {
