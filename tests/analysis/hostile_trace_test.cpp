@@ -10,6 +10,7 @@
 #include <string>
 
 #include "analysis/diagnosis.hpp"
+#include "analysis/human_units.hpp"
 #include "analysis/text_caps.hpp"
 #include "analysis/timeline.hpp"
 #include "analysis/trace_stats.hpp"
@@ -243,4 +244,12 @@ TEST_CASE("names of megabytes are cut where the trace is read", "[analysis][valu
     CHECK_THAT(comm, Catch::EndsWith(" [... cut, 10485760 bytes]"));
     CHECK_THAT(model.threads.at(0).comm, Catch::EndsWith(" [... cut, 10485762 bytes]"));
     CHECK(capped("ab\xc3\xa9", 3) == "ab [... cut, 4 bytes]");  // not inside the é
+}
+
+TEST_CASE("durations print with one sign at any size", "[analysis][values]") {
+    CHECK(format_duration(125'000'000'000) == "2m05s");
+    CHECK(format_duration(-125'000'000'000) == "-2m05s");
+    CHECK(format_duration(kMax) == "153722867m17s");
+    CHECK(format_duration(kMin) == "-153722867m17s");
+    CHECK(format_duration(-1'500) == "-1.50 us");
 }
