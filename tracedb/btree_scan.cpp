@@ -33,7 +33,7 @@ std::uint32_t big_endian(const std::uint8_t* p, int bytes) {
 }
 
 // SQLite's varint: 1 to 9 bytes, 7 bits per byte (8 in the ninth), most significant first.
-bool read_varint(const std::uint8_t*& p, const std::uint8_t* end, std::uint64_t& value) {
+bool read_long_varint(const std::uint8_t*& p, const std::uint8_t* end, std::uint64_t& value) {
     value = 0;
     for (int i = 0; i < 9; ++i) {
         if (p >= end) {
@@ -50,6 +50,15 @@ bool read_varint(const std::uint8_t*& p, const std::uint8_t* end, std::uint64_t&
         }
     }
     return true;
+}
+
+// One byte is every serial type of an integer and most payload sizes: that case inline.
+inline bool read_varint(const std::uint8_t*& p, const std::uint8_t* end, std::uint64_t& value) {
+    if (p < end && *p < 0x80) {
+        value = *p++;
+        return true;
+    }
+    return read_long_varint(p, end, value);
 }
 
 // A big-endian two's-complement integer of `bytes` bytes.
@@ -159,7 +168,9 @@ ScanResult<BtreeTableScan> BtreeTableScan::open(const Database& db, const std::s
         }
         it->wanted = static_cast<int>(wanted);
     }
-    scan.wanted_count_ = static_cast<std::uint32_t>(columns.size());
+    for (const Column& column : scan.columns_) {
+        scan.slots_.push_back({static_cast<std::int8_t>(column.wanted), column.not_null});
+    }
     auto root = db.prepare(
         "SELECT rootpage FROM sqlite_master WHERE type = 'table' AND name = ? AND "
         "sql NOT LIKE '%WITHOUT ROWID%'");
@@ -232,23 +243,23 @@ ScanStatus BtreeTableScan::check_layout(
     std::uint32_t page_number, const std::vector<std::uint8_t>& page, std::uint32_t header_bytes,
     std::vector<std::pair<std::uint32_t, std::uint32_t>>& extents) const {
     const std::uint8_t* base = page.data();
-    std::string where = "page " + std::to_string(page_number);
+    auto where = [&] { return "page " + std::to_string(page_number); };  // built only for a refusal
     std::uint32_t pointers_end = header_bytes + 2 * big_endian(base + 3, 2);
     std::uint32_t content_start = big_endian(base + 5, 2);
     content_start = content_start == 0 ? 65536 : content_start;
     if (content_start < pointers_end || content_start > usable_size_) {
-        return damaged(where + " has its cell content area over its cell pointers");
+        return damaged(where() + " has its cell content area over its cell pointers");
     }
     // Free blocks are chained in rising order, which also ends the walk.
     std::uint32_t previous_end = content_start;
     for (std::uint32_t block = big_endian(base + 1, 2); block != 0;
          block = big_endian(base + block, 2)) {
         if (block < previous_end || block + kMinCellBytes > usable_size_) {
-            return damaged(where + " has a free block out of order or outside the page");
+            return damaged(where() + " has a free block out of order or outside the page");
         }
         std::uint32_t size = big_endian(base + block + 2, 2);
         if (size < kMinCellBytes || block + size > usable_size_) {
-            return damaged(where + " has a free block of an impossible size");
+            return damaged(where() + " has a free block of an impossible size");
         }
         extents.emplace_back(block, block + size);
         previous_end = block + size;
@@ -256,7 +267,7 @@ ScanStatus BtreeTableScan::check_layout(
     std::uint64_t covered = base[7];  // fragmented free bytes
     for (const auto& [begin, end] : extents) {
         if (begin < content_start || end > usable_size_) {
-            return damaged(where + " has a cell outside its cell content area");
+            return damaged(where() + " has a cell outside its cell content area");
         }
         covered += end - begin;
     }
@@ -270,11 +281,12 @@ ScanStatus BtreeTableScan::check_layout(
     }
     for (std::size_t i = 1; i < extents.size(); ++i) {
         if (extents[i].first < extents[i - 1].second) {
-            return damaged(where + " has two cells that overlap");
+            return damaged(where() + " has two cells that overlap");
         }
     }
     if (covered != usable_size_ - content_start) {
-        return damaged(where + " has cells and free space that do not add up to its content area");
+        return damaged(where() +
+                       " has cells and free space that do not add up to its content area");
     }
     return Ok{};
 }
@@ -282,7 +294,7 @@ ScanStatus BtreeTableScan::check_layout(
 ScanStatus BtreeTableScan::collect_leaves(
     std::uint32_t page_number, KeyRange keys, int depth, std::vector<std::uint8_t>& page,
     std::vector<std::pair<std::uint32_t, std::uint32_t>>& extents) {
-    std::string where = "page " + std::to_string(page_number);
+    auto where = [&] { return "page " + std::to_string(page_number); };  // built only for a refusal
     if (depth > kMaxDepth) {
         return damaged("the tree is deeper than " + std::to_string(kMaxDepth) + " levels");
     }
@@ -290,28 +302,28 @@ ScanStatus BtreeTableScan::collect_leaves(
         return status;
     }
     if (reached_[page_number]) {
-        return damaged(where + " is reached twice");
+        return damaged(where() + " is reached twice");
     }
     reached_[page_number] = true;
     std::uint32_t cells = big_endian(page.data() + 3, 2);
     if (page[0] == kLeafTablePage) {
         if (leaf_depth_ >= 0 && leaf_depth_ != depth) {
-            return damaged("leaves lie at different depths (" + where + ")");
+            return damaged("leaves lie at different depths (" + where() + ")");
         }
         leaf_depth_ = depth;
         if (kLeafHeaderBytes + 2 * cells > usable_size_) {
-            return damaged(where + " claims more cells than it can hold");
+            return damaged(where() + " claims more cells than it can hold");
         }
         leaves_.push_back({page_number, cells, keys.min, keys.max});
         rows_ += cells;
         return Ok{};
     }
     if (page[0] != kInteriorTablePage) {
-        return damaged(where + " is not a table b-tree page");
+        return damaged(where() + " is not a table b-tree page");
     }
     std::uint32_t pointers_end = kInteriorHeaderBytes + 2 * cells;
     if (pointers_end > usable_size_) {
-        return damaged(where + " claims more cells than it can hold");
+        return damaged(where() + " claims more cells than it can hold");
     }
     // The children are read into the same buffer: take this page's cells out first. Child i
     // holds the keys above the previous cell's key, up to its own cell's key.
@@ -323,16 +335,16 @@ ScanStatus BtreeTableScan::collect_leaves(
     for (std::uint32_t i = 0; i < cells; ++i) {
         std::uint32_t offset = big_endian(page.data() + kInteriorHeaderBytes + 2 * i, 2);
         if (offset < pointers_end || offset + 4 >= usable_size_) {
-            return damaged(where + " has a cell outside its cell content area");
+            return damaged(where() + " has a cell outside its cell content area");
         }
         const std::uint8_t* p = page.data() + offset + 4;
         std::uint64_t raw_key = 0;
         if (!read_varint(p, end, raw_key)) {
-            return damaged(where + " has a key cut off by the page's end");
+            return damaged(where() + " has a key cut off by the page's end");
         }
         auto key = static_cast<std::int64_t>(raw_key);
         if (none_left || key < next_min || key > keys.max) {
-            return damaged(where + " has keys out of order");
+            return damaged(where() + " has keys out of order");
         }
         extents.emplace_back(offset, static_cast<std::uint32_t>(p - page.data()));
         children.emplace_back(big_endian(page.data() + offset, 4), KeyRange{next_min, key});
@@ -365,27 +377,29 @@ ScanStatus BtreeTableScan::decode_record(const std::uint8_t* record, const std::
     const std::uint8_t* types_end = record + header_bytes;
     const std::uint8_t* body = types_end;
     row.null_columns = 0;
+    const std::size_t column_count = slots_.size();
     std::size_t column = 0;
     for (; types < types_end; ++column) {
         std::uint64_t type = 0;
-        if (!read_varint(types, types_end, type) || column >= columns_.size()) {
+        if (!read_varint(types, types_end, type) || column >= column_count) {
             return damaged("a record holds more values than " + table_ + " has columns");
         }
         std::int64_t bytes = value_bytes(type);
         if (bytes < 0 || bytes > record_end - body) {
             return damaged("a value runs past its record");
         }
-        const Column& c = columns_[column];
-        if (c.wanted >= 0) {
+        const Slot slot = slots_[column];
+        if (slot.wanted >= 0) {
             if (type == 0) {
-                if (c.not_null) {
-                    return damaged("a NULL is stored in " + c.name + ", declared NOT NULL");
+                if (slot.not_null) {
+                    return damaged("a NULL is stored in " + columns_[column].name +
+                                   ", declared NOT NULL");
                 }
-                row.null_columns |= 1U << c.wanted;
+                row.null_columns |= 1U << slot.wanted;
             } else if (!is_integer_type(type)) {
-                return unsupported(c.name + " holds a value that is not an integer");
+                return unsupported(columns_[column].name + " holds a value that is not an integer");
             } else {
-                row.columns[static_cast<std::size_t>(c.wanted)] =
+                row.columns[static_cast<std::size_t>(slot.wanted)] =
                     type >= 8 ? static_cast<std::int64_t>(type - 8)
                               : signed_big_endian(body, static_cast<int>(bytes));
             }
@@ -396,7 +410,7 @@ ScanStatus BtreeTableScan::decode_record(const std::uint8_t* record, const std::
         return damaged("a record is longer than its values");
     }
     // Columns added after the row was written: SQLite reads their DEFAULT.
-    for (; column < columns_.size(); ++column) {
+    for (; column < column_count; ++column) {
         const Column& c = columns_[column];
         if (c.wanted < 0) {
             continue;
@@ -425,55 +439,60 @@ ScanStatus BtreeTableScan::read_leaf(std::size_t leaf, Buffer& buffer,
     if (auto status = read_page(l.page, page); !status) {
         return status;
     }
-    std::string where = "page " + std::to_string(l.page);
+    auto where = [&] { return "page " + std::to_string(l.page); };  // built only for a refusal
     const std::uint8_t* base = page.data();
     const std::uint8_t* page_end = base + usable_size_;
     std::uint32_t cells = big_endian(base + 3, 2);
     if (page[0] != kLeafTablePage || cells != l.cells) {
-        return damaged(where + " changed while it was read (was the file written without a lock?)");
+        return damaged(where() +
+                       " changed while it was read (was the file written without a lock?)");
     }
     const std::uint32_t max_local = usable_size_ - 35;
     const std::uint32_t pointers_end = kLeafHeaderBytes + 2 * cells;
     auto& extents = buffer.extents;
     extents.clear();
     rows.resize(cells);
-    // First the cells' places and keys, checked with the page's layout; then their records.
-    auto& records = buffer.records;
-    records.resize(cells);
+    // A value this reader does not decode is reported only once the page's layout is known to
+    // be sound: damage found later in the page outweighs it.
+    std::optional<ScanRefusal> undecoded;
     for (std::uint32_t i = 0; i < cells; ++i) {
         std::uint32_t offset = big_endian(base + kLeafHeaderBytes + 2 * i, 2);
         if (offset < pointers_end || offset >= usable_size_) {
-            return damaged(where + " has a cell outside its cell content area");
+            return damaged(where() + " has a cell outside its cell content area");
         }
         const std::uint8_t* p = base + offset;
         std::uint64_t payload = 0, rowid = 0;
         if (!read_varint(p, page_end, payload) || !read_varint(p, page_end, rowid)) {
-            return damaged(where + " has a cell cut off by the page's end");
+            return damaged(where() + " has a cell cut off by the page's end");
         }
         if (payload > max_local) {
-            return unsupported("a row of " + where + " continues on an overflow page");
+            return unsupported("a row of " + where() + " continues on an overflow page");
         }
         if (payload > static_cast<std::uint64_t>(page_end - p)) {
-            return damaged(where + " has a record that runs past the page's end");
+            return damaged(where() + " has a record that runs past the page's end");
         }
-        auto record_begin = static_cast<std::uint32_t>(p - base);
-        auto record_end = record_begin + static_cast<std::uint32_t>(payload);
-        extents.emplace_back(offset, std::max(record_end, offset + kMinCellBytes));
-        records[i] = {record_begin, record_end};
+        const std::uint8_t* record_end = p + payload;
+        extents.emplace_back(offset, std::max(static_cast<std::uint32_t>(record_end - base),
+                                              offset + kMinCellBytes));
         auto key = static_cast<std::int64_t>(rowid);
         if (key < l.min_rowid || key > l.max_rowid || (i > 0 && key <= rows[i - 1].rowid)) {
-            return damaged(where + " has rowids out of order");
+            return damaged(where() + " has rowids out of order");
         }
         rows[i].rowid = key;
+        if (!undecoded) {
+            if (auto status = decode_record(p, record_end, rows[i]); !status) {
+                if (status.error().kind == ScanRefusal::Kind::kDamaged) {
+                    return status.error();
+                }
+                undecoded = status.error();
+            }
+        }
     }
     if (auto status = check_layout(l.page, page, kLeafHeaderBytes, extents); !status) {
         return status;
     }
-    for (std::uint32_t i = 0; i < cells; ++i) {
-        if (auto status = decode_record(base + records[i].first, base + records[i].second, rows[i]);
-            !status) {
-            return status;
-        }
+    if (undecoded) {
+        return *undecoded;
     }
     return Ok{};
 }

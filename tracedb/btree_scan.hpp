@@ -18,6 +18,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -67,7 +68,6 @@ class BtreeTableScan {
     struct Buffer {
         std::vector<std::uint8_t> page;
         std::vector<std::pair<std::uint32_t, std::uint32_t>> extents;  // [begin, end) of cells
-        std::vector<std::pair<std::uint32_t, std::uint32_t>> records;  // [begin, end) of records
     };
 
     // Maps the table's pages and checks the structure of its interior pages. `db` must be a
@@ -125,8 +125,14 @@ class BtreeTableScan {
     std::uint32_t page_size_ = 0;
     std::uint32_t usable_size_ = 0;
     std::uint32_t page_count_ = 0;
+    // What decoding a value needs of its column, kept apart from the names for the hot loop.
+    struct Slot {
+        std::int8_t wanted = -1;
+        bool not_null = false;
+    };
+
     std::vector<Column> columns_;  // in record order
-    std::uint32_t wanted_count_ = 0;
+    std::vector<Slot> slots_;      // in record order
     std::vector<Leaf> leaves_;
     std::int64_t rows_ = 0;
     int leaf_depth_ = -1;
