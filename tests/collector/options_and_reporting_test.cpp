@@ -115,7 +115,7 @@ TEST_CASE("a command is checked as execvp will run it, with the reason it cannot
     CHECK_THAT(folder.error().message, Catch::Contains("Permission denied"));
 }
 
-TEST_CASE("--kill-after takes 0 to 3600 seconds") {
+TEST_CASE("the kill-after grace takes 0 to 3600 seconds") {
     RecordOptions options;
     options.db_path = "x.db";
     options.command = {"true"};
