@@ -4,6 +4,8 @@
 #include <cctype>
 #include <cstring>
 
+#include "analysis/sql_function_guards.hpp"
+#include "analysis/sql_memory_budget.hpp"
 #include "tracedb/reader.hpp"
 
 namespace causeway::analysis {
@@ -108,16 +110,34 @@ bool only_whitespace_or_semicolons(const char* text) {
     return true;
 }
 
-SqlValue column_value(sqlite3_stmt* stmt, int col) {
+// The first `max_bytes` of `text`, not splitting a UTF-8 sequence.
+std::string_view utf8_prefix(std::string_view text, std::size_t max_bytes) {
+    if (text.size() <= max_bytes) {
+        return text;
+    }
+    std::size_t end = max_bytes;
+    while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) {
+        --end;  // text[end] continues a sequence: cut before the sequence starts
+    }
+    return text.substr(0, end);
+}
+
+// The value of one column, texts cut at `max_text_bytes` (counted in `cut_values`): a 1 MiB
+// value per cell times a thousand rows was a gigabyte copied out only to be cut later.
+SqlValue column_value(sqlite3_stmt* stmt, int col, std::size_t max_text_bytes,
+                      std::size_t& cut_values) {
     switch (sqlite3_column_type(stmt, col)) {
         case SQLITE_INTEGER:
             return static_cast<std::int64_t>(sqlite3_column_int64(stmt, col));
         case SQLITE_FLOAT:
             return sqlite3_column_double(stmt, col);
         case SQLITE_TEXT: {
-            const auto* text = sqlite3_column_text(stmt, col);
-            return std::string(reinterpret_cast<const char*>(text),
-                               static_cast<std::size_t>(sqlite3_column_bytes(stmt, col)));
+            const std::string_view text(
+                reinterpret_cast<const char*>(sqlite3_column_text(stmt, col)),
+                static_cast<std::size_t>(sqlite3_column_bytes(stmt, col)));
+            const std::string_view kept = utf8_prefix(text, max_text_bytes);
+            cut_values += kept.size() < text.size() ? 1 : 0;
+            return std::string(kept);
         }
         case SQLITE_BLOB:
             return SqlBlob{sqlite3_column_bytes(stmt, col)};
@@ -126,23 +146,64 @@ SqlValue column_value(sqlite3_stmt* stmt, int col) {
     }
 }
 
-std::string limit_hint(const SqlLimits& limits) {
-    return "the query ran longer than " + std::to_string(limits.time_limit.count()) +
-           " ms and was stopped: narrow it with WHERE (e.g. a ts_ns range) or aggregate less";
+std::size_t text_bytes(const std::vector<SqlValue>& row) {
+    std::size_t bytes = 0;
+    for (const auto& value : row) {
+        if (const auto* text = std::get_if<std::string>(&value)) {
+            bytes += text->size();
+        }
+    }
+    return bytes;
+}
+
+// Why the query stopped with `rc`, in words that say what to change.
+Error failure(sqlite3* db, int rc, const Guard& guard, const SqlMemoryBudget& budget,
+              const SqlLimits& limits) {
+    if (guard.timed_out) {
+        return Error{"the query ran longer than " + std::to_string(limits.time_limit.count()) +
+                     " ms and was stopped: narrow it with WHERE (e.g. a ts_ns range) or "
+                     "aggregate less"};
+    }
+    if (rc == SQLITE_NOMEM && budget.exceeded()) {
+        return Error{"the query needed more than " + std::to_string(limits.max_memory_bytes >> 20) +
+                     " MiB of memory and was stopped: aggregate more, select fewer columns or "
+                     "rows, or narrow it with WHERE"};
+    }
+    if (rc == SQLITE_TOOBIG) {
+        return Error{"a value grew beyond " + std::to_string(limits.max_value_bytes) +
+                     " bytes and the query was stopped: build smaller strings or blobs"};
+    }
+    return Error{std::string("SQL error: ") + sqlite3_errmsg(db)};
 }
 
 }  // namespace
 
 Result<SqlResult> run_readonly_sql(const std::string& db_path, const std::string& sql,
                                    const SqlLimits& limits) {
+    if (!SqlMemoryBudget::enforced()) {
+        return Error{
+            "SQL queries are disabled in this program: SQLite was initialised before the "
+            "per-query memory budget could be installed"};
+    }
     auto reader = tracedb::TraceReader::open(db_path);
     if (!reader) {
         return reader.error();
     }
     sqlite3* db = reader->db().get();
+    // Sorts and temporary tables in memory, where the budget bounds them, not in files.
+    if (auto in_memory = reader->db().exec("PRAGMA temp_store = MEMORY"); !in_memory) {
+        return in_memory.error();
+    }
     sqlite3_limit(db, SQLITE_LIMIT_LENGTH, limits.max_value_bytes);
     sqlite3_limit(db, SQLITE_LIMIT_SQL_LENGTH, 100'000);
     sqlite3_limit(db, SQLITE_LIMIT_ATTACHED, 0);
+    sqlite3_limit(db, SQLITE_LIMIT_COLUMN, 256);  // bounds one row: 256 x max_text_bytes
+    auto guards = SqlFunctionGuards::install(db, limits.max_value_bytes);
+    if (!guards) {
+        return guards.error();
+    }
+    // Declared after the connection and the guards: ends after the statement is finalised.
+    SqlMemoryBudget budget(limits.max_memory_bytes);
     Guard guard{Clock::now() + limits.time_limit, {}, false};
     sqlite3_set_authorizer(db, authorize, &guard);
     sqlite3_progress_handler(db, 1000, check_deadline, &guard);
@@ -154,6 +215,9 @@ Result<SqlResult> run_readonly_sql(const std::string& db_path, const std::string
     if (rc != SQLITE_OK) {
         if (rc == SQLITE_AUTH && !guard.refusal.empty()) {
             return Error{"refused: " + guard.refusal};
+        }
+        if (rc != SQLITE_ERROR) {
+            return failure(db, rc, guard, budget, limits);
         }
         return Error{std::string("SQL error: ") + sqlite3_errmsg(db) +
                      " (tables: session, process, thread, cuda_op, cuda_call, offcpu, "
@@ -176,27 +240,33 @@ Result<SqlResult> run_readonly_sql(const std::string& db_path, const std::string
         const char* name = sqlite3_column_name(raw, c);
         result.columns.emplace_back(name != nullptr ? name : "");
     }
+    std::size_t skipped = 0;
+    std::size_t kept_bytes = 0;
     while ((rc = stmt.step()) == SQLITE_ROW) {
+        if (skipped < limits.skip_rows) {
+            ++skipped;
+            continue;
+        }
         if (result.rows.size() == limits.max_rows) {
             result.truncated = true;
             break;
         }
         std::vector<SqlValue> row;
         row.reserve(static_cast<std::size_t>(columns));
+        std::size_t row_cuts = 0;
         for (int c = 0; c < columns; ++c) {
-            row.push_back(column_value(raw, c));
+            row.push_back(column_value(raw, c, limits.max_text_bytes, row_cuts));
         }
+        kept_bytes += text_bytes(row);
+        if (kept_bytes > limits.max_result_bytes && !result.rows.empty()) {
+            result.truncated = true;
+            break;
+        }
+        result.cut_values += row_cuts;
         result.rows.push_back(std::move(row));
     }
     if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-        if (guard.timed_out) {
-            return Error{limit_hint(limits)};
-        }
-        if (rc == SQLITE_TOOBIG) {
-            return Error{"a value grew beyond " + std::to_string(limits.max_value_bytes) +
-                         " bytes and the query was stopped: build smaller strings or blobs"};
-        }
-        return Error{std::string("SQL error: ") + sqlite3_errmsg(db)};
+        return failure(db, rc, guard, budget, limits);
     }
     result.elapsed_ns =
         std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count();

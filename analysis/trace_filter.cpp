@@ -27,9 +27,18 @@ Result<std::int64_t> parse_duration_ns(const std::string& text) {
         {"", 1e9}, {"s", 1e9}, {"ms", 1e6}, {"us", 1e3}, {"ns", 1}, {"m", 60e9}, {"min", 60e9},
     };
     for (const auto& [name, scale] : kUnits) {
-        if (unit == name) {
-            return static_cast<std::int64_t>(std::llround(value * scale));
+        if (unit != name) {
+            continue;
         }
+        // Checked in double before rounding: std::llround of a value beyond int64 is undefined
+        // (in practice INT64_MIN, which once made a window start 292 years before the trace).
+        const double ns = value * scale;
+        if (!(ns <= static_cast<double>(kMaxDurationNs))) {
+            return Error{"'" + text +
+                         "' is too long: durations go up to 1e18 ns (about 31 years); a "
+                         "recording is far shorter, so pass a time inside it"};
+        }
+        return static_cast<std::int64_t>(std::llround(ns));
     }
     return Error{"'" + text + "' has an unknown unit '" + unit + "': " + kDurationHelp};
 }

@@ -26,12 +26,19 @@ struct TraceFilter {
     std::optional<TimeWindow> window{};
 };
 
+// Longest duration a person or a model may name (1e18 ns, about 31.7 years): far beyond any
+// recording, and far enough below INT64_MAX (9.2e18 ns) that a window's start plus its length
+// and a bucket's end never overflow.
+inline constexpr std::int64_t kMaxDurationNs = 1'000'000'000'000'000'000;
+
 // Parses a duration with a unit: "250ms", "1.5s", "40us", "2m", "900ns"; a bare number is
-// seconds.
+// seconds. Refuses what is not a finite number from 0 to kMaxDurationNs, with a message that
+// says the accepted forms and the range.
 Result<std::int64_t> parse_duration_ns(const std::string& text);
 
 // Parses "A..B", "A.." or "..B" (durations since the start of recording, see parse_duration_ns).
-// An open end is the end of the trace: `trace_end_ns`.
+// An open end is the end of the trace: `trace_end_ns`. The window returned always has
+// 0 <= start_ns < end_ns.
 Result<TimeWindow> parse_window(const std::string& text, std::int64_t trace_end_ns);
 
 // Checks the filter against the trace: an unknown pid or op is an error that lists what exists.

@@ -132,6 +132,10 @@ int run_mcp(const McpOptions& options) {
         std::fprintf(stderr, "causeway mcp: %s\n", traces.error().message.c_str());
         return 1;
     }
+    for (const auto& skipped : traces->skipped()) {
+        std::fprintf(stderr, "causeway mcp: skipped %s: %s\n", skipped.path.c_str(),
+                     skipped.reason.c_str());
+    }
     server::Dispatcher dispatcher(server::make_causeway_catalog(), traces.value(),
                                   server::ServerIdentity{.version = CAUSEWAY_VERSION});
     if (options.http.empty()) {

@@ -3,6 +3,7 @@
 // and output JSON Schema from schemas/tools/, handler), prompts and resources. The dispatcher
 // serves this table over JSON-RPC; nothing else knows a tool's name.
 
+#include <chrono>
 #include <functional>
 #include <optional>
 #include <string>
@@ -26,6 +27,10 @@ class ToolContext {
     virtual void progress(double done, double total, const std::string& message) = 0;
     // True once the client sent notifications/cancelled for this request.
     virtual bool cancelled() const = 0;
+    // When the answer is due: the end of the time limit of the JSON-RPC batch the request came
+    // in, or time_point::max() for a request on its own. Tools that can stop early (run_sql)
+    // stop by then.
+    virtual std::chrono::steady_clock::time_point deadline() const = 0;
     // Sends notifications/message at `level` ("info", "warning", ...) when the client's log level
     // lets it through.
     virtual void log(const std::string& level, const std::string& message) = 0;
@@ -35,9 +40,6 @@ class ToolContext {
 struct ToolAnswer {
     json structured;
     std::string text;
-    // Computed from a finished trace, so it can never change: stateless-era clients get a cache
-    // hint.
-    bool immutable = false;
 };
 
 struct ToolSpec {
@@ -83,7 +85,8 @@ struct ResourceSpec {
     std::string title;
     std::string description;
     std::string mime_type;
-    std::function<Result<ResourceContent>(const Trace* trace)> read;  // trace is null if fixed
+    // `trace` is the one the URI names, null for a fixed URI.
+    std::function<Result<ResourceContent>(const TraceSet& traces, const Trace* trace)> read;
 };
 
 struct Catalog {

@@ -30,15 +30,17 @@ const std::map<std::string, Method, std::less<>>& method_table() {
     return table;
 }
 
-// Methods whose results do not change while the server runs: stateless clients may cache them.
+// The methods whose results are a CacheableResult in the 2026-07-28 schema (ttlMs, cacheScope).
 bool is_cacheable(std::string_view method) {
     return method == "server/discover" || method == "tools/list" || method == "prompts/list" ||
-           method == "resources/list" || method == "resources/templates/list";
+           method == "resources/list" || method == "resources/templates/list" ||
+           method == "resources/read";
 }
 
-// How long a stateless client may reuse a list result (seconds). The catalog is fixed for the
-// life of the process, but a restarted server may serve other traces.
-constexpr int kListCacheSeconds = 300;
+// How long a stateless client may reuse a cacheable result, unless the method says otherwise
+// (a resource of a trace still being recorded: 0). The catalog is fixed for the life of the
+// process, but a restarted server may serve other traces.
+constexpr std::int64_t kCacheTtlMs = 300'000;
 
 RpcError invalid_request(std::string message) {
     return RpcError{error_code::kInvalidRequest, std::move(message)};
@@ -76,14 +78,22 @@ std::variant<RequestRevision, RpcError> request_revision(const std::string& meth
 void add_stateless_fields(json& result, std::string_view method) {
     result["resultType"] = "complete";
     if (is_cacheable(method)) {
-        result["_meta"][kMetaCache] = {{"maxAgeSeconds", kListCacheSeconds}};
+        if (!result.contains("ttlMs")) {
+            result["ttlMs"] = kCacheTtlMs;
+        }
+        // Traces may be private to whoever holds the bearer token: no shared caches.
+        result["cacheScope"] = "private";
     }
 }
 
 }  // namespace
 
-Dispatcher::Dispatcher(Catalog catalog, const TraceSet& traces, ServerIdentity identity)
-    : catalog_(std::move(catalog)), traces_(traces), identity_(std::move(identity)) {}
+Dispatcher::Dispatcher(Catalog catalog, const TraceSet& traces, ServerIdentity identity,
+                       DispatcherLimits limits)
+    : catalog_(std::move(catalog)),
+      traces_(traces),
+      identity_(std::move(identity)),
+      limits_(limits) {}
 
 std::optional<json> Dispatcher::handle_text(std::string_view text, const Exchange& exchange) {
     auto message = parse_message_text(text);
@@ -95,14 +105,15 @@ std::optional<json> Dispatcher::handle_text(std::string_view text, const Exchang
 
 std::optional<json> Dispatcher::handle(const json& message, const Exchange& exchange) {
     if (!message.is_array()) {
-        return handle_single(message, exchange);
+        return handle_single(message, exchange, Deadline::max());
     }
     if (message.empty()) {
         return make_error(nullptr, invalid_request("empty batch; send at least one message"));
     }
+    const Deadline deadline = std::chrono::steady_clock::now() + limits_.batch_time_limit;
     json responses = json::array();
     for (const auto& item : message) {
-        if (auto response = handle_single(item, exchange)) {
+        if (auto response = handle_single(item, exchange, deadline)) {
             responses.push_back(std::move(*response));
         }
     }
@@ -112,7 +123,8 @@ std::optional<json> Dispatcher::handle(const json& message, const Exchange& exch
     return responses;
 }
 
-std::optional<json> Dispatcher::handle_single(const json& message, const Exchange& exchange) {
+std::optional<json> Dispatcher::handle_single(const json& message, const Exchange& exchange,
+                                              Deadline deadline) {
     if (!message.is_object()) {
         return make_error(nullptr, invalid_request("a JSON-RPC message must be an object"));
     }
@@ -147,8 +159,16 @@ std::optional<json> Dispatcher::handle_single(const json& message, const Exchang
     if (!params.is_object()) {
         return make_error(id, invalid_params("\"params\" must be an object"));
     }
+    if (std::chrono::steady_clock::now() >= deadline) {
+        return make_error(
+            id, RpcError{error_code::kBatchTimeLimitSpent,
+                         fmt::format("not run: the batch it came in used up its time limit ({} "
+                                     "ms) on the requests before it; send it again on its own",
+                                     limits_.batch_time_limit.count())});
+    }
     auto cancelled = track(id);
-    json response = handle_request(id, method->get<std::string>(), params, exchange, cancelled);
+    json response =
+        handle_request(id, method->get<std::string>(), params, exchange, cancelled, deadline);
     untrack(id);
     if (cancelled->load()) {
         return std::nullopt;  // the client gave up on it; the spec says not to answer
@@ -158,7 +178,8 @@ std::optional<json> Dispatcher::handle_single(const json& message, const Exchang
 
 json Dispatcher::handle_request(const json& id, const std::string& method, const json& params,
                                 const Exchange& exchange,
-                                std::shared_ptr<const std::atomic<bool>> cancelled) {
+                                std::shared_ptr<const std::atomic<bool>> cancelled,
+                                Deadline deadline) {
     auto revision = request_revision(method, params, exchange);
     if (auto* error = std::get_if<RpcError>(&revision)) {
         return make_error(id, *error);
@@ -169,7 +190,7 @@ json Dispatcher::handle_request(const json& id, const std::string& method, const
             id, RpcError{error_code::kMethodNotFound,
                          fmt::format("method not found: {}", sanitize_untrusted(method, 64))});
     }
-    RequestContext context(exchange, params, std::move(cancelled));
+    RequestContext context(exchange, params, std::move(cancelled), deadline);
     Call call{
         params, std::get<RequestRevision>(revision), exchange.session, catalog_, traces_, identity_,
         context};

@@ -5,6 +5,7 @@
 // notifications through the transport's sink. Thread-safe: transports call it concurrently.
 
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <map>
 #include <memory>
@@ -32,9 +33,17 @@ struct Exchange {
     std::optional<std::string> transport_revision;
 };
 
+struct DispatcherLimits {
+    // A JSON-RPC batch shares one time limit (eight 2 s queries in one batch once took 16 s):
+    // run_sql inside it gets what is left, at most its own 2 s, and a request not started when
+    // the limit is spent is answered with error -31001 without running.
+    std::chrono::milliseconds batch_time_limit{4000};
+};
+
 class Dispatcher {
   public:
-    Dispatcher(Catalog catalog, const TraceSet& traces, ServerIdentity identity);
+    Dispatcher(Catalog catalog, const TraceSet& traces, ServerIdentity identity,
+               DispatcherLimits limits = {});
 
     // Handles a message or a batch. Returns the response (an array for a batch), or nothing when
     // no response is due: notifications, client responses, cancelled requests.
@@ -45,10 +54,13 @@ class Dispatcher {
     const Catalog& catalog() const { return catalog_; }
 
   private:
-    std::optional<json> handle_single(const json& message, const Exchange& exchange);
+    using Deadline = std::chrono::steady_clock::time_point;
+
+    std::optional<json> handle_single(const json& message, const Exchange& exchange,
+                                      Deadline deadline);
     json handle_request(const json& id, const std::string& method, const json& params,
                         const Exchange& exchange,
-                        std::shared_ptr<const std::atomic<bool>> cancelled);
+                        std::shared_ptr<const std::atomic<bool>> cancelled, Deadline deadline);
     void handle_notification(const std::string& method, const json& params);
 
     std::shared_ptr<std::atomic<bool>> track(const json& id);
@@ -57,6 +69,7 @@ class Dispatcher {
     Catalog catalog_;
     const TraceSet& traces_;
     ServerIdentity identity_;
+    DispatcherLimits limits_;
 
     std::mutex in_flight_mutex_;
     // Cancellation flags of requests being handled, keyed by the id's JSON text.

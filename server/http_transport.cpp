@@ -1,10 +1,11 @@
 #include "server/http_transport.hpp"
 
-#include <httplib.h>
-
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "server/http_guard.hpp"
+#include "server/http_server.hpp"
 #include "server/http_sessions.hpp"
 #include "server/json_rpc.hpp"
 #include "server/protocol.hpp"
@@ -17,10 +18,9 @@ constexpr const char* kJson = "application/json";
 constexpr const char* kEventStream = "text/event-stream";
 constexpr const char* kSessionHeader = "Mcp-Session-Id";
 
-void send_rpc_error(httplib::Response& res, int status, int code, const std::string& message,
-                    json data = nullptr) {
-    res.status = status;
-    res.set_content(to_wire(make_error(nullptr, RpcError{code, message, std::move(data)})), kJson);
+HttpResponse rpc_error(int status, int code, const std::string& message, json data = nullptr) {
+    return HttpResponse{
+        status, {}, kJson, to_wire(make_error(nullptr, RpcError{code, message, std::move(data)}))};
 }
 
 bool accepts(const std::string& accept, const char* type) {
@@ -57,191 +57,193 @@ std::string sse_event(const json& message) {
 
 class HttpTransport::Impl {
   public:
-    Impl(Dispatcher& dispatcher, HttpOptions options)
-        : dispatcher_(dispatcher), options_(std::move(options)) {}
+    Impl(Dispatcher& dispatcher, const HttpOptions& options)
+        : dispatcher_(dispatcher),
+          options_(options),
+          server_(HttpServerOptions{.host = options.host,
+                                    .port = options.port,
+                                    .max_body_bytes = options.max_body_bytes,
+                                    .request_timeout = options.request_timeout,
+                                    .idle_timeout = options.idle_timeout,
+                                    .write_timeout = options.write_timeout,
+                                    .max_connections = options.max_connections,
+                                    .worker_threads = options.worker_threads},
+                  HttpRoutes{[this](const HttpRequest& head) { return on_head(head); },
+                             [this](const HttpRequest& request, HttpResponseWriter& writer) {
+                                 handle(request, writer);
+                             },
+                             [this](int status, const std::string& message) {
+                                 return refusal(status, message);
+                             }}) {}
 
-    Status bind(int& port) {
-        configure();
-        port = options_.port == 0
-                   ? server_.bind_to_any_port(options_.host)
-                   : (server_.bind_to_port(options_.host, options_.port) ? options_.port : -1);
-        if (port < 0) {
-            return Error{
-                fmt::format("cannot listen on {}:{}: the address is in use or not "
-                            "local; pick another with --http HOST:PORT",
-                            options_.host, options_.port)};
+    Status bind() {
+        if (auto bound = server_.bind(); !bound) {
+            return bound;
         }
-        guard_.emplace(options_.host, port, options_.bearer_token);
+        guard_.emplace(options_.host, server_.port(), options_.bearer_token);
         return Ok{};
     }
-    bool serve() { return server_.listen_after_bind(); }
+    int port() const { return server_.port(); }
+    bool serve() { return server_.serve(); }
     void stop() { server_.stop(); }
 
   private:
-    void configure() {
-        server_.new_task_queue = [threads = options_.worker_threads] {
-            return new httplib::ThreadPool(threads);
-        };
-        server_.set_payload_max_length(options_.max_body_bytes);
-        server_.set_read_timeout(options_.read_timeout_s, 0);
-        server_.set_write_timeout(options_.write_timeout_s, 0);
-        server_.set_keep_alive_timeout(5);
-        // MCP clients keep one connection and send many requests on it; Debian's compiled
-        // httplib listens with a backlog of 5, so reconnecting every 5 requests (its default)
-        // makes bursts of new connections overflow the accept queue on a loaded machine.
-        server_.set_keep_alive_max_count(1000);
-        server_.set_pre_routing_handler([this](const httplib::Request& req,
-                                               httplib::Response& res) {
-            auto refusal =
-                guard_->check_origin(req.get_header_value("Host"), req.get_header_value("Origin"));
-            if (!refusal && req.path == "/mcp") {
-                refusal = guard_->check_token(req.get_header_value("Authorization"));
-                if (refusal) {
-                    res.set_header("WWW-Authenticate", "Bearer realm=\"causeway\"");
-                }
+    // On the server's loop thread: everything that can be decided from the head alone.
+    std::optional<HttpResponse> on_head(const HttpRequest& head) {
+        if (auto refused = guard_->check_origin(head.header("Host"), head.header("Origin"))) {
+            return rpc_error(refused->status, error_code::kInvalidRequest, refused->message);
+        }
+        if (head.path == "/health") {
+            if (head.method != "GET") {
+                return not_allowed("GET", "/health answers GET");
             }
-            if (!refusal) {
-                return httplib::Server::HandlerResponse::Unhandled;
-            }
-            send_rpc_error(res, refusal->status, error_code::kInvalidRequest, refusal->message);
-            return httplib::Server::HandlerResponse::Handled;
-        });
-        server_.Post("/mcp", [this](const httplib::Request& req, httplib::Response& res) {
-            post_mcp(req, res);
-        });
-        server_.Get("/mcp", [](const httplib::Request&, httplib::Response& res) {
-            res.set_header("Allow", "POST, DELETE");
-            send_rpc_error(res, 405, error_code::kInvalidRequest,
-                           "this server offers no server-initiated stream: POST JSON-RPC "
-                           "messages to /mcp");
-        });
-        server_.Delete("/mcp", [this](const httplib::Request& req, httplib::Response& res) {
-            if (!req.has_header(kSessionHeader)) {
-                send_rpc_error(res, 400, error_code::kInvalidRequest,
-                               "DELETE /mcp ends a session: send its Mcp-Session-Id header");
-            } else if (!sessions_.end(req.get_header_value(kSessionHeader))) {
-                send_rpc_error(res, 404, error_code::kInvalidRequest, "unknown or ended session");
-            } else {
-                res.status = 204;
-            }
-        });
-        server_.Get("/health", [](const httplib::Request&, httplib::Response& res) {
-            res.set_content(R"({"status":"ok"})", kJson);
-        });
-        server_.set_error_handler(httplib::Server::HandlerWithResponse(
-            [](const httplib::Request& req, httplib::Response& res) {
-                if (!res.body.empty()) {
-                    return httplib::Server::HandlerResponse::Unhandled;
-                }
-                const std::string message =
-                    res.status == 413
-                        ? "request body too large; MCP messages to this server are small"
-                    : res.status == 404 ? fmt::format("no endpoint {}; POST /mcp or GET /health",
-                                                      sanitize_untrusted(req.path, 128))
-                                        : fmt::format("HTTP {}", res.status);
-                res.set_content(
-                    to_wire(make_error(nullptr, RpcError{error_code::kInvalidRequest, message})),
-                    kJson);
-                return httplib::Server::HandlerResponse::Handled;
-            }));
+            return HttpResponse{200, {}, kJson, R"({"status":"ok"})"};
+        }
+        if (head.path != "/mcp") {
+            return rpc_error(404, error_code::kInvalidRequest,
+                             fmt::format("no endpoint {}; POST /mcp or GET /health",
+                                         sanitize_untrusted(head.path, 128)));
+        }
+        if (auto refused = guard_->check_token(head.header("Authorization"))) {
+            auto response =
+                rpc_error(refused->status, error_code::kInvalidRequest, refused->message);
+            response.headers.push_back({"WWW-Authenticate", "Bearer realm=\"causeway\""});
+            return response;
+        }
+        if (head.method == "DELETE") {
+            return end_session(head);
+        }
+        if (head.method != "POST") {
+            return not_allowed("POST, DELETE",
+                               "this server offers no server-initiated stream: POST JSON-RPC "
+                               "messages to /mcp");
+        }
+        return check_post_head(head);
     }
 
-    void post_mcp(const httplib::Request& req, httplib::Response& res) {
-        const std::string accept = req.get_header_value("Accept");
+    static HttpResponse not_allowed(const char* allowed, const std::string& message) {
+        auto response = rpc_error(405, error_code::kInvalidRequest, message);
+        response.headers.push_back({"Allow", allowed});
+        return response;
+    }
+
+    HttpResponse end_session(const HttpRequest& head) {
+        if (!head.has_header(kSessionHeader)) {
+            return rpc_error(400, error_code::kInvalidRequest,
+                             "DELETE /mcp ends a session: send its Mcp-Session-Id header");
+        }
+        if (!sessions_.end(head.header(kSessionHeader))) {
+            return rpc_error(404, error_code::kInvalidRequest, "unknown or ended session");
+        }
+        return HttpResponse{204, {}, "", ""};
+    }
+
+    static std::optional<HttpResponse> check_post_head(const HttpRequest& head) {
+        const std::string accept = head.header("Accept");
         if (!accepts(accept, kJson) && !accepts(accept, kEventStream)) {
-            send_rpc_error(res, 406, error_code::kInvalidRequest,
-                           "Accept must include application/json or text/event-stream");
-            return;
+            return rpc_error(406, error_code::kInvalidRequest,
+                             "Accept must include application/json or text/event-stream");
         }
-        if (req.get_header_value("Content-Type").find(kJson) == std::string::npos) {
-            send_rpc_error(res, 415, error_code::kInvalidRequest,
-                           "Content-Type must be application/json");
-            return;
+        if (head.header("Content-Type").find(kJson) == std::string::npos) {
+            return rpc_error(415, error_code::kInvalidRequest,
+                             "Content-Type must be application/json");
         }
-        std::optional<std::string> revision;
-        if (req.has_header("MCP-Protocol-Version")) {
-            revision = req.get_header_value("MCP-Protocol-Version");
-            if (!is_supported_revision(*revision)) {
-                send_rpc_error(res, 400, error_code::kUnsupportedProtocolVersion,
-                               fmt::format("unsupported MCP-Protocol-Version '{}'",
-                                           sanitize_untrusted(*revision, 64)),
-                               unsupported_revision_data(sanitize_untrusted(*revision, 64)));
-                return;
+        if (head.has_header("MCP-Protocol-Version")) {
+            const std::string revision = head.header("MCP-Protocol-Version");
+            if (!is_supported_revision(revision)) {
+                return rpc_error(400, error_code::kUnsupportedProtocolVersion,
+                                 fmt::format("unsupported MCP-Protocol-Version '{}'",
+                                             sanitize_untrusted(revision, 64)),
+                                 unsupported_revision_data(sanitize_untrusted(revision, 64)));
             }
         }
-        auto message = parse_message_text(req.body);
+        return std::nullopt;  // read the body
+    }
+
+    // On a worker thread: one POST /mcp whose head passed on_head.
+    void handle(const HttpRequest& request, HttpResponseWriter& writer) {
+        std::optional<std::string> revision;
+        if (request.has_header("MCP-Protocol-Version")) {
+            revision = request.header("MCP-Protocol-Version");
+        }
+        auto message = parse_message_text(request.body);
         if (!message) {
-            send_rpc_error(res, 400, error_code::kParseError, message.error().message);
+            writer.send(rpc_error(400, error_code::kParseError, message.error().message));
             return;
         }
         std::shared_ptr<Session> session = sessions_.anonymous();
+        std::vector<HttpHeader> session_header;
         if (is_initialize(message.value())) {
             auto [id, created] = sessions_.create();
-            res.set_header(kSessionHeader, id);
+            session_header.push_back({kSessionHeader, id});
             session = created;
-        } else if (req.has_header(kSessionHeader)) {
-            session = sessions_.find(req.get_header_value(kSessionHeader));
+        } else if (request.has_header(kSessionHeader)) {
+            session = sessions_.find(request.header(kSessionHeader));
             if (!session) {
-                send_rpc_error(res, 404, error_code::kInvalidRequest,
-                               "unknown or ended Mcp-Session-Id; send initialize to start a new "
-                               "session");
+                writer.send(rpc_error(404, error_code::kInvalidRequest,
+                                      "unknown or ended Mcp-Session-Id; send initialize to start "
+                                      "a new session"));
                 return;
             }
         }
-        if (!has_request(message.value())) {
-            dispatcher_.handle(message.value(), Exchange{*session, {}, revision});
-            res.status = 202;
-            return;
-        }
-        const bool stream = accepts(accept, kEventStream) && !message->is_array() &&
-                            (!accepts(accept, kJson) || wants_progress(message.value()));
-        if (stream) {
-            stream_response(std::move(message).value(), std::move(revision), std::move(session),
-                            res);
-            return;
-        }
-        auto response = dispatcher_.handle(message.value(), Exchange{*session, {}, revision});
-        if (!response) {
-            res.status = 202;  // cancelled by the client while it ran
-            return;
-        }
-        res.set_content(to_wire(*response), kJson);
-    }
-
-    // Runs the request inside the stream so its notifications reach the client as it runs.
-    void stream_response(json message, std::optional<std::string> revision,
-                         std::shared_ptr<Session> session, httplib::Response& res) {
-        res.set_header("Cache-Control", "no-cache");
-        res.set_chunked_content_provider(kEventStream, [this, message = std::move(message),
-                                                        revision = std::move(revision),
-                                                        session = std::move(session)](
-                                                           std::size_t, httplib::DataSink& sink) {
-            const auto send = [&sink](const json& out) {
-                const std::string event = sse_event(out);
-                sink.write(event.data(), event.size());
-            };
-            if (auto response = dispatcher_.handle(message, Exchange{*session, send, revision})) {
+        const std::string accept = request.header("Accept");
+        const bool requests = has_request(message.value());
+        if (requests && accepts(accept, kEventStream) && !message->is_array() &&
+            (!accepts(accept, kJson) || wants_progress(message.value()))) {
+            // Run inside the stream so the request's notifications reach the client as it runs.
+            session_header.push_back({"Cache-Control", "no-cache"});
+            writer.begin_stream(HttpResponse{200, std::move(session_header), kEventStream, ""});
+            const auto send = [&writer](const json& out) { writer.stream(sse_event(out)); };
+            if (auto response =
+                    dispatcher_.handle(message.value(), Exchange{*session, send, revision})) {
                 send(*response);
             }
-            sink.done();
-            return true;
-        });
+            writer.end_stream();
+            return;
+        }
+        // The same dispatcher path as stdio: whatever it answers is the body.
+        auto response = dispatcher_.handle(message.value(), Exchange{*session, {}, revision});
+        if (!response) {
+            // Notifications and client responses only (or a request the client cancelled).
+            writer.send(HttpResponse{202, std::move(session_header), "", ""});
+            return;
+        }
+        // A message holding no request ([], null, [1, 2]) is not accepted: 400, with the JSON-RPC
+        // errors stdio would answer. So is a revision this server does not speak (2026-07-28:
+        // "For HTTP, the response status code MUST be 400").
+        const bool unsupported_revision =
+            response->is_object() && response->contains("error") &&
+            (*response)["error"].value("code", 0) == error_code::kUnsupportedProtocolVersion;
+        writer.send(HttpResponse{requests && !unsupported_revision ? 200 : 400,
+                                 std::move(session_header), kJson, to_wire(*response)});
+    }
+
+    static HttpResponse refusal(int status, const std::string& message) {
+        const std::string hint = status == 413 ? "; MCP messages to this server are small"
+                                 : status == 400 || status == 431 || status == 501 || status == 505
+                                     ? " (malformed HTTP request)"
+                                     : "";
+        return rpc_error(status, error_code::kInvalidRequest, message + hint);
     }
 
     Dispatcher& dispatcher_;
     HttpOptions options_;
     HttpSessions sessions_;
-    httplib::Server server_;
+    HttpServer server_;
     std::optional<HttpGuard> guard_;
 };
 
 HttpTransport::HttpTransport(Dispatcher& dispatcher, HttpOptions options)
-    : impl_(std::make_unique<Impl>(dispatcher, std::move(options))) {}
+    : impl_(std::make_unique<Impl>(dispatcher, options)) {}
 
 HttpTransport::~HttpTransport() = default;
 
 Status HttpTransport::bind() {
-    return impl_->bind(port_);
+    return impl_->bind();
+}
+
+int HttpTransport::port() const {
+    return impl_->port();
 }
 
 bool HttpTransport::serve() {

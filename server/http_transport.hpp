@@ -3,8 +3,11 @@
 // (SSE when the request wants progress notifications), sessions minted by initialize and ended by
 // DELETE /mcp (http_sessions.hpp), GET /mcp 405 (no server-initiated stream), GET /health. Guards:
 // Host and Origin must name this loopback server (403 otherwise: DNS rebinding), optional bearer
-// token, body size limit, read/write timeouts, a pool of worker threads for concurrent clients.
+// token, body size limit (chunked bodies included), a whole-request deadline, a bound on
+// connections. The HTTP server underneath is our own (http_server.hpp says why): refusals and
+// /health are answered as soon as the head arrives, MCP requests on worker threads.
 
+#include <chrono>
 #include <cstddef>
 #include <memory>
 #include <optional>
@@ -22,8 +25,13 @@ struct HttpOptions {
     // a file, never from the command line (where `ps` would show it).
     std::optional<std::string> bearer_token;
     std::size_t max_body_bytes = 1024 * 1024;
-    int read_timeout_s = 10;
-    int write_timeout_s = 30;
+    // From a request's first byte to its last (408 after).
+    std::chrono::milliseconds request_timeout{10'000};
+    // A keep-alive connection waiting for its next request is closed after this.
+    std::chrono::milliseconds idle_timeout{5'000};
+    // A client that reads none of its answer for this long is cut off.
+    std::chrono::milliseconds write_timeout{30'000};
+    std::size_t max_connections = 128;
     std::size_t worker_threads = 8;
 };
 
@@ -37,7 +45,7 @@ class HttpTransport {
     // Binds the listening socket; the error says which address and why.
     Status bind();
     // The bound port (the chosen one when HttpOptions::port was 0).
-    int port() const { return port_; }
+    int port() const;
     // Serves until stop(); returns false when the server failed.
     bool serve();
     void stop();
@@ -45,7 +53,6 @@ class HttpTransport {
   private:
     class Impl;
     std::unique_ptr<Impl> impl_;
-    int port_ = 0;
 };
 
 }  // namespace causeway::server

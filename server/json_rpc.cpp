@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "server/sanitize.hpp"
+
 namespace causeway::server {
 namespace {
 
@@ -58,11 +60,17 @@ json make_result(const json& id, json result) {
 }
 
 json make_error(const json& id, const RpcError& error) {
-    json body{{"code", error.code}, {"message", error.message}};
+    json body{{"code", error.code}, {"message", sanitize_error_message(error.message)}};
     if (!error.data.is_null()) {
         body["data"] = error.data;
     }
-    return {{"jsonrpc", "2.0"}, {"id", id}, {"error", std::move(body)}};
+    json response{{"jsonrpc", "2.0"}, {"error", std::move(body)}};
+    // An id that could not be read (a parse error, a message that is not a request) is left out,
+    // as MCP's schema says since 2025-11-25 (`id?: RequestId`); JSON-RPC's null is no RequestId.
+    if (!id.is_null()) {
+        response["id"] = id;
+    }
+    return response;
 }
 
 json make_notification(std::string method, json params) {

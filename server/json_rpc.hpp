@@ -28,6 +28,7 @@ struct RpcError {
 };
 
 json make_result(const json& id, json result);
+// `id` null: the request's id is unknown, and the response has none.
 json make_error(const json& id, const RpcError& error);
 json make_notification(std::string method, json params);
 

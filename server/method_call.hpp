@@ -58,9 +58,6 @@ MethodResult method_resources_list(Call& call);
 MethodResult method_resource_templates_list(Call& call);
 MethodResult method_resources_read(Call& call);
 
-// Cache hint of a stateless-era tool answer computed from a finished (immutable) trace.
-inline constexpr int kFinishedTraceCacheSeconds = 86'400;
-
 // Lists are served on one page; a cursor we never issued is refused.
 std::optional<RpcError> check_no_cursor(const json& params);
 

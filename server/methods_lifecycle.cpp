@@ -19,6 +19,13 @@ json server_info(const ServerIdentity& identity) {
     return {{"name", identity.name}, {"title", identity.title}, {"version", identity.version}};
 }
 
+// The catalog's instructions, and the files of the served folders that are not served.
+std::string instructions(const Call& call) {
+    const std::string skipped = call.traces.skipped_note();
+    return skipped.empty() ? call.catalog.instructions
+                           : call.catalog.instructions + " Traces " + skipped + ".";
+}
+
 }  // namespace
 
 MethodResult method_initialize(Call& call) {
@@ -32,14 +39,15 @@ MethodResult method_initialize(Call& call) {
     return json{{"protocolVersion", revision},
                 {"capabilities", server_capabilities()},
                 {"serverInfo", server_info(call.identity)},
-                {"instructions", call.catalog.instructions}};
+                {"instructions", instructions(call)}};
 }
 
 MethodResult method_discover(Call& call) {
     return json{{"supportedVersions", supported_revisions()},
                 {"capabilities", server_capabilities()},
                 {"serverInfo", server_info(call.identity)},
-                {"instructions", call.catalog.instructions}};
+                {"instructions", instructions(call)},
+                {"_meta", {{kMetaServerInfo, server_info(call.identity)}}}};
 }
 
 MethodResult method_ping(Call&) {

@@ -86,13 +86,17 @@ MethodResult method_resources_read(Call& call) {
                 continue;
             }
         }
-        auto content = resource.read(match);
+        auto content = resource.read(call.traces, match);
         if (!content) {
             return RpcError{error_code::kInternalError, content.error().message, {{"uri", uri}}};
         }
-        return json{{"contents", json::array({{{"uri", uri},
+        json result{{"contents", json::array({{{"uri", uri},
                                                {"mimeType", content->mime_type},
                                                {"text", std::move(content->text)}}})}};
+        if (call.revision.era == Era::kStateless && match != nullptr && !match->finished()) {
+            result["ttlMs"] = 0;  // a trace still being recorded: its summary changes
+        }
+        return result;
     }
     return RpcError{error_code::kResourceNotFound,
                     fmt::format("no resource {}; see resources/list", sanitize_untrusted(uri, 256)),

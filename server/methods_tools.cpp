@@ -4,17 +4,13 @@
 
 #include <exception>
 
+#include "server/answer_size.hpp"
 #include "server/method_call.hpp"
 #include "server/sanitize.hpp"
 #include "server/schema_check.hpp"
 
 namespace causeway::server {
 namespace {
-
-// Largest tool answer sent (bytes of JSON, ~4 bytes a token): keeps every answer well under the
-// 25k-token limit clients put on tool results. Tools page and cut well before this; reaching it
-// is a bug reported to the model as an error it can work around.
-constexpr std::size_t kMaxAnswerBytes = 80'000;
 
 json tool_descriptor(const ToolSpec& tool) {
     return {{"name", tool.name},
@@ -31,7 +27,9 @@ json tool_descriptor(const ToolSpec& tool) {
 }
 
 json error_result(const std::string& message) {
-    return {{"content", json::array({{{"type", "text"}, {"text", message}}})}, {"isError", true}};
+    return {
+        {"content", json::array({{{"type", "text"}, {"text", sanitize_error_message(message)}}})},
+        {"isError", true}};
 }
 
 const ToolSpec* find_tool(const Catalog& catalog, const std::string& name) {
@@ -65,18 +63,12 @@ json run_tool(const ToolSpec& tool, const json& arguments, Call& call) {
         return error_result(answer.error().message);
     }
     sanitize_strings(answer->structured);
+    if (auto size = check_answer_size(tool.name, answer->structured, answer->text); !size) {
+        return error_result(size.error().message);
+    }
     json result{{"content", json::array({{{"type", "text"}, {"text", answer->text}}})},
                 {"structuredContent", std::move(answer->structured)},
                 {"isError", false}};
-    if (answer->immutable && call.revision.era == Era::kStateless) {
-        result["_meta"][kMetaCache] = {{"maxAgeSeconds", kFinishedTraceCacheSeconds}};
-    }
-    if (const auto bytes = to_wire(result).size(); bytes > kMaxAnswerBytes) {
-        return error_result(fmt::format(
-            "the answer of {} is too large ({} bytes, limit {}); ask for less: a smaller limit, "
-            "a time window or a pid",
-            tool.name, bytes, kMaxAnswerBytes));
-    }
     return result;
 }
 

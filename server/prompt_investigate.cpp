@@ -4,6 +4,7 @@
 
 #include <map>
 
+#include "analysis/trace_filter.hpp"
 #include "server/sanitize.hpp"
 
 namespace causeway::server {
@@ -56,6 +57,13 @@ Result<std::string> instructions(const std::map<std::string, std::string>& argum
             pid->second.find_first_not_of("0123456789") != std::string::npos) {
             return Error{fmt::format("prompt argument pid must be a number (got '{}')",
                                      sanitize_untrusted(pid->second, 32))};
+        }
+    }
+    if (auto window = arguments.find("window"); window != arguments.end()) {
+        // Checked for its form and range here; the tools check it against the trace.
+        if (auto parsed = analysis::parse_window(window->second, analysis::kMaxDurationNs);
+            !parsed) {
+            return Error{fmt::format("prompt argument window: {}", parsed.error().message)};
         }
     }
     std::optional<std::string> trace_name;

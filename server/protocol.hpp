@@ -6,15 +6,15 @@
 //    `initialize` with the revision it wants; the server answers with that revision when it
 //    supports it, otherwise with its latest one. Over HTTP every later request names the revision
 //    in the MCP-Protocol-Version header (absent means 2025-03-26, as the 2025-06-18 spec says).
-//  * stateless era (2026-07-28). Neither the installed SDK (1.32) nor the conformance suite
-//  (0.1.16)
-//    contain this revision yet, so this is our reading of it: there is no handshake; every request
-//    carries `params._meta["io.modelcontextprotocol/protocolVersion"]` and
-//    `params._meta["io.modelcontextprotocol/clientCapabilities"]`; `server/discover` returns what
-//    `initialize` would (supported versions, capabilities, server info, instructions); every result
-//    carries `resultType: "complete"`; results that do not change for the life of the server carry
-//    a cache hint in `_meta["io.modelcontextprotocol/cache"]`; a revision the server does not know
-//    is error -32022 whose data lists the supported revisions.
+//  * stateless era (2026-07-28), as its published schema says (tests/server/mcp-schema/ holds it
+//    and every answer is validated against it): there is no handshake; every request carries
+//    `params._meta["io.modelcontextprotocol/protocolVersion"]` and
+//    `params._meta["io.modelcontextprotocol/clientCapabilities"]`; `server/discover` returns the
+//    supported versions, capabilities and instructions (server info in
+//    `_meta["io.modelcontextprotocol/serverInfo"]`); every result carries `resultType:
+//    "complete"`; the cacheable results (discover, the lists, resources/read) carry `ttlMs` and
+//    `cacheScope`; a revision the server does not know is error -32022 whose data lists the
+//    supported revisions.
 
 #include <optional>
 #include <string>
@@ -36,7 +36,7 @@ inline constexpr const char* kMetaProtocolVersion = "io.modelcontextprotocol/pro
 inline constexpr const char* kMetaClientCapabilities = "io.modelcontextprotocol/clientCapabilities";
 inline constexpr const char* kMetaClientInfo = "io.modelcontextprotocol/clientInfo";
 inline constexpr const char* kMetaLogLevel = "io.modelcontextprotocol/logLevel";
-inline constexpr const char* kMetaCache = "io.modelcontextprotocol/cache";
+inline constexpr const char* kMetaServerInfo = "io.modelcontextprotocol/serverInfo";
 
 // Revisions negotiated through `initialize`, newest first.
 const std::vector<std::string>& initialize_revisions();
@@ -67,6 +67,9 @@ inline constexpr int kInternalError = -32603;
 inline constexpr int kUnsupportedProtocolVersion = -32022;
 // MCP: resource not found.
 inline constexpr int kResourceNotFound = -32002;
+// A request not run because the time limit of its batch was spent. Application-defined, so
+// outside the JSON-RPC reserved range (-32768..-32000), as the 2026-07-28 revision asks.
+inline constexpr int kBatchTimeLimitSpent = -31001;
 }  // namespace error_code
 
 // The data of error -32022: the revision asked for and the ones supported.

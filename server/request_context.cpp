@@ -6,10 +6,12 @@
 namespace causeway::server {
 
 RequestContext::RequestContext(const Exchange& exchange, const json& params,
-                               std::shared_ptr<const std::atomic<bool>> cancelled)
+                               std::shared_ptr<const std::atomic<bool>> cancelled,
+                               std::chrono::steady_clock::time_point deadline)
     : exchange_(exchange),
       threshold_(exchange.session.log_level()),
-      cancelled_(std::move(cancelled)) {
+      cancelled_(std::move(cancelled)),
+      deadline_(deadline) {
     const json meta = params.value("_meta", json::object());
     if (!meta.is_object()) {
         return;

@@ -16,10 +16,12 @@ namespace causeway::server {
 class RequestContext final : public ToolContext {
   public:
     RequestContext(const Exchange& exchange, const json& params,
-                   std::shared_ptr<const std::atomic<bool>> cancelled);
+                   std::shared_ptr<const std::atomic<bool>> cancelled,
+                   std::chrono::steady_clock::time_point deadline);
 
     void progress(double done, double total, const std::string& message) override;
     bool cancelled() const override { return cancelled_->load(); }
+    std::chrono::steady_clock::time_point deadline() const override { return deadline_; }
     void log(const std::string& level, const std::string& message) override;
 
   private:
@@ -27,6 +29,7 @@ class RequestContext final : public ToolContext {
     json progress_token_;  // null when the client did not ask for progress
     LogLevel threshold_;
     std::shared_ptr<const std::atomic<bool>> cancelled_;
+    std::chrono::steady_clock::time_point deadline_;
 };
 
 }  // namespace causeway::server

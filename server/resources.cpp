@@ -14,7 +14,7 @@ std::vector<ResourceSpec> make_resources() {
         "schemas/trace.sql: every table and column of a Causeway trace DB with its unit and what "
         "NULL means. Read it before writing run_sql queries.",
         "application/sql",
-        [](const Trace*) -> Result<ResourceContent> {
+        [](const TraceSet&, const Trace*) -> Result<ResourceContent> {
             return ResourceContent{"application/sql", std::string(tracedb::schema_sql())};
         }};
     ResourceSpec summary{
@@ -24,7 +24,7 @@ std::vector<ResourceSpec> make_resources() {
         "The statistics of one trace as JSON (what get_trace_stats returns without arguments): "
         "session, time range, CUDA operations by total time, host summary, data quality.",
         "application/json",
-        [](const Trace* trace) -> Result<ResourceContent> {
+        [](const TraceSet&, const Trace* trace) -> Result<ResourceContent> {
             auto stats = trace_summary(*trace);
             if (!stats) {
                 return stats.error();
@@ -32,7 +32,26 @@ std::vector<ResourceSpec> make_resources() {
             sanitize_strings(stats.value());
             return ResourceContent{"application/json", to_wire(stats.value())};
         }};
-    return {std::move(schema), std::move(summary)};
+    ResourceSpec served{
+        "causeway://traces",
+        "served-traces",
+        "Served traces",
+        "The traces this server serves (the names tools take as their trace argument, with "
+        "their files) and the *.db files of the served folders that were skipped, each with "
+        "the reason (not SQLite, not a Causeway trace, a broken link).",
+        "application/json",
+        [](const TraceSet& traces, const Trace*) -> Result<ResourceContent> {
+            json listing{{"traces", json::array()}, {"skipped", json::array()}};
+            for (const auto& trace : traces.traces()) {
+                listing["traces"].push_back({{"name", trace->name()}, {"path", trace->path()}});
+            }
+            for (const auto& file : traces.skipped()) {
+                listing["skipped"].push_back({{"path", file.path}, {"reason", file.reason}});
+            }
+            sanitize_strings(listing);
+            return ResourceContent{"application/json", to_wire(listing)};
+        }};
+    return {std::move(schema), std::move(served), std::move(summary)};
 }
 
 }  // namespace causeway::server

@@ -71,6 +71,10 @@ std::string sanitize_untrusted(std::string_view text, std::size_t max_bytes) {
     return out;
 }
 
+std::string sanitize_error_message(std::string_view message) {
+    return sanitize_untrusted(message, kMaxErrorMessageBytes);
+}
+
 void sanitize_strings(nlohmann::json& tree, std::size_t max_bytes) {
     if (tree.is_string()) {
         tree = sanitize_untrusted(tree.get_ref<const std::string&>(), max_bytes);

@@ -17,6 +17,14 @@ inline constexpr std::size_t kMaxUntrustedStringBytes = 1024;
 std::string sanitize_untrusted(std::string_view text,
                                std::size_t max_bytes = kMaxUntrustedStringBytes);
 
+// Longest error message sent (bytes): error texts quote what the client sent (a window, a tool
+// name, SQL), so they are sanitised like traced-system strings, with room for a list of traces.
+inline constexpr std::size_t kMaxErrorMessageBytes = 4096;
+
+// An error text for the client: its own control and bidi characters (echoed back in the text)
+// removed, capped at kMaxErrorMessageBytes.
+std::string sanitize_error_message(std::string_view message);
+
 // Sanitises every string value (not the keys, which are ours) of a JSON tree in place.
 void sanitize_strings(nlohmann::json& tree, std::size_t max_bytes = kMaxUntrustedStringBytes);
 

@@ -2,16 +2,13 @@
 
 #include <fmt/format.h>
 
-#include <condition_variable>
-#include <deque>
 #include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
-#include <vector>
 
 #include "server/json_rpc.hpp"
 #include "server/sanitize.hpp"
+#include "server/worker_pool.hpp"
 
 namespace causeway::server {
 namespace {
@@ -58,40 +55,6 @@ bool is_notification(const json& message) {
     return message.is_object() && message.contains("method") && !message.contains("id");
 }
 
-class RequestQueue {
-  public:
-    void push(json message) {
-        {
-            std::lock_guard lock(mutex_);
-            pending_.push_back(std::move(message));
-        }
-        ready_.notify_one();
-    }
-    void close() {
-        {
-            std::lock_guard lock(mutex_);
-            closed_ = true;
-        }
-        ready_.notify_all();
-    }
-    std::optional<json> pop() {
-        std::unique_lock lock(mutex_);
-        ready_.wait(lock, [&] { return closed_ || !pending_.empty(); });
-        if (pending_.empty()) {
-            return std::nullopt;
-        }
-        json message = std::move(pending_.front());
-        pending_.pop_front();
-        return message;
-    }
-
-  private:
-    std::mutex mutex_;
-    std::condition_variable ready_;
-    std::deque<json> pending_;
-    bool closed_ = false;
-};
-
 }  // namespace
 
 int serve_stdio(Dispatcher& dispatcher, std::FILE* in, std::FILE* out) {
@@ -99,17 +62,7 @@ int serve_stdio(Dispatcher& dispatcher, std::FILE* in, std::FILE* out) {
     LineWriter writer(out);
     const Exchange exchange{session, [&writer](const json& note) { writer.write(note); },
                             std::nullopt};
-    RequestQueue queue;
-    std::vector<std::thread> workers;
-    for (std::size_t i = 0; i < kWorkers; ++i) {
-        workers.emplace_back([&] {
-            while (auto message = queue.pop()) {
-                if (auto response = dispatcher.handle(*message, exchange)) {
-                    writer.write(*response);
-                }
-            }
-        });
-    }
+    WorkerPool workers(kWorkers);
     bool too_long = false;
     while (auto line = read_line(in, too_long)) {
         if (too_long) {
@@ -129,14 +82,14 @@ int serve_stdio(Dispatcher& dispatcher, std::FILE* in, std::FILE* out) {
         } else if (is_notification(message.value())) {
             dispatcher.handle(message.value(), exchange);  // e.g. cancel a running request now
         } else {
-            queue.push(std::move(message).value());
+            workers.submit([&dispatcher, &exchange, &writer, request = std::move(message).value()] {
+                if (auto response = dispatcher.handle(request, exchange)) {
+                    writer.write(*response);
+                }
+            });
         }
     }
-    queue.close();
-    for (auto& worker : workers) {
-        worker.join();
-    }
-    return 0;
+    return 0;  // the pool, destroyed first, finishes the requests still queued or running
 }
 
 }  // namespace causeway::server

@@ -2,12 +2,16 @@
 
 #include <fmt/format.h>
 
+#include "server/answer_size.hpp"
 #include "server/sanitize.hpp"
 
 namespace causeway::server {
 
 Result<ToolAnswer> answer_trace_question(const TraceQuestion& question, const json& arguments,
                                          const TraceSet& traces, ToolContext& context) {
+    const auto rendered = [&question](const json& structured) {
+        return std::string(kUntrustedDataNote) + "\n" + question.render(structured);
+    };
     constexpr double kSteps = 3;
     context.progress(0, kSteps, "opening the trace");
     auto target = resolve_trace(traces, arguments);
@@ -30,15 +34,20 @@ Result<ToolAnswer> answer_trace_question(const TraceQuestion& question, const js
         json structured = json{{"trace", target->trace->name()}};
         structured.update(computed.value());
         sanitize_strings(structured);
+        // Checked here, inside what the cache may keep: an answer too large to send is an
+        // error, and errors are never cached.
+        if (auto size = check_answer_size(question.tool, structured, rendered(structured)); !size) {
+            return size.error();
+        }
         return structured;
     });
     if (!answer) {
         return answer.error();
     }
     context.progress(2, kSteps, "rendering");
-    std::string text = std::string(kUntrustedDataNote) + "\n" + question.render(answer.value());
+    std::string text = rendered(answer.value());
     context.progress(kSteps, kSteps, "done");
-    return ToolAnswer{std::move(answer).value(), std::move(text), target->trace->finished()};
+    return ToolAnswer{std::move(answer).value(), std::move(text)};
 }
 
 std::string cut_note(std::size_t shown, std::size_t total, const std::string& what,

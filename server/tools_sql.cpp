@@ -13,8 +13,26 @@
 namespace causeway::server {
 namespace {
 
-// A query from a model must not hold the server: it is stopped after this.
+// A query from a model must not hold the server: it is stopped after this, or sooner when the
+// batch it came in has less time left.
 constexpr std::chrono::milliseconds kQueryTimeLimit{2000};
+// Text copied out of SQLite per value: a little more than the sanitiser keeps, so that it still
+// sees that a value was longer and marks the cut.
+constexpr std::size_t kMaxTextBytes = kMaxUntrustedStringBytes + 4;
+// Text copied out in all rows: the answer holds it twice (structured and rendered) and must stay
+// under the answer limit of tools/call; later rows are left for the next page.
+constexpr std::size_t kMaxResultBytes = 24 * 1024;
+
+// The query's time: its own limit, or what the batch has left (rounded up, so a query never
+// stops before the batch's deadline and leaves a sliver to the next request).
+std::chrono::milliseconds time_limit(std::chrono::steady_clock::time_point deadline) {
+    const auto now = std::chrono::steady_clock::now();
+    if (deadline - now >= kQueryTimeLimit) {
+        return kQueryTimeLimit;
+    }
+    return std::max(std::chrono::ceil<std::chrono::milliseconds>(deadline - now),
+                    std::chrono::milliseconds{1});
+}
 
 const json& input_schema() {
     static const json schema = tool_schema("run_sql.input.json");
@@ -22,25 +40,33 @@ const json& input_schema() {
 }
 
 Result<json> compute(const TraceTarget& target, const std::string& sql, std::size_t offset,
-                     std::size_t limit) {
-    auto result = analysis::run_readonly_sql(
-        target.trace->path(), sql, {.max_rows = offset + limit, .time_limit = kQueryTimeLimit});
+                     std::size_t limit, std::chrono::milliseconds query_time_limit) {
+    auto result = analysis::run_readonly_sql(target.trace->path(), sql,
+                                             {.skip_rows = offset,
+                                              .max_rows = limit,
+                                              .time_limit = query_time_limit,
+                                              .max_text_bytes = kMaxTextBytes,
+                                              .max_result_bytes = kMaxResultBytes});
     if (!result) {
         return Error{result.error().message +
                      " (the schema is the resource causeway://schema/trace.sql)"};
     }
-    auto& rows = result->rows;
-    rows.erase(rows.begin(),
-               rows.begin() + static_cast<std::ptrdiff_t>(std::min(offset, rows.size())));
+    const std::size_t next = offset + result->rows.size();
     json answer = to_json(result.value());
     answer["offset"] = offset;
-    answer["next_offset"] = result->truncated ? json(offset + rows.size()) : json(nullptr);
-    answer["note"] = result->truncated
-                         ? fmt::format(
-                               "more rows than shown; pass offset {} for the next page, or "
-                               "aggregate in SQL",
-                               offset + rows.size())
-                         : std::string();
+    answer["next_offset"] = result->truncated ? json(next) : json(nullptr);
+    std::vector<std::string> notes;
+    if (result->truncated) {
+        notes.push_back(fmt::format(
+            "more rows than shown; pass offset {} for the next page, or aggregate in SQL", next));
+    }
+    if (result->cut_values > 0) {
+        notes.push_back(fmt::format(
+            "text values longer than {0} bytes are cut and end in …; select substr(x, {1}, {0}) "
+            "to read further",
+            kMaxUntrustedStringBytes, kMaxUntrustedStringBytes + 1));
+    }
+    answer["note"] = fmt::format("{}", fmt::join(notes, "; "));
     return answer;
 }
 
@@ -81,10 +107,12 @@ ToolSpec make_run_sql_tool() {
             const auto offset =
                 static_cast<std::size_t>(integer_argument(arguments, input_schema(), "offset"));
             const std::string sql = arguments["sql"].get<std::string>();
+            const auto query_time_limit = time_limit(context.deadline());
             return answer_trace_question(
                 {"run_sql",
-                 [sql, offset, limit](const TraceTarget& target, const analysis::TraceFilter&) {
-                     return compute(target, sql, offset, limit);
+                 [sql, offset, limit, query_time_limit](const TraceTarget& target,
+                                                        const analysis::TraceFilter&) {
+                     return compute(target, sql, offset, limit, query_time_limit);
                  },
                  render},
                 arguments, traces, context);

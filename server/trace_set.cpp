@@ -16,35 +16,61 @@ std::string trace_name_of(const std::string& path) {
     return p.extension() == ".db" ? p.stem().string() : p.filename().string();
 }
 
-// The files a `--db` argument stands for: itself, or the *.db files of a folder, sorted.
-Result<std::vector<std::string>> expand(const std::string& path) {
+struct Expansion {
+    std::vector<std::string> files;
+    std::vector<SkippedFile> skipped;
+    bool from_folder = false;
+};
+
+// The files a `--db` argument stands for: itself, or the *.db files of a folder, sorted. Entries
+// of a folder that are not regular files (a symlink loop, a folder named x.db) are skipped.
+Result<Expansion> expand(const std::string& path) {
     std::error_code error;
     if (!fs::is_directory(path, error)) {
-        return std::vector<std::string>{path};
+        return Expansion{{path}, {}, false};
     }
-    std::vector<std::string> files;
-    for (const auto& entry : fs::directory_iterator(path, error)) {
-        if (entry.is_regular_file() && entry.path().extension() == ".db") {
-            files.push_back(entry.path().string());
+    Expansion expansion{{}, {}, true};
+    fs::directory_iterator entry(path, error);
+    for (; !error && entry != fs::directory_iterator(); entry.increment(error)) {
+        if (entry->path().extension() != ".db") {
+            continue;
+        }
+        std::error_code entry_error;
+        if (entry->is_regular_file(entry_error)) {
+            expansion.files.push_back(entry->path().string());
+        } else {
+            expansion.skipped.push_back(
+                {entry->path().string(),
+                 entry_error ? fmt::format("cannot be read: {}", entry_error.message())
+                             : std::string("not a regular file")});
         }
     }
     if (error) {
         return Error{fmt::format("cannot list folder {}: {}", path, error.message())};
     }
-    if (files.empty()) {
+    if (expansion.files.empty() && expansion.skipped.empty()) {
         return Error{
             fmt::format("folder {} holds no *.db trace files; record one with "
                         "causeway-collector record --db {}/run.db -- COMMAND",
                         path, path)};
     }
-    std::sort(files.begin(), files.end());
-    return files;
+    std::sort(expansion.files.begin(), expansion.files.end());
+    return expansion;
+}
+
+std::string describe(const std::vector<SkippedFile>& skipped) {
+    std::vector<std::string> parts;
+    for (const auto& file : skipped) {
+        parts.push_back(
+            fmt::format("{} ({})", fs::path(file.path).filename().string(), file.reason));
+    }
+    return fmt::format("{}", fmt::join(parts, "; "));
 }
 
 }  // namespace
 
-Trace::Trace(std::string name, tracedb::TraceReader reader)
-    : name_(std::move(name)), reader_(std::move(reader)) {}
+Trace::Trace(std::string name, tracedb::TraceReader reader, AnswerCache& answers)
+    : name_(std::move(name)), reader_(std::move(reader)), answers_(answers) {}
 
 bool Trace::finished() const {
     std::lock_guard lock(connection_mutex_);
@@ -76,19 +102,13 @@ Result<std::shared_ptr<const analysis::TraceModel>> Trace::model() const {
 
 Result<nlohmann::json> Trace::cached(const std::string& key,
                                      const std::function<Result<nlohmann::json>()>& compute) const {
-    {
-        std::lock_guard lock(cache_mutex_);
-        if (auto hit = answers_.find(key); hit != answers_.end()) {
-            return hit->second;
-        }
+    const std::string trace_key = name_ + "\n" + key;
+    if (auto hit = answers_.find(trace_key)) {
+        return std::move(*hit);
     }
     auto answer = compute();
     if (answer.ok() && finished()) {
-        std::lock_guard lock(cache_mutex_);
-        if (answers_.size() >= kMaxCachedAnswers) {
-            answers_.clear();
-        }
-        answers_.emplace(key, answer.value());
+        answers_.keep(trace_key, answer.value());
     }
     return answer;
 }
@@ -96,12 +116,18 @@ Result<nlohmann::json> Trace::cached(const std::string& key,
 Result<TraceSet> TraceSet::open(const std::vector<std::string>& paths) {
     TraceSet set;
     for (const auto& argument : paths) {
-        auto files = expand(argument);
-        if (!files) {
-            return files.error();
+        auto expansion = expand(argument);
+        if (!expansion) {
+            return expansion.error();
         }
-        for (const auto& file : files.value()) {
+        set.skipped_.insert(set.skipped_.end(), expansion->skipped.begin(),
+                            expansion->skipped.end());
+        for (const auto& file : expansion->files) {
             auto reader = tracedb::TraceReader::open(file);
+            if (!reader && expansion->from_folder) {
+                set.skipped_.push_back({file, reader.error().message});
+                continue;
+            }
             if (!reader) {
                 return Error{fmt::format("cannot serve {}: {}", file, reader.error().message)};
             }
@@ -113,13 +139,25 @@ Result<TraceSet> TraceSet::open(const std::vector<std::string>& paths) {
                                 "file name, so rename one of them",
                                 name, file)};
             }
-            set.traces_.push_back(std::make_unique<Trace>(name, std::move(reader).value()));
+            set.traces_.push_back(
+                std::make_unique<Trace>(name, std::move(reader).value(), *set.answers_));
         }
+    }
+    if (set.traces_.empty() && !set.skipped_.empty()) {
+        return Error{fmt::format("no trace to serve: every *.db file was skipped: {}",
+                                 describe(set.skipped_))};
     }
     if (set.traces_.empty()) {
         return Error{"no trace given; pass --db run.db (repeatable) or --db FOLDER"};
     }
     return set;
+}
+
+std::string TraceSet::skipped_note() const {
+    if (skipped_.empty()) {
+        return {};
+    }
+    return fmt::format("not served, skipped: {}", describe(skipped_));
 }
 
 std::vector<std::string> TraceSet::names() const {
@@ -137,16 +175,18 @@ Result<const Trace*> TraceSet::find(const std::optional<std::string>& name) cons
         }
         return Error{
             fmt::format("this server serves {} traces; pass the argument trace with one "
-                        "of: {}",
-                        traces_.size(), fmt::join(names(), ", "))};
+                        "of: {}{}",
+                        traces_.size(), fmt::join(names(), ", "),
+                        skipped_.empty() ? "" : " (" + skipped_note() + ")")};
     }
     for (const auto& trace : traces_) {
         if (trace->name() == *name) {
             return trace.get();
         }
     }
-    return Error{
-        fmt::format("no trace is named '{}'; traces served: {}", *name, fmt::join(names(), ", "))};
+    return Error{fmt::format("no trace is named '{}'; traces served: {}{}", *name,
+                             fmt::join(names(), ", "),
+                             skipped_.empty() ? "" : " (" + skipped_note() + ")")};
 }
 
 }  // namespace causeway::server

@@ -10,7 +10,8 @@ namespace causeway::testing {
 
 DispatcherHarness::DispatcherHarness() : DispatcherHarness(server::make_causeway_catalog()) {}
 
-DispatcherHarness::DispatcherHarness(server::Catalog catalog) : trace_path_(dir_.file("run.db")) {
+DispatcherHarness::DispatcherHarness(server::Catalog catalog, server::DispatcherLimits limits)
+    : trace_path_(dir_.file("run.db")) {
     if (auto written = write_fixture_trace(trace_path_); !written) {
         throw std::runtime_error(written.error().message);
     }
@@ -19,8 +20,8 @@ DispatcherHarness::DispatcherHarness(server::Catalog catalog) : trace_path_(dir_
         throw std::runtime_error(traces.error().message);
     }
     traces_ = std::make_unique<server::TraceSet>(std::move(traces).value());
-    dispatcher_ = std::make_unique<server::Dispatcher>(std::move(catalog), *traces_,
-                                                       server::ServerIdentity{.version = "test"});
+    dispatcher_ = std::make_unique<server::Dispatcher>(
+        std::move(catalog), *traces_, server::ServerIdentity{.version = "test"}, limits);
 }
 
 json DispatcherHarness::send(const json& message, std::optional<std::string> transport_revision) {

@@ -21,7 +21,7 @@ class DispatcherHarness {
   public:
     // Serves the fixture trace with `catalog` (the Causeway catalog unless given).
     DispatcherHarness();
-    explicit DispatcherHarness(server::Catalog catalog);
+    explicit DispatcherHarness(server::Catalog catalog, server::DispatcherLimits limits = {});
 
     // Sends one message; returns the response or null when none was due.
     json send(const json& message, std::optional<std::string> transport_revision = std::nullopt);
@@ -33,6 +33,7 @@ class DispatcherHarness {
 
     std::vector<json> notifications() const;
     server::Dispatcher& dispatcher() { return *dispatcher_; }
+    const server::TraceSet& traces() const { return *traces_; }
     const std::string& trace_path() const { return trace_path_; }
 
   private:

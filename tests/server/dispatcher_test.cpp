@@ -50,7 +50,9 @@ TEST_CASE("server/discover lists every revision, capabilities and a cache hint")
     CHECK(result["capabilities"].contains("tools"));
     CHECK(result["serverInfo"]["name"] == "causeway");
     CHECK(result["resultType"] == "complete");
-    CHECK(result["_meta"][causeway::server::kMetaCache]["maxAgeSeconds"].get<int>() > 0);
+    CHECK(result["_meta"][causeway::server::kMetaServerInfo]["name"] == "causeway");
+    CHECK(result["ttlMs"].get<int>() > 0);
+    CHECK(result["cacheScope"] == "private");
 }
 
 TEST_CASE("a stateless request naming an unknown revision is -32022 with the supported list") {
@@ -87,7 +89,8 @@ TEST_CASE("tools/list announces seven read-only tools with input and output sche
     json stateless = harness.stateless("tools/list")["result"];
     CHECK(stateless["tools"].size() == 7);
     CHECK(stateless["resultType"] == "complete");
-    CHECK(stateless["_meta"].contains(causeway::server::kMetaCache));
+    CHECK(stateless["ttlMs"].get<int>() > 0);
+    CHECK(stateless["cacheScope"] == "private");
     CHECK(error_code_of(harness.request("tools/list", {{"cursor", "page-2"}})) == -32602);
 }
 
@@ -180,13 +183,21 @@ TEST_CASE("completion/complete suggests prompt focuses and trace names") {
     CHECK(error_code_of(harness.request("completion/complete", json::object())) == -32602);
 }
 
-TEST_CASE("resources: schema and per-trace summary; unknown URI is -32002") {
+TEST_CASE("resources: schema, served traces and per-trace summary; unknown URI is -32002") {
     DispatcherHarness harness;
     harness.initialize();
     json resources = harness.request("resources/list")["result"]["resources"];
-    REQUIRE(resources.size() == 2);
+    REQUIRE(resources.size() == 3);
     CHECK(resources[0]["uri"] == "causeway://schema/trace.sql");
-    CHECK(resources[1]["uri"] == "causeway://traces/run/summary");
+    CHECK(resources[1]["uri"] == "causeway://traces");
+    CHECK(resources[2]["uri"] == "causeway://traces/run/summary");
+    json served =
+        json::parse(harness
+                        .request("resources/read",
+                                 {{"uri", "causeway://traces"}})["result"]["contents"][0]["text"]
+                        .get<std::string>());
+    CHECK(served["traces"][0]["name"] == "run");
+    CHECK(served["skipped"].empty());
     json schema = harness.request("resources/read", {{"uri", "causeway://schema/trace.sql"}});
     CHECK(schema["result"]["contents"][0]["text"].get<std::string>().find(
               "CREATE TABLE cuda_call") != std::string::npos);
@@ -248,7 +259,7 @@ TEST_CASE("text bodies: malformed JSON and deep nesting are parse errors, not cr
         harness.dispatcher().handle_text("{\"jsonrpc\": \"2.0\", \"id\": 1,", exchange);
     REQUIRE(malformed);
     CHECK(error_code_of(*malformed) == -32700);
-    CHECK((*malformed)["id"].is_null());
+    CHECK_FALSE(malformed->contains("id"));  // unknown: left out, as MCP says
     std::string deep(100000, '[');
     auto nested = harness.dispatcher().handle_text(deep, exchange);
     REQUIRE(nested);

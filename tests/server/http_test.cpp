@@ -9,53 +9,13 @@
 #include <future>
 #include <thread>
 
-#include "server/http_transport.hpp"
-#include "tests/server/dispatcher_harness.hpp"
-#include "tests/server/steps_tool.hpp"
+#include "tests/server/http_test_server.hpp"
 
 using nlohmann::json;
 
 namespace {
 
-class RunningServer {
-  public:
-    explicit RunningServer(causeway::server::HttpOptions options = {})
-        : harness_(causeway::testing::steps_catalog(started_)),
-          transport_(harness_.dispatcher(), with_any_port(std::move(options))) {
-        auto bound = transport_.bind();
-        REQUIRE(bound.ok());
-        thread_ = std::thread([this] { transport_.serve(); });
-        client_ = std::make_unique<httplib::Client>("127.0.0.1", transport_.port());
-        client_->set_read_timeout(10, 0);
-        while (!client_->Get("/health")) {
-            std::this_thread::sleep_for(std::chrono::milliseconds(5));
-        }
-    }
-    ~RunningServer() {
-        transport_.stop();
-        thread_.join();
-    }
-
-    int port() const { return transport_.port(); }
-    httplib::Client& client() { return *client_; }
-    httplib::Result post(const json& body, httplib::Headers headers = {},
-                         const std::string& accept = "application/json, text/event-stream") {
-        headers.emplace("Accept", accept);
-        return client_->Post("/mcp", headers, body.dump(), "application/json");
-    }
-
-  private:
-    static causeway::server::HttpOptions with_any_port(causeway::server::HttpOptions options) {
-        options.port = 0;
-        return options;
-    }
-
-    std::atomic<bool> started_{false};
-    causeway::testing::DispatcherHarness harness_;
-    causeway::server::HttpTransport transport_;
-    std::thread thread_;
-    std::unique_ptr<httplib::Client> client_;
-};
+using causeway::testing::RunningServer;
 
 const json kPing{{"jsonrpc", "2.0"}, {"id", 1}, {"method", "ping"}};
 

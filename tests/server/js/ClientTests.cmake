@@ -12,7 +12,7 @@ endif()
 
 set(MCP_JS_DIR ${CMAKE_CURRENT_BINARY_DIR}/js)
 foreach(file package.json package-lock.json launch.mjs sdk_client_test.mjs conformance_test.mjs
-             conformance-baseline.yml)
+             conformance-baseline.yml schema_2026_test.mjs)
   configure_file(${CMAKE_CURRENT_SOURCE_DIR}/js/${file} ${MCP_JS_DIR}/${file} COPYONLY)
 endforeach()
 
@@ -33,6 +33,13 @@ foreach(transport stdio http)
   set_tests_properties(e2e:mcp_sdk_client_${transport} PROPERTIES
     LABELS e2e FIXTURES_REQUIRED mcp_node TIMEOUT 180)
 endforeach()
+# Every answer of the stateless revision against the schema published with it.
+add_test(NAME e2e:mcp_schema_2026
+         COMMAND ${NODE_EXECUTABLE} schema_2026_test.mjs ${MCP_CLIENT_ARGS}
+                 --mcp-schema ${PROJECT_SOURCE_DIR}/tests/server/mcp-schema/2026-07-28/schema.json
+         WORKING_DIRECTORY ${MCP_JS_DIR})
+set_tests_properties(e2e:mcp_schema_2026 PROPERTIES
+  LABELS e2e FIXTURES_REQUIRED mcp_node TIMEOUT 180)
 add_test(NAME e2e:mcp_conformance
          COMMAND ${NODE_EXECUTABLE} conformance_test.mjs ${MCP_CLIENT_ARGS}
          WORKING_DIRECTORY ${MCP_JS_DIR})

@@ -51,3 +51,37 @@ export function startHttpServer(causeway, dbArgs, env = {}) {
     child.on('exit', (code) => reject(new Error(`server exited with ${code}: ${stderr}`)));
   });
 }
+
+// One call of each tool on the fixture traces, answered without error.
+export const TOOL_CALLS = {
+  get_trace_stats: { trace: 'run' },
+  get_causal_chains: { trace: 'run', limit: 3 },
+  get_per_process_breakdown: { trace: 'run', limit: 10 },
+  get_stacks: { trace: 'run' },
+  get_timeline: { trace: 'run', buckets: 20 },
+  run_sql: { trace: 'run', sql: 'SELECT pid, comm FROM process ORDER BY pid', limit: 5 },
+  get_check: {},
+};
+
+// Named checks run one after another; report() prints them and returns the exit status.
+export function makeChecks() {
+  const results = [];
+  return {
+    async check(name, body) {
+      try {
+        await body();
+        results.push({ name, ok: true });
+      } catch (error) {
+        results.push({ name, ok: false, error: error.stack ?? String(error) });
+      }
+    },
+    report(label) {
+      for (const c of results) {
+        console.log(`${c.ok ? 'PASS' : 'FAIL'} ${label} ${c.name}${c.ok ? '' : `\n${c.error}`}`);
+      }
+      const failed = results.filter((c) => !c.ok).length;
+      console.log(`${results.length - failed}/${results.length} checks passed ${label}`);
+      return failed === 0 ? 0 : 1;
+    },
+  };
+}

@@ -11,31 +11,12 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import Ajv2020 from 'ajv/dist/2020.js';
-import { parseArgs, writeFixtures, outputSchema, startHttpServer } from './launch.mjs';
+import { parseArgs, writeFixtures, outputSchema, startHttpServer, TOOL_CALLS, makeChecks } from './launch.mjs';
 
 const args = parseArgs(process.argv);
 const transportKind = args.transport ?? 'stdio';
 const fixtures = writeFixtures(args.fixture);
-
-const TOOL_CALLS = {
-  get_trace_stats: { trace: 'run' },
-  get_causal_chains: { trace: 'run', limit: 3 },
-  get_per_process_breakdown: { trace: 'run', limit: 10 },
-  get_stacks: { trace: 'run' },
-  get_timeline: { trace: 'run', buckets: 20 },
-  run_sql: { trace: 'run', sql: 'SELECT pid, comm FROM process ORDER BY pid', limit: 5 },
-  get_check: {},
-};
-
-const checks = [];
-async function check(name, body) {
-  try {
-    await body();
-    checks.push({ name, ok: true });
-  } catch (error) {
-    checks.push({ name, ok: false, error: error.stack ?? String(error) });
-  }
-}
+const { check, report } = makeChecks();
 
 let server;
 let transport;
@@ -164,9 +145,4 @@ try {
   server?.child.kill('SIGTERM');
 }
 
-for (const c of checks) {
-  console.log(`${c.ok ? 'PASS' : 'FAIL'} [${transportKind}] ${c.name}${c.ok ? '' : `\n${c.error}`}`);
-}
-const failed = checks.filter((c) => !c.ok).length;
-console.log(`${checks.length - failed}/${checks.length} checks passed over ${transportKind}`);
-process.exit(failed === 0 ? 0 : 1);
+process.exit(report(`over ${transportKind}`));

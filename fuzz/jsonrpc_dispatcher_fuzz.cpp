@@ -1,0 +1,76 @@
+// The JSON-RPC dispatcher over the stdio transport, the way `causeway mcp` reads a client: the
+// input is one message (newlines become spaces, so it stays one line) served against the MCP
+// fixture trace with the real catalog (every tool, prompt and resource). Whatever the bytes,
+// the server answers with JSON-RPC only: every line it writes parses and names jsonrpc 2.0.
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "fuzz/fuzz_check.hpp"
+#include "server/catalog.hpp"
+#include "server/dispatcher.hpp"
+#include "server/trace_set.hpp"
+#include "tests/server/fixture_trace.hpp"
+#include "tests/server/stdio_run.hpp"
+
+namespace {
+
+using causeway::fuzz::require;
+using nlohmann::json;
+
+// Built once: the fixture trace's model and answers stay cached between inputs, as in a server.
+causeway::server::TraceSet* traces = nullptr;
+causeway::server::Dispatcher* dispatcher = nullptr;
+
+// The fixture trace in a fresh folder (left behind: the fuzzer runs until it is killed).
+std::string write_fixture() {
+    char folder[] = "/tmp/causeway-fuzz-XXXXXX";
+    require(mkdtemp(folder) != nullptr, "a temporary folder for the fixture trace");
+    const std::string path = std::string(folder) + "/run.db";
+    require(causeway::testing::write_fixture_trace(path).ok(), "the fixture trace is written");
+    return path;
+}
+
+bool is_json_rpc(const json& message) {
+    if (message.is_array()) {
+        for (const auto& item : message) {
+            if (!is_json_rpc(item)) {
+                return false;
+            }
+        }
+        return !message.empty();
+    }
+    return message.is_object() && message.value("jsonrpc", json()) == "2.0";
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+    auto opened = causeway::server::TraceSet::open({write_fixture()});
+    require(opened.ok(), "the fixture trace opens");
+    traces = new causeway::server::TraceSet(std::move(opened).value());
+    dispatcher = new causeway::server::Dispatcher(causeway::server::make_causeway_catalog(),
+                                                  *traces, {.version = "fuzz"});
+    return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    std::string line(reinterpret_cast<const char*>(data), size);
+    for (char& c : line) {
+        c = c == '\n' ? ' ' : c;
+    }
+    line += '\n';
+    const std::string answer = causeway::testing::run_stdio(*dispatcher, std::move(line));
+    for (std::size_t start = 0; start < answer.size();) {
+        const std::size_t end = answer.find('\n', start);
+        require(end != std::string::npos, "every message written ends with a newline");
+        const json message = json::parse(answer.substr(start, end - start), nullptr, false);
+        require(!message.is_discarded(), "every line written is JSON");
+        require(is_json_rpc(message), "every line written is a JSON-RPC 2.0 message or batch");
+        start = end + 1;
+    }
+    return 0;
+}

@@ -1,0 +1,75 @@
+// Serving a folder: a *.db that cannot be served (a symlink loop, a file that is not SQLite) is
+// skipped and reported, the rest is served; a file named on its own still has to open.
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include <fstream>
+
+#include "server/catalog.hpp"
+#include "server/dispatcher.hpp"
+#include "server/trace_set.hpp"
+#include "tests/server/fixture_trace.hpp"
+#include "tests/support/temp_dir.hpp"
+
+using causeway::server::TraceSet;
+using causeway::testing::TempDir;
+using nlohmann::json;
+
+namespace {
+
+// A folder with one good trace, a symlink loop and a text file, all named *.db.
+struct MixedFolder {
+    TempDir dir;
+    MixedFolder() {
+        REQUIRE(causeway::testing::write_fixture_trace(dir.file("run.db")).ok());
+        REQUIRE(::symlink("loop.db", dir.file("loop.db").c_str()) == 0);
+        std::ofstream(dir.file("notes.db")) << "not a database, just notes\n";
+    }
+};
+
+}  // namespace
+
+TEST_CASE("a folder's symlink loop and non-SQLite *.db are skipped and reported") {
+    MixedFolder folder;
+    auto traces = TraceSet::open({folder.dir.path()});
+    REQUIRE(traces.ok());
+    CHECK(traces->names() == std::vector<std::string>{"run"});
+    REQUIRE(traces->skipped().size() == 2);
+    const std::string note = traces->skipped_note();
+    CHECK(note.find("loop.db") != std::string::npos);
+    CHECK(note.find("notes.db") != std::string::npos);
+    // The tools' trace argument errors and the resources say so too.
+    auto missing = traces->find(std::string("nope"));
+    REQUIRE_FALSE(missing);
+    CHECK(missing.error().message.find("notes.db") != std::string::npos);
+    causeway::server::Dispatcher dispatcher(causeway::server::make_causeway_catalog(),
+                                            traces.value(), {.version = "test"});
+    causeway::server::Session session;
+    const causeway::server::Exchange exchange{session, {}, std::nullopt};
+    auto listing = dispatcher.handle({{"jsonrpc", "2.0"},
+                                      {"id", 1},
+                                      {"method", "resources/read"},
+                                      {"params", {{"uri", "causeway://traces"}}}},
+                                     exchange);
+    REQUIRE(listing);
+    json served = json::parse((*listing)["result"]["contents"][0]["text"].get<std::string>());
+    CHECK(served["traces"].size() == 1);
+    CHECK(served["skipped"].size() == 2);
+    auto discover =
+        dispatcher.handle({{"jsonrpc", "2.0"}, {"id", 2}, {"method", "server/discover"}}, exchange);
+    REQUIRE(discover);
+    CHECK((*discover)["result"]["instructions"].get<std::string>().find("loop.db") !=
+          std::string::npos);
+}
+
+TEST_CASE("a file named on its own must open; a folder with nothing servable is an error") {
+    MixedFolder folder;
+    auto named = TraceSet::open({folder.dir.file("notes.db")});
+    REQUIRE_FALSE(named);
+    CHECK(named.error().message.find("notes.db") != std::string::npos);
+    REQUIRE(::unlink(folder.dir.file("run.db").c_str()) == 0);
+    auto nothing = TraceSet::open({folder.dir.path()});
+    REQUIRE_FALSE(nothing);
+    CHECK(nothing.error().message.find("skipped") != std::string::npos);
+}
