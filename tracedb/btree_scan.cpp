@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cctype>
 #include <charconv>
 #include <cstring>
 #include <limits>
@@ -83,6 +84,20 @@ bool is_integer_type(std::uint64_t serial_type) {
     return (serial_type >= 1 && serial_type <= 6) || serial_type == 8 || serial_type == 9;
 }
 
+// Whether SQLite gives a column of this declared type REAL affinity
+// (https://www.sqlite.org/datatype3.html, 3.1): it then turns a stored integer into a floating
+// point value when the column is read, which this reader would not.
+bool has_real_affinity(std::string type) {
+    for (char& c : type) {
+        c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    }
+    auto has = [&type](const char* part) { return type.find(part) != std::string::npos; };
+    if (has("INT") || has("CHAR") || has("CLOB") || has("TEXT") || has("BLOB") || type.empty()) {
+        return false;  // INTEGER, TEXT or BLOB affinity: rules 1 to 3 come first
+    }
+    return has("REAL") || has("FLOA") || has("DOUB");
+}
+
 struct ParsedDefault {
     bool known = false;  // false: an expression left for SQL
     bool null = false;
@@ -133,7 +148,7 @@ ScanResult<BtreeTableScan> BtreeTableScan::open(const Database& db, const std::s
         return failed(std::to_string(columns.size()) + " columns asked for");
     }
     auto info = db.prepare(
-        "SELECT name, pk AND upper(type) = 'INTEGER', dflt_value, hidden, \"notnull\" "
+        "SELECT name, pk AND upper(type) = 'INTEGER', dflt_value, hidden, \"notnull\", type "
         "FROM pragma_table_xinfo(?) ORDER BY cid");
     if (!info) {
         return failed(info.error().message);
@@ -150,6 +165,7 @@ ScanResult<BtreeTableScan> BtreeTableScan::open(const Database& db, const std::s
         }
         Column column;
         column.name = info->column_text(0);
+        column.real_affinity = has_real_affinity(info->column_text(5));
         column.not_null = info->column_int64(4) != 0;
         auto declared = info->column_optional_text(2);
         ParsedDefault parsed = parse_default(declared);
@@ -165,6 +181,9 @@ ScanResult<BtreeTableScan> BtreeTableScan::open(const Database& db, const std::s
                                [&](const Column& c) { return c.name == columns[wanted]; });
         if (it == scan.columns_.end()) {
             return failed(table + " has no column " + columns[wanted]);
+        }
+        if (it->real_affinity) {
+            return failed(table + "." + it->name + " is declared with REAL affinity");
         }
         it->wanted = static_cast<int>(wanted);
     }

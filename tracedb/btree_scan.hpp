@@ -74,7 +74,8 @@ class BtreeTableScan {
     // read transaction on `path` that stays open while the scan is used (it holds the SHARED
     // lock that keeps writers from changing the file). Unsupported: a WAL-mode file (pages may
     // be in the WAL), a table that is not a plain rowid table, has a rowid alias column or a
-    // generated column, or lacks a column asked for; more than kMaxColumns columns asked for.
+    // generated column, or lacks a column asked for, or gives one REAL affinity; more than
+    // kMaxColumns columns asked for.
     static ScanResult<BtreeTableScan> open(const Database& db, const std::string& path,
                                            const std::string& table,
                                            const std::vector<std::string>& columns);
@@ -97,6 +98,7 @@ class BtreeTableScan {
     struct Column {
         int wanted = -1;  // index among the columns asked for; -1 when not asked for
         bool not_null = false;
+        bool real_affinity = false;  // SQLite reads its integers as floating point
         std::string name;
         Default fallback;
     };

@@ -225,3 +225,32 @@ TEST_CASE("a DEFAULT other than NULL or an integer literal is left for SQL", "[t
         CHECK_THAT(compared.error().reason, Catch::Contains("DEFAULT"));
     }
 }
+
+TEST_CASE("a column SQLite reads as floating point is left for SQL", "[tracedb][btree]") {
+    TempDir dir;
+    auto path = dir.file("real.db");
+    {
+        Database db = open_writable(path);
+        // 2^62 + 1 stored as an integer: SQLite reads a REAL column's value as a double.
+        REQUIRE(db.exec("CREATE TABLE t (r REAL, d DOUBLE PRECISION, f \"FLOATING POINT\", i "
+                        "INTEGER); INSERT INTO t VALUES (4611686018427387905, 1, 2, 3)"));
+    }
+    sqlite3* raw = nullptr;
+    REQUIRE(sqlite3_open_v2(path.c_str(), &raw, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK);
+    Database db(raw);
+    REQUIRE(db.exec("BEGIN"));
+    for (const char* column : {"r", "d"}) {
+        auto scan = BtreeTableScan::open(db, path, "t", {column});
+        REQUIRE_FALSE(scan);
+        CHECK_THAT(scan.error().reason, Catch::Contains("REAL affinity"));
+    }
+    // "FLOATING POINT" holds INT: INTEGER affinity, as SQLite decides it.
+    auto scan = BtreeTableScan::open(db, path, "t", {"f", "i"});
+    REQUIRE(scan);
+    BtreeTableScan::Buffer buffer;
+    std::vector<BtreeTableScan::Row> rows;
+    REQUIRE(scan->read_leaf(0, buffer, rows));
+    REQUIRE(rows.size() == 1);
+    CHECK(rows[0].columns[0] == 2);
+    CHECK(rows[0].columns[1] == 3);
+}
