@@ -10,12 +10,7 @@ namespace {
 
 void add_thread_sched(const TraceModel& model, std::size_t thread, SchedBreakdown& out) {
     if (const auto& total = model.sched_by_thread[thread]) {
-        add_to(out.oncpu_ns, total->oncpu_ns);
-        add_to(out.preempted_ns, total->preempted_ns);
-        add_to(out.blocked_ns, total->blocked_ns);
-        add_to(out.runq_wait_ns, total->runq_wait_ns);
-        add_to(out.voluntary_switches, total->voluntary_switches);
-        add_to(out.involuntary_switches, total->involuntary_switches);
+        add_sched_totals(*total, out);
     }
     for (const auto& o : model.offcpu_by_thread[thread]) {
         if (o.dur_ns > out.worst_stall_ns) {

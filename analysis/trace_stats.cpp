@@ -62,12 +62,7 @@ HostSummary host_summary(const TraceModel& model, const ResolvedFilter& filter) 
         }
         ++h.threads_traced;
         if (const auto& total = model.sched_by_thread[t]) {
-            add_to(h.oncpu_ns, total->oncpu_ns);
-            add_to(h.preempted_ns, total->preempted_ns);
-            add_to(h.blocked_ns, total->blocked_ns);
-            add_to(h.runq_wait_ns, total->runq_wait_ns);
-            add_to(h.voluntary_switches, total->voluntary_switches);
-            add_to(h.involuntary_switches, total->involuntary_switches);
+            add_sched_totals(*total, h);
         }
         for (const auto& o : model.offcpu_by_thread[t]) {
             h.offcpu_intervals += range.contains(o.ts_ns) ? 1 : 0;

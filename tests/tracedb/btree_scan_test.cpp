@@ -6,30 +6,19 @@
 #include <vector>
 
 #include "tests/support/temp_dir.hpp"
+#include "tests/tracedb/scan_rows.hpp"
 #include "tracedb/btree_scan.hpp"
 #include "tracedb/reader.hpp"
 #include "tracedb/writer.hpp"
 
 using namespace causeway::tracedb;
-using causeway::testing::TempDir;
+using namespace causeway::testing;
 
 namespace {
 
 const std::vector<std::string> kCallColumns{"thread_id", "op_id",     "ts_ns",       "dur_ns",
                                             "bytes",     "copy_kind", "host_pinned", "stream_id",
                                             "ret",       "stack_id"};
-
-// Values of every integer width SQLite stores (0 and 1 have serial types of their own), signs,
-// and NULLs, so each serial type is decoded.
-std::int64_t wide_value(std::int64_t i) {
-    static constexpr std::int64_t kValues[] = {0,          1,
-                                               -1,         127,
-                                               -129,       40'000,
-                                               -8'000'000, 2'000'000'000,
-                                               1LL << 40,  -(1LL << 47),
-                                               1LL << 62,  INT64_MIN};
-    return kValues[i % 12];
-}
 
 CudaCallRecord call_number(std::int64_t i) {
     CudaCallRecord c{.thread_id = 1 + i % 3, .op_id = 7, .ts_ns = wide_value(i), .dur_ns = i};
@@ -75,30 +64,12 @@ TEST_CASE("rows read from the pages equal rows read with SQL", "[tracedb][btree]
     CHECK(scan->leaves().size() > 1000);
     CHECK(scan->rows() == calls);
 
-    auto sql = reader->db().prepare("SELECT rowid, * FROM cuda_call ORDER BY rowid");
-    REQUIRE(sql);
-    BtreeTableScan::Buffer page;
-    std::vector<BtreeTableScan::Row> rows;
-    std::int64_t compared = 0;
-    for (std::size_t leaf = 0; leaf < scan->leaves().size(); ++leaf) {
-        REQUIRE(scan->read_leaf(leaf, page, rows));
-        for (const auto& row : rows) {
-            REQUIRE(sql->step() == SQLITE_ROW);
-            bool same = row.rowid == sql->column_int64(0);
-            for (int column = 0; column < 10; ++column) {
-                bool null = sql->column_is_null(column + 1);
-                same = same && row.is_null(column) == null &&
-                       (null || row.columns[static_cast<std::size_t>(column)] ==
-                                    sql->column_int64(column + 1));
-            }
-            if (!same) {
-                FAIL("rowid " << row.rowid << " differs from SQL");
-            }
-            ++compared;
-        }
-    }
-    CHECK(sql->step() == SQLITE_DONE);
-    CHECK(compared == calls);
+    auto from_pages = rows_from_pages(*scan, 10);
+    REQUIRE(from_pages);
+    auto with_sql = rows_with_sql(reader->db(), "SELECT rowid, * FROM cuda_call ORDER BY rowid");
+    REQUIRE(with_sql);
+    CHECK(first_difference(*from_pages, *with_sql).empty());
+    CHECK(from_pages->size() == static_cast<std::size_t>(calls));
 }
 
 TEST_CASE("the page reader refuses what it does not read", "[tracedb][btree]") {

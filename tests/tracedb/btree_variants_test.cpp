@@ -13,11 +13,12 @@
 #include <vector>
 
 #include "tests/support/temp_dir.hpp"
+#include "tests/tracedb/scan_rows.hpp"
 #include "tracedb/btree_scan.hpp"
 #include "tracedb/sqlite.hpp"
 
 using namespace causeway::tracedb;
-using causeway::testing::TempDir;
+using namespace causeway::testing;
 
 namespace {
 
@@ -38,17 +39,6 @@ std::string describe(const Variant& v) {
            (v.delete_some ? ", deletes" : "") + (v.vacuum ? ", VACUUM" : "") +
            (v.extreme_rowids ? ", rowids near INT64_MIN/MAX" : "") +
            (v.added_default.empty() ? "" : ", ADD COLUMN e DEFAULT " + v.added_default);
-}
-
-// A value of every integer width SQLite stores, by row number.
-std::int64_t wide_value(std::int64_t i) {
-    static constexpr std::int64_t kValues[] = {0,          1,
-                                               -1,         127,
-                                               -129,       40'000,
-                                               -8'000'000, 2'000'000'000,
-                                               1LL << 40,  -(1LL << 47),
-                                               1LL << 62,  INT64_MIN};
-    return kValues[static_cast<std::uint64_t>(i) % 12];
 }
 
 Database open_writable(const std::string& path) {
@@ -134,34 +124,19 @@ ScanResult<std::int64_t> compare_with_sql(const std::string& path, bool with_e) 
     if (!scan) {
         return scan.error();
     }
-    auto sql = db.prepare(with_e ? "SELECT rowid, a, b, d, e FROM t ORDER BY rowid"
-                                 : "SELECT rowid, a, b, d FROM t ORDER BY rowid");
-    REQUIRE(sql);
-    BtreeTableScan::Buffer buffer;
-    std::vector<BtreeTableScan::Row> rows;
-    std::int64_t compared = 0;
-    for (std::size_t leaf = 0; leaf < scan->leaves().size(); ++leaf) {
-        if (auto status = scan->read_leaf(leaf, buffer, rows); !status) {
-            return status.error();
-        }
-        for (const auto& row : rows) {
-            REQUIRE(sql->step() == SQLITE_ROW);
-            bool same = row.rowid == sql->column_int64(0);
-            for (int column = 0; column < static_cast<int>(columns.size()); ++column) {
-                bool null = sql->column_is_null(column + 1);
-                same = same && row.is_null(column) == null &&
-                       (null || row.columns[static_cast<std::size_t>(column)] ==
-                                    sql->column_int64(column + 1));
-            }
-            if (!same) {
-                FAIL("rowid " << row.rowid << " differs from SQL");
-            }
-            ++compared;
-        }
+    auto from_pages = rows_from_pages(*scan, static_cast<int>(columns.size()));
+    if (!from_pages) {
+        return from_pages.error();
     }
-    CHECK(sql->step() == SQLITE_DONE);
-    CHECK(compared == scan->rows());
-    return compared;
+    auto with_sql = rows_with_sql(db, with_e ? "SELECT rowid, a, b, d, e FROM t ORDER BY rowid"
+                                             : "SELECT rowid, a, b, d FROM t ORDER BY rowid");
+    REQUIRE(with_sql);
+    std::string difference = first_difference(*from_pages, *with_sql);
+    if (!difference.empty()) {
+        FAIL(difference);
+    }
+    CHECK(static_cast<std::int64_t>(from_pages->size()) == scan->rows());
+    return static_cast<std::int64_t>(from_pages->size());
 }
 
 }  // namespace
@@ -232,8 +207,9 @@ TEST_CASE("a column SQLite reads as floating point is left for SQL", "[tracedb][
     {
         Database db = open_writable(path);
         // 2^62 + 1 stored as an integer: SQLite reads a REAL column's value as a double.
-        REQUIRE(db.exec("CREATE TABLE t (r REAL, d DOUBLE PRECISION, f \"FLOATING POINT\", i "
-                        "INTEGER); INSERT INTO t VALUES (4611686018427387905, 1, 2, 3)"));
+        REQUIRE(
+            db.exec("CREATE TABLE t (r REAL, d DOUBLE PRECISION, f \"FLOATING POINT\", i "
+                    "INTEGER); INSERT INTO t VALUES (4611686018427387905, 1, 2, 3)"));
     }
     sqlite3* raw = nullptr;
     REQUIRE(sqlite3_open_v2(path.c_str(), &raw, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK);
