@@ -50,7 +50,29 @@ struct CallRow {
 };
 
 CallExample example_of(const CallRow& row) {
-    return {row.thread_id, row.op_id, row.ts_ns, row.dur_ns, row.bytes};
+    return {row.thread_id, row.op_id, row.ts_ns, row.dur_ns, row.bytes, row.ret, row.stack_id};
+}
+
+// Makes the values the columns hold fit them: false when one could not be kept as stored.
+bool fit_values(CallRow& row, const PlausibleValues& plausible) {
+    constexpr std::int64_t kMin32 = std::numeric_limits<std::int32_t>::min();
+    constexpr std::int64_t kMax32 = std::numeric_limits<std::int32_t>::max();
+    bool fits = true;
+    if (row.bytes != -1 && !plausible.amount(row.bytes)) {
+        row.bytes = -1;
+        fits = false;
+    }
+    if (row.stack_id != -1 && (row.stack_id < 0 || row.stack_id > kMax32)) {
+        row.stack_id = -1;
+        fits = false;
+    }
+    if (row.ret < kMin32 || row.ret > kMax32) {
+        row.ret = std::clamp(row.ret, kMin32, kMax32);  // still an error, still its sign
+        fits = false;
+    }
+    // 1 pinned, 0 pageable, whatever else was stored there (NULL stays unknown).
+    row.host_pinned = row.host_pinned == -1 ? -1 : row.host_pinned != 0 ? 1 : 0;
+    return fits;
 }
 
 // What the rows need to be kept.
@@ -95,12 +117,11 @@ class PartWriter {
             }
             return true;
         }
-        if (row.bytes != -1 && !checks_.plausible.amount(row.bytes)) {
-            ++counts.impossible_bytes;
-            if (!counts.first_impossible_bytes) {
-                counts.first_impossible_bytes = example_of(row);
+        if (CallRow stored = row; !fit_values(row, checks_.plausible)) {
+            ++counts.impossible_values;
+            if (!counts.first_impossible_value) {
+                counts.first_impossible_value = example_of(stored);
             }
-            row.bytes = -1;
         }
         if (counts.stored == room_) {
             return false;
@@ -146,9 +167,9 @@ class PartWriter {
         std::int64_t unknown_thread = 0;
         std::int64_t unknown_op = 0;
         std::int64_t impossible_time = 0;
-        std::int64_t impossible_bytes = 0;
+        std::int64_t impossible_values = 0;
         std::optional<CallExample> first_impossible_time;
-        std::optional<CallExample> first_impossible_bytes;
+        std::optional<CallExample> first_impossible_value;
         std::int64_t last_end_ns = 0;
     } counts;
 
@@ -187,12 +208,12 @@ void gather(std::vector<PartWriter>& writers, LoadedCalls& out) {
         out.unknown_thread += c.unknown_thread;
         out.unknown_op += c.unknown_op;
         out.impossible_time += c.impossible_time;
-        out.impossible_bytes += c.impossible_bytes;
+        out.impossible_values += c.impossible_values;
         if (!out.first_impossible_time) {
             out.first_impossible_time = c.first_impossible_time;
         }
-        if (!out.first_impossible_bytes) {
-            out.first_impossible_bytes = c.first_impossible_bytes;
+        if (!out.first_impossible_value) {
+            out.first_impossible_value = c.first_impossible_value;
         }
         out.last_end_ns = std::max(out.last_end_ns, c.last_end_ns);
     }

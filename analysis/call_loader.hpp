@@ -45,16 +45,20 @@ struct CallExample {
     std::int64_t ts_ns = 0;
     std::int64_t dur_ns = 0;
     std::int64_t bytes = 0;
+    std::int64_t ret = 0;
+    std::int64_t stack_id = 0;
 };
 
 struct LoadedCalls {
-    CudaCalls calls;                    // `enclosed` is left empty
-    std::int64_t unknown_thread = 0;    // rows skipped: thread_id not in thread
-    std::int64_t unknown_op = 0;        // rows skipped: op_id not in cuda_op
-    std::int64_t impossible_time = 0;   // rows skipped: not an interval inside the session
-    std::int64_t impossible_bytes = 0;  // rows kept with bytes read as unknown (-1)
+    CudaCalls calls;                   // `enclosed` is left empty
+    std::int64_t unknown_thread = 0;   // rows skipped: thread_id not in thread
+    std::int64_t unknown_op = 0;       // rows skipped: op_id not in cuda_op
+    std::int64_t impossible_time = 0;  // rows skipped: not an interval inside the session
+    // Rows kept with a value that cannot be read as unknown: bytes outside 0 .. 1 PiB, a stack id
+    // outside 0 .. INT32_MAX (both then -1), a return code outside 32 bits (then the nearest).
+    std::int64_t impossible_values = 0;
     std::optional<CallExample> first_impossible_time;
-    std::optional<CallExample> first_impossible_bytes;
+    std::optional<CallExample> first_impossible_value;
     std::int64_t last_end_ns = 0;  // latest ts_ns + dur_ns of the rows kept
     // Why the rows were read with SQL instead of from the pages; empty when from the pages.
     std::optional<tracedb::ScanRefusal> read_with_sql_because;

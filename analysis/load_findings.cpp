@@ -6,7 +6,9 @@ namespace {
 std::string describe_call(const CallExample& c) {
     return "thread_id " + std::to_string(c.thread_id) + ", op_id " + std::to_string(c.op_id) +
            ", ts_ns " + std::to_string(c.ts_ns) + ", dur_ns " + std::to_string(c.dur_ns) +
-           ", bytes " + (c.bytes == -1 ? std::string("NULL") : std::to_string(c.bytes));
+           ", bytes " + (c.bytes == -1 ? std::string("NULL") : std::to_string(c.bytes)) + ", ret " +
+           std::to_string(c.ret) + ", stack_id " +
+           (c.stack_id == -1 ? std::string("NULL") : std::to_string(c.stack_id));
 }
 
 }  // namespace
@@ -34,12 +36,14 @@ void report_call_loading(const LoadedCalls& loaded, const PlausibleValues& plaus
         times.first = describe_call(*loaded.first_impossible_time);
     }
     report_left_out({times}, plausible, out);
-    if (loaded.impossible_bytes > 0) {
-        out.push_back({"analysis", "impossible_cuda_call_bytes", loaded.impossible_bytes, "error",
-                       std::to_string(loaded.impossible_bytes) +
-                           " CUDA calls give a size outside 0 .. 1 PiB: the calls are counted, "
-                           "their size is read as unknown; the first: " +
-                           describe_call(*loaded.first_impossible_bytes)});
+    if (loaded.impossible_values > 0) {
+        out.push_back({"analysis", "impossible_cuda_call_values", loaded.impossible_values, "error",
+                       std::to_string(loaded.impossible_values) +
+                           " CUDA calls hold a value that cannot be (a size outside 0 .. 1 PiB, a "
+                           "stack id outside 0 .. 2^31-1, a return code beyond 32 bits): the calls "
+                           "are counted, that size or stack read as unknown, that return code as "
+                           "the nearest 32-bit one; the first: " +
+                           describe_call(*loaded.first_impossible_value)});
     }
     if (const auto& refused = loaded.read_with_sql_because) {
         bool damaged = refused->kind == tracedb::ScanRefusal::Kind::kDamaged;

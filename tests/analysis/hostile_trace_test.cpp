@@ -165,12 +165,21 @@ TEST_CASE("impossible values are left out of every number and counted", "[analys
     fixture.call(t, op::kLaunchKernel, kMin, 5 * kUs);          // starts before the epoch
     fixture.call(t, op::kLaunchKernel, 20 * kMs, -5);           // runs backwards
     fixture.call(t, op::kMemcpy, 30 * kMs, 10 * kUs, kMax, 0);  // kept, size unknown
+    causeway::tracedb::CudaCallRecord odd{
+        .thread_id = t, .op_id = op::kMemcpy, .ts_ns = 40 * kMs, .dur_ns = 5 * kUs};
+    odd.host_pinned = 256;     // pinned, however it was written
+    odd.stack_id = 1LL << 40;  // no stack id this large: unknown
+    odd.ret = 1LL << 40;       // an error, as the largest 32-bit code
+    REQUIRE(fixture.writer().add_cuda_call(odd));
     fixture.preempted(t, 40 * kMs, kMax, std::nullopt);
     REQUIRE(fixture.writer().add_page_alloc(
         {.process_id = p, .bucket_ns = 0, .count = 1, .bytes = kMax}));
     TraceModel model = fixture.load(1000 * kMs);
 
-    CHECK(model.calls.size() == 1001);
+    REQUIRE(model.calls.size() == 1002);
+    CHECK(model.calls.host_pinned.back() == 1);
+    CHECK(model.calls.stack_id.back() == -1);
+    CHECK(model.calls.ret.back() == std::numeric_limits<std::int32_t>::max());
     CHECK(model.end_ns() == 1000 * kMs);
     Diagnosis d = diagnose(model, {});
     TraceStats stats = compute_stats(model, {});
@@ -180,9 +189,9 @@ TEST_CASE("impossible values are left out of every number and counted", "[analys
         CHECK(calls->value == 3);
         CHECK(calls->severity == "error");
         CHECK_THAT(calls->description, Catch::Contains("9223372036854775807"));
-        const DataQualityItem* bytes = find_item(*report, "impossible_cuda_call_bytes");
-        REQUIRE(bytes);
-        CHECK(bytes->value == 1);
+        const DataQualityItem* values = find_item(*report, "impossible_cuda_call_values");
+        REQUIRE(values);
+        CHECK(values->value == 2);
         REQUIRE(find_item(*report, "impossible_offcpu_intervals"));
         REQUIRE(find_item(*report, "impossible_page_alloc_buckets"));
     }
