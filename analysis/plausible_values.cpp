@@ -25,6 +25,10 @@ bool PlausibleValues::duration(std::int64_t dur_ns) const {
     return dur_ns >= 0 && dur_ns <= latest_ns_ + kSlackNs;
 }
 
+bool PlausibleValues::length(std::int64_t dur_ns) const {
+    return dur_ns >= 0 && dur_ns <= kLongestSessionNs;
+}
+
 bool PlausibleValues::amount(std::int64_t value) const {
     return value >= 0 && value <= kMostBytes;
 }

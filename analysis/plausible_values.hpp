@@ -31,6 +31,8 @@ class PlausibleValues {
     bool interval(std::int64_t ts_ns, std::int64_t dur_ns) const;
     // A total of time: not negative, at most the session's length.
     bool duration(std::int64_t dur_ns) const;
+    // A length of time no recording exceeds, not tied to this session: 0 .. kLongestSessionNs.
+    bool length(std::int64_t dur_ns) const;
     // A count of events or a size: not negative, at most kMostBytes.
     bool amount(std::int64_t value) const;
 

@@ -451,9 +451,10 @@ Status load_event_counts(const Database& db, TraceModel& model, const IdIndex& p
                          .count = stmt->column_int64(4),
                          .total_dur_ns = stmt->column_optional_int64(5),
                          .max_dur_ns = stmt->column_optional_int64(6)};
-        if (!plausible.interval(count.bucket_ns, count.bucket_dur_ns) ||
+        // A bucket starts in the session but may end after it (an importer's last bucket).
+        if (!plausible.time(count.bucket_ns) || !plausible.length(count.bucket_dur_ns) ||
             !plausible.amount(count.count) || !plausible.amount(count.total_dur_ns.value_or(0)) ||
-            !plausible.duration(count.max_dur_ns.value_or(0))) {
+            !plausible.length(count.max_dur_ns.value_or(0))) {
             left_out.add([&] {
                 return "bucket_ns " + std::to_string(count.bucket_ns) + ", bucket_dur_ns " +
                        std::to_string(count.bucket_dur_ns) + ", count " +
@@ -561,7 +562,8 @@ Result<TraceModel> load_trace(const tracedb::TraceReader& reader) {
         {"impossible_snapshots", "system snapshots",
          "a snapshot must lie inside the session, with percentages of 0 .. 100"},
         {"impossible_event_counts", "event-count buckets",
-         "a bucket must lie inside the session and count 0 .. 2^50 events"},
+         "a bucket must start inside the session, last at most 366 days and count 0 .. 2^50 "
+         "events"},
     };
     auto others = run({
         [&] {

@@ -262,3 +262,16 @@ TEST_CASE("durations print with one sign at any size", "[analysis][values]") {
     CHECK(format_duration(kMin) == "-153722867m17s");
     CHECK(format_duration(-1'500) == "-1.50 us");
 }
+
+TEST_CASE("an imported bucket that ends after the session is kept", "[analysis][values]") {
+    // Ingero's minute buckets, clipped to the trace's start, may run past its end.
+    FixtureBuilder fixture(2, "import:ingero");
+    REQUIRE(fixture.writer().add_event_count({.bucket_ns = 0,
+                                              .bucket_dur_ns = 20'000 * kMs,
+                                              .event = "sched_switch",
+                                              .count = 45,
+                                              .stored = 4}));
+    TraceModel model = fixture.load(10'000 * kMs);
+    CHECK(model.event_counts.size() == 1);
+    CHECK_FALSE(find_item(data_quality_report(model), "impossible_event_counts"));
+}
