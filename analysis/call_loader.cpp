@@ -91,8 +91,12 @@ class PartWriter {
   public:
     PartWriter(CudaCalls& shared, std::size_t at, std::size_t rows, const RowChecks& checks)
         : c_(&shared), at_(at), room_(rows), checks_(checks) {}
-    explicit PartWriter(const RowChecks& checks)
-        : c_(&own_), room_(std::numeric_limits<std::size_t>::max()), checks_(checks) {}
+    // `expected_rows`: how many the part probably holds, so that its columns seldom grow.
+    PartWriter(const RowChecks& checks, std::size_t expected_rows)
+        : c_(&own_), room_(std::numeric_limits<std::size_t>::max()), checks_(checks) {
+        for_each_loaded_column([expected_rows](auto& column) { column.resize(expected_rows); },
+                               own_);
+    }
     PartWriter(PartWriter&& other) noexcept
         : counts(other.counts),
           own_(std::move(other.own_)),
@@ -268,7 +272,7 @@ Result<LoadedCalls> load_with_sql(const std::string& path, const tracedb::Databa
                                   const RowChecks& checks, bool damaged) {
     if (damaged) {
         std::vector<PartWriter> writers;
-        writers.emplace_back(checks);
+        writers.emplace_back(checks, 0);
         if (auto status = read_rows_with_sql(db, std::nullopt, writers[0]); !status) {
             return status.error();
         }
@@ -291,7 +295,13 @@ Result<LoadedCalls> load_with_sql(const std::string& path, const tracedb::Databa
     };
     std::vector<PartWriter> writers;
     for (std::size_t p = 0; p < count; ++p) {
-        writers.emplace_back(checks);
+        // Rowids are dense in what the collector writes: a range holds about its width in rows,
+        // never more than the table.
+        std::uint64_t width = p + 1 == count ? static_cast<std::uint64_t>(*last) -
+                                                   static_cast<std::uint64_t>(bound(p)) + 1
+                                             : per_part;
+        writers.emplace_back(
+            checks, static_cast<std::size_t>(std::min(width, static_cast<std::uint64_t>(*rows))));
     }
     auto statuses = run_parts<Status>(count, [&](std::size_t p) -> Status {
         RowidRange rowids{bound(p), p + 1 == count ? *last : bound(p + 1) - 1};
