@@ -107,7 +107,7 @@ bool takes_cpu(CauseKind kind) {
 // The run-queue wait after wakeups, shared among the causes that took the CPU by their
 // preempted time; with none, a cause of its own.
 void share_run_queue_wait(const CallAccounting& acc, std::map<CauseKey, Cause>& causes) {
-    std::int64_t runq = acc.in_calls.wakeup_wait_ns + acc.gaps.wakeup_wait_ns;
+    std::int64_t runq = saturating_add(acc.in_calls.wakeup_wait_ns, acc.gaps.wakeup_wait_ns);
     std::int64_t preempted = 0;
     for (const auto& [key, cause] : causes) {
         add_to(preempted, takes_cpu(key.kind) ? cause.preempted_ns : 0);

@@ -31,8 +31,11 @@ std::vector<int> primary_threads(const TraceModel& model, const Roles& roles,
         busiest = std::max(busiest, ns);
     }
     std::vector<int> primary;
+    // At least a quarter of the busiest (rounded up), without a product that a saturated sum
+    // would overflow.
+    std::int64_t quarter = busiest / 4 + (busiest % 4 != 0 ? 1 : 0);
     for (int t : best_of_process) {
-        if (t >= 0 && roles.cuda_ns_by_thread[static_cast<std::size_t>(t)] * 4 >= busiest) {
+        if (t >= 0 && roles.cuda_ns_by_thread[static_cast<std::size_t>(t)] >= quarter) {
             primary.push_back(t);
         }
     }

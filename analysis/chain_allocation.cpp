@@ -19,8 +19,8 @@ bool pinned_host_op(const std::string& name) {
 
 std::optional<CausalChain> allocation_churn_chain(const ChainInputs& in) {
     const CallAccounting& acc = in.accounting;
-    std::int64_t lost =
-        category_own_ns(acc, OpCategory::kAlloc) + category_own_ns(acc, OpCategory::kFree);
+    std::int64_t lost = saturating_add(category_own_ns(acc, OpCategory::kAlloc),
+                                       category_own_ns(acc, OpCategory::kFree));
     double share = in.share_of_span(lost);
     std::int64_t calls = 0;
     std::int64_t pinned_ns = 0;

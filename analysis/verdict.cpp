@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "analysis/human_units.hpp"
+#include "analysis/saturating.hpp"
 
 namespace causeway::analysis {
 namespace {
@@ -15,7 +16,8 @@ std::vector<Evidence> loop_numbers(const CallAccounting& acc) {
     std::int64_t span = acc.span_ns;
     std::int64_t sync = acc.by_category[static_cast<std::size_t>(OpCategory::kSync)].total_ns;
     std::int64_t copy = acc.by_category[static_cast<std::size_t>(OpCategory::kCopy)].total_ns;
-    std::int64_t runnable = acc.in_calls.runnable_waiting_ns() + acc.gaps.runnable_waiting_ns();
+    std::int64_t runnable =
+        saturating_add(acc.in_calls.runnable_waiting_ns(), acc.gaps.runnable_waiting_ns());
     return {
         {"cuda_calls", static_cast<double>(acc.accounted_calls), "count",
          std::to_string(acc.accounted_calls) + " CUDA calls (driver calls inside runtime calls "

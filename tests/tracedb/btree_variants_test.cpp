@@ -52,14 +52,18 @@ void insert_rows(const Database& db, std::int64_t first, std::int64_t count, boo
         db.prepare(with_e ? "INSERT INTO t (rowid, a, b, c, d, e) VALUES (?, ?, ?, ?, ?, ?)"
                           : "INSERT INTO t (rowid, a, b, c, d) VALUES (?, ?, ?, ?, ?)");
     REQUIRE(insert);
-    for (std::int64_t i = first; i < first + count; ++i) {
+    for (std::int64_t n = 0; n < count; ++n) {
+        std::int64_t i = first + n;  // up to INT64_MAX itself, never one past it
         insert->bind(1, i);
         insert->bind(2, wide_value(i));
         insert->bind(3, i % 5 == 0 ? std::optional<std::int64_t>{} : wide_value(i / 3));
         insert->bind(4, std::string(static_cast<std::uint64_t>(i) % 40, 'x'));  // text, never read
-        insert->bind(5, wide_value(i * 7));
+        insert->bind(5, wide_value(static_cast<std::int64_t>(static_cast<std::uint64_t>(i) * 7)));
         if (with_e) {
-            insert->bind(6, i % 4 == 0 ? std::optional<std::int64_t>{} : wide_value(i + 3));
+            insert->bind(
+                6, i % 4 == 0
+                       ? std::optional<std::int64_t>{}
+                       : wide_value(static_cast<std::int64_t>(static_cast<std::uint64_t>(i) + 3)));
         }
         REQUIRE(insert->step() == SQLITE_DONE);
         insert->reset();
