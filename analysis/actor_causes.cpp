@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "analysis/saturating.hpp"
+
 namespace causeway::analysis {
 namespace {
 
@@ -82,9 +84,9 @@ std::int64_t preempted_during(const TraceModel& model, int thread, std::int64_t 
         std::int64_t from = std::max(start_ns, it->preempted ? it->ts_ns : it->woken_ns());
         std::int64_t ns = std::min(end_ns, it->end_ns()) - from;
         if (ns > 0) {
-            total += ns;
+            add_to(total, ns);
             if (it->preempted) {
-                by[it->next_thread_index] += ns;
+                add_to(by[it->next_thread_index], ns);
             }
         }
     }
@@ -106,10 +108,10 @@ bool takes_cpu(CauseKind kind) {
 // The run-queue wait after wakeups, shared among the causes that took the CPU by their
 // preempted time; with none, a cause of its own.
 void share_run_queue_wait(const CallAccounting& acc, std::map<CauseKey, Cause>& causes) {
-    std::int64_t runq = acc.in_calls.wakeup_wait_ns + acc.gaps.wakeup_wait_ns;
+    std::int64_t runq = saturating_add(acc.in_calls.wakeup_wait_ns, acc.gaps.wakeup_wait_ns);
     std::int64_t preempted = 0;
     for (const auto& [key, cause] : causes) {
-        preempted += takes_cpu(key.kind) ? cause.preempted_ns : 0;
+        add_to(preempted, takes_cpu(key.kind) ? cause.preempted_ns : 0);
     }
     if (runq <= 0) {
         return;
@@ -170,22 +172,22 @@ void Cause::merge(const Cause& other) {
     for (int thread : other.threads) {
         remember_thread(*this, thread);
     }
-    preempted_ns += other.preempted_ns;
-    runq_wait_ns += other.runq_wait_ns;
+    add_to(preempted_ns, other.preempted_ns);
+    add_to(runq_wait_ns, other.runq_wait_ns);
     for (const auto& [kind, time] : other.woken) {
-        woken[kind].ns += time.ns;
+        add_to(woken[kind].ns, time.ns);
         woken[kind].count += time.count;
     }
-    waker_preempted_ns += other.waker_preempted_ns;
+    add_to(waker_preempted_ns, other.waker_preempted_ns);
     for (const auto& [thread, ns] : other.waker_preempted_by) {
-        waker_preempted_by[thread] += ns;
+        add_to(waker_preempted_by[thread], ns);
     }
 }
 
 std::int64_t Cause::woken_ns() const {
     std::int64_t ns = 0;
     for (const auto& [kind, time] : woken) {
-        ns += time.ns;
+        add_to(ns, time.ns);
     }
     return ns;
 }
@@ -223,7 +225,7 @@ std::vector<Cause> attribute_causes(const TraceModel& model, const Roles& roles,
     };
     for (const auto& [thread, ns] : acc.competitors_all) {
         Cause& cause = cause_of(competitor_cause(model, roles, thread));
-        cause.preempted_ns += ns;
+        add_to(cause.preempted_ns, ns);
         remember_thread(cause, thread);
     }
     for (const ThreadAccount& primary : acc.primary) {
@@ -232,14 +234,15 @@ std::vector<Cause> attribute_causes(const TraceModel& model, const Roles& roles,
             WaitKind kind = classify_wait(o, model.session.machine);
             Cause& cause = cause_of(waker_cause(model, roles, o, kind));
             WaitTime& time = cause.woken[kind];
-            time.ns += sleep.asleep_ns;
+            add_to(time.ns, sleep.asleep_ns);
             ++time.count;
             if (o.wake != Wake::kThread || o.waker_thread_index < 0) {
                 continue;
             }
             remember_thread(cause, o.waker_thread_index);
-            cause.waker_preempted_ns += preempted_during(model, o.waker_thread_index, o.ts_ns,
-                                                         o.woken_ns(), cause.waker_preempted_by);
+            add_to(cause.waker_preempted_ns,
+                   preempted_during(model, o.waker_thread_index, o.ts_ns, o.woken_ns(),
+                                    cause.waker_preempted_by));
         }
     }
     share_run_queue_wait(acc, causes);

@@ -16,6 +16,7 @@
 
 #include "analysis/call_accounting.hpp"
 #include "analysis/process_roles.hpp"
+#include "analysis/saturating.hpp"
 #include "analysis/trace_model.hpp"
 #include "analysis/wait_kind.hpp"
 
@@ -72,7 +73,9 @@ struct Cause {
 
     std::int64_t woken_ns() const;
     std::int64_t woken_count() const;
-    std::int64_t lost_ns() const { return preempted_ns + runq_wait_ns + woken_ns(); }
+    std::int64_t lost_ns() const {
+        return saturating_add(saturating_add(preempted_ns, runq_wait_ns), woken_ns());
+    }
 };
 
 // The causes of the primary threads' lost time, largest first.

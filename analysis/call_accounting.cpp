@@ -4,6 +4,8 @@
 #include <future>
 #include <utility>
 
+#include "analysis/saturating.hpp"
+
 namespace causeway::analysis {
 namespace {
 
@@ -29,8 +31,11 @@ std::vector<int> primary_threads(const TraceModel& model, const Roles& roles,
         busiest = std::max(busiest, ns);
     }
     std::vector<int> primary;
+    // At least a quarter of the busiest (rounded up), without a product that a saturated sum
+    // would overflow.
+    std::int64_t quarter = busiest / 4 + (busiest % 4 != 0 ? 1 : 0);
     for (int t : best_of_process) {
-        if (t >= 0 && roles.cuda_ns_by_thread[static_cast<std::size_t>(t)] * 4 >= busiest) {
+        if (t >= 0 && roles.cuda_ns_by_thread[static_cast<std::size_t>(t)] >= quarter) {
             primary.push_back(t);
         }
     }
@@ -80,8 +85,8 @@ void measure_calls(const TraceModel& model, const ResolvedFilter& filter, CallAc
             if (model.ops[op].category == OpCategory::kCopy) {
                 std::int64_t bytes = std::max<std::int64_t>(c.bytes[i], 0);
                 ++out.copy_calls;
-                out.copy_bytes += bytes;
-                out.pageable_copy_bytes += c.host_pinned[i] == 0 ? bytes : 0;
+                add_to(out.copy_bytes, bytes);
+                add_to(out.pageable_copy_bytes, c.host_pinned[i] == 0 ? bytes : 0);
                 out.small_copies += bytes < kSmallCopyBytes ? 1 : 0;
             }
             if (c.dur_ns[i] <= account.threshold_ns) {
@@ -90,14 +95,14 @@ void measure_calls(const TraceModel& model, const ResolvedFilter& filter, CallAc
             TimeSplit split = cursor.measure(c.ts_ns[i], c.end_ns(i), &out.competitors_slow);
             std::int64_t excess = c.dur_ns[i] - account.dur.p50_ns;
             ++account.slow_calls;
-            account.slow_ns += c.dur_ns[i];
-            account.excess_ns += excess;
+            add_to(account.slow_ns, c.dur_ns[i]);
+            add_to(account.excess_ns, excess);
             account.slow_split.add(split);
             out.slow_split.add(split);
-            out.slow_excess_ns += excess;
+            add_to(out.slow_excess_ns, excess);
             out.slow_calls.push_back(i);
             if (first && !filter.windowed()) {
-                out.cold_excess_ns += excess;
+                add_to(out.cold_excess_ns, excess);
                 out.cold_excess_by_category[static_cast<std::size_t>(model.ops[op].category)] +=
                     excess;
                 out.cold_calls.push_back(i);
@@ -125,7 +130,7 @@ ThreadAccount measure_primary(const TraceModel& model, const ResolvedFilter& fil
             account.gaps.add(gap);
             if (gap.blocked_ns >= kLongWaitNs) {
                 ++account.long_waits;
-                account.long_wait_ns += gap.blocked_ns;
+                add_to(account.long_wait_ns, gap.blocked_ns);
             }
         }
         // A call that starts before the previous one returned (clock skew) is measured from
@@ -184,7 +189,7 @@ CallAccounting account_calls(const TraceModel& model, const Roles& roles,
     auto [primary, competitors] = primaries.get();
     out.competitors_all = std::move(competitors);
     for (ThreadAccount& account : primary) {
-        out.span_ns += account.span_ns();
+        add_to(out.span_ns, account.span_ns());
         out.in_calls.add(account.in_calls);
         out.gaps.add(account.gaps);
         for (std::size_t k = 0; k < kCategoryCount; ++k) {

@@ -6,12 +6,13 @@
 
 #include "analysis/chain_builders.hpp"
 #include "analysis/human_units.hpp"
+#include "analysis/saturating.hpp"
 
 namespace causeway::analysis {
 namespace {
 
 const char* cause_class(const ChainInputs& in, const Cause& cause) {
-    std::int64_t cpu_ns = cause.preempted_ns + cause.runq_wait_ns;
+    std::int64_t cpu_ns = saturating_add(cause.preempted_ns, cause.runq_wait_ns);
     switch (cause.key.kind) {
         case CauseKind::kDataLoaderWorkers:
             // Workers that feed the trainer: on full CPUs they starve it (fewer of them, or none);

@@ -4,6 +4,7 @@
 
 #include "analysis/chain_builders.hpp"
 #include "analysis/human_units.hpp"
+#include "analysis/saturating.hpp"
 
 namespace causeway::analysis {
 namespace {
@@ -18,8 +19,8 @@ bool pinned_host_op(const std::string& name) {
 
 std::optional<CausalChain> allocation_churn_chain(const ChainInputs& in) {
     const CallAccounting& acc = in.accounting;
-    std::int64_t lost =
-        category_own_ns(acc, OpCategory::kAlloc) + category_own_ns(acc, OpCategory::kFree);
+    std::int64_t lost = saturating_add(category_own_ns(acc, OpCategory::kAlloc),
+                                       category_own_ns(acc, OpCategory::kFree));
     double share = in.share_of_span(lost);
     std::int64_t calls = 0;
     std::int64_t pinned_ns = 0;
@@ -29,8 +30,8 @@ std::optional<CausalChain> allocation_churn_chain(const ChainInputs& in) {
         const OpInfo& info = in.model.ops[static_cast<std::size_t>(op.op_index)];
         if (info.category == OpCategory::kAlloc || info.category == OpCategory::kFree) {
             calls += op.dur.count;
-            all_ns += op.dur.total_ns;
-            pinned_ns += pinned_host_op(info.name) ? op.dur.total_ns : 0;
+            add_to(all_ns, op.dur.total_ns);
+            add_to(pinned_ns, pinned_host_op(info.name) ? op.dur.total_ns : 0);
             ops.push_back(&op);
         }
     }

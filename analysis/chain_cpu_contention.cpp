@@ -8,6 +8,7 @@
 
 #include "analysis/chain_builders.hpp"
 #include "analysis/human_units.hpp"
+#include "analysis/saturating.hpp"
 
 namespace causeway::analysis {
 namespace {
@@ -18,7 +19,7 @@ std::vector<Competitor> name_competitors(const TraceModel& model, const Roles& r
                                          const CompetitorTime& time) {
     std::int64_t total = 0;
     for (const auto& [thread, ns] : time) {
-        total += ns;
+        add_to(total, ns);
     }
     std::vector<Competitor> out;
     for (const auto& [thread, ns] : time) {
@@ -95,7 +96,7 @@ CompetitorTime of_cause(const CompetitorTime& time, const Cause& cause) {
 std::int64_t total_of(const CompetitorTime& time) {
     std::int64_t total = 0;
     for (const auto& [thread, ns] : time) {
-        total += ns;
+        add_to(total, ns);
     }
     return total;
 }

@@ -4,6 +4,7 @@
 // holds no waker, the CPUs' headroom still says whether more workers could help.
 #include "analysis/chain_builders.hpp"
 #include "analysis/human_units.hpp"
+#include "analysis/saturating.hpp"
 
 namespace causeway::analysis {
 namespace {
@@ -161,7 +162,7 @@ void describe_waiting(const ChainInputs& in, const Cause& cause, CausalChain& ch
     if (waits > 0) {
         std::int64_t waits_ns = 0;
         for (const auto& t : acc.primary) {
-            waits_ns += t.long_wait_ns;
+            add_to(waits_ns, t.long_wait_ns);
         }
         chain.evidence.push_back(evidence("long_waits", static_cast<double>(waits), "count",
                                           std::to_string(waits) + " waits of at least " +

@@ -36,10 +36,11 @@ std::string format_duration(std::int64_t ns) {
     if (magnitude < 60e9) {
         return scaled(value / 1e9, "s");
     }
-    auto seconds = static_cast<std::int64_t>(std::llround(value / 1e9));
+    // Minutes and seconds of the magnitude, the sign in front: -2m05s, not -2m-5s.
+    auto seconds = static_cast<std::int64_t>(std::llround(magnitude / 1e9));
     char buffer[48];
-    std::snprintf(buffer, sizeof buffer, "%lldm%02llds", static_cast<long long>(seconds / 60),
-                  static_cast<long long>(seconds % 60));
+    std::snprintf(buffer, sizeof buffer, "%s%lldm%02llds", value < 0 ? "-" : "",
+                  static_cast<long long>(seconds / 60), static_cast<long long>(seconds % 60));
     return buffer;
 }
 

@@ -1,5 +1,6 @@
 #include "analysis/offcpu_overlap.hpp"
 
+#include "analysis/saturating.hpp"
 #include "analysis/trace_filter.hpp"
 
 namespace causeway::analysis {
@@ -16,16 +17,16 @@ TimeSplit OffCpuCursor::measure(std::int64_t start_ns, std::int64_t end_ns,
         const OffCpuInterval& o = intervals_[k];
         if (o.preempted) {
             std::int64_t ov = overlap_ns(o.ts_ns, o.end_ns(), start_ns, end_ns);
-            split.preempted_ns += ov;
+            add_to(split.preempted_ns, ov);
             if (competitors != nullptr && ov > 0) {
-                (*competitors)[o.next_thread_index] += ov;
+                add_to((*competitors)[o.next_thread_index], ov);
             }
         } else {
             // Asleep first, then runnable from the wakeup to the switch-in.
             std::int64_t wakeup_ns = o.woken_ns();
             std::int64_t asleep = overlap_ns(o.ts_ns, wakeup_ns, start_ns, end_ns);
-            split.blocked_ns += asleep;
-            split.wakeup_wait_ns += overlap_ns(wakeup_ns, o.end_ns(), start_ns, end_ns);
+            add_to(split.blocked_ns, asleep);
+            add_to(split.wakeup_wait_ns, overlap_ns(wakeup_ns, o.end_ns(), start_ns, end_ns));
             if (sleeps != nullptr && asleep > 0) {
                 sleeps->push_back({thread_index, &o, asleep});
             }

@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "analysis/saturating.hpp"
 #include "analysis/trace_model.hpp"
 
 namespace causeway::analysis {
@@ -18,16 +19,18 @@ struct TimeSplit {
     std::int64_t blocked_ns = 0;      // asleep: futex, pipe, I/O, sleep
 
     // Runnable but not running: the part CPU contention explains.
-    std::int64_t runnable_waiting_ns() const { return preempted_ns + wakeup_wait_ns; }
+    std::int64_t runnable_waiting_ns() const {
+        return saturating_add(preempted_ns, wakeup_wait_ns);
+    }
     std::int64_t oncpu_ns() const {
         std::int64_t on = total_ns - preempted_ns - wakeup_wait_ns - blocked_ns;
         return on > 0 ? on : 0;
     }
     void add(const TimeSplit& other) {
-        total_ns += other.total_ns;
-        preempted_ns += other.preempted_ns;
-        wakeup_wait_ns += other.wakeup_wait_ns;
-        blocked_ns += other.blocked_ns;
+        add_to(total_ns, other.total_ns);
+        add_to(preempted_ns, other.preempted_ns);
+        add_to(wakeup_wait_ns, other.wakeup_wait_ns);
+        add_to(blocked_ns, other.blocked_ns);
     }
 };
 

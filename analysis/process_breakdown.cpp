@@ -2,17 +2,15 @@
 
 #include <algorithm>
 
+#include "analysis/cpu_takers.hpp"
+#include "analysis/saturating.hpp"
+
 namespace causeway::analysis {
 namespace {
 
 void add_thread_sched(const TraceModel& model, std::size_t thread, SchedBreakdown& out) {
     if (const auto& total = model.sched_by_thread[thread]) {
-        out.oncpu_ns += total->oncpu_ns;
-        out.preempted_ns += total->preempted_ns;
-        out.blocked_ns += total->blocked_ns;
-        out.runq_wait_ns += total->runq_wait_ns;
-        out.voluntary_switches += total->voluntary_switches;
-        out.involuntary_switches += total->involuntary_switches;
+        add_sched_totals(*total, out);
     }
     for (const auto& o : model.offcpu_by_thread[thread]) {
         if (o.dur_ns > out.worst_stall_ns) {
@@ -47,7 +45,7 @@ ProcessBreakdown process_breakdown(const TraceModel& model, const Roles& roles,
         durations[process * op_count + static_cast<std::size_t>(c.op_index[i])].push_back(
             c.dur_ns[i]);
         ++thread_calls[thread];
-        thread_ns[thread] += c.dur_ns[i];
+        add_to(thread_ns[thread], c.dur_ns[i]);
     }
     std::vector<std::int64_t> children(model.processes.size(), 0);
     for (const auto& p : model.processes) {
@@ -59,13 +57,15 @@ ProcessBreakdown process_breakdown(const TraceModel& model, const Roles& roles,
     std::vector<std::int64_t> page_bytes(model.processes.size(), 0);
     for (const auto& b : model.page_alloc) {
         if (b.process_index >= 0 && selected.window().contains(b.bucket_ns)) {
-            page_allocs[static_cast<std::size_t>(b.process_index)] += b.count;
-            page_bytes[static_cast<std::size_t>(b.process_index)] += b.bytes;
+            add_to(page_allocs[static_cast<std::size_t>(b.process_index)], b.count);
+            add_to(page_bytes[static_cast<std::size_t>(b.process_index)], b.bytes);
         }
     }
+    std::vector<std::int64_t> cpu_taken = cpu_taken_by_process(model, selected);
     std::vector<ProcessRow> rows;
     for (std::size_t p = 0; p < model.processes.size(); ++p) {
-        if (!selected.process_selected(static_cast<int>(p))) {
+        if (!selected.process_selected(static_cast<int>(p)) ||
+            (!model.processes[p].in_tree && cpu_taken[p] == 0)) {
             continue;
         }
         const ProcessInfo& info = model.processes[p];
@@ -89,7 +89,7 @@ ProcessBreakdown process_breakdown(const TraceModel& model, const Roles& roles,
             if (!list.empty()) {
                 row.cuda_ops.push_back({model.ops[op].name, summarize(list)});
                 row.cuda_calls += row.cuda_ops.back().dur.count;
-                row.cuda_ns += row.cuda_ops.back().dur.total_ns;
+                add_to(row.cuda_ns, row.cuda_ops.back().dur.total_ns);
             }
         }
         std::sort(row.cuda_ops.begin(), row.cuda_ops.end(),
@@ -108,6 +108,7 @@ ProcessBreakdown process_breakdown(const TraceModel& model, const Roles& roles,
                 row.threads.push_back(std::move(tr));
             }
         }
+        row.cpu_taken_ns = cpu_taken[p];
         row.page_allocs = page_allocs[p];
         row.page_alloc_bytes = page_bytes[p];
         rows.push_back(std::move(row));

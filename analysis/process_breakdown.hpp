@@ -59,6 +59,9 @@ struct ProcessRow {
     std::int64_t cuda_ns = 0;
     std::vector<OpBreakdown> cuda_ops;  // by total time
     SchedBreakdown sched;
+    // A competitor (outside the tree): how long traced threads were runnable but not running
+    // after it preempted them (ns). Only competitors that took some CPU get a row; 0 in the tree.
+    std::int64_t cpu_taken_ns = 0;
     std::int64_t page_allocs = 0;
     std::int64_t page_alloc_bytes = 0;
     std::int64_t forks = 0;          // children seen in the trace

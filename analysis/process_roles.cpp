@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "analysis/saturating.hpp"
+
 namespace causeway::analysis {
 namespace {
 
@@ -31,7 +33,7 @@ bool named_worker(const TraceModel& model, const ProcessInfo& p) {
 std::int64_t process_cuda_ns(const ProcessInfo& p, const std::vector<std::int64_t>& by_thread) {
     std::int64_t total = 0;
     for (int t : p.thread_indices) {
-        total += by_thread[static_cast<std::size_t>(t)];
+        add_to(total, by_thread[static_cast<std::size_t>(t)]);
     }
     return total;
 }
@@ -121,7 +123,8 @@ Roles assign_roles(const TraceModel& model) {
     const CudaCalls& c = model.calls;
     for (std::size_t i = 0; i < c.size(); ++i) {
         if (!c.enclosed[i]) {
-            roles.cuda_ns_by_thread[static_cast<std::size_t>(c.thread_index[i])] += c.dur_ns[i];
+            add_to(roles.cuda_ns_by_thread[static_cast<std::size_t>(c.thread_index[i])],
+                   c.dur_ns[i]);
         }
     }
     std::int64_t best = 0;

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "analysis/saturating.hpp"
+#include "analysis/text_caps.hpp"
+
 namespace causeway::analysis {
 namespace {
 
@@ -15,8 +18,9 @@ Status read_frames(const tracedb::Database& db, StackEntry& entry) {
     }
     stmt->bind(1, entry.stack_id);
     while (stmt->step() == SQLITE_ROW) {
-        entry.frames.push_back({stmt->column_int64(0), stmt->column_optional_text(1),
-                                stmt->column_optional_text(2), stmt->column_optional_int64(3)});
+        entry.frames.push_back({stmt->column_int64(0), optional_column_capped(*stmt, 1, kTextBytes),
+                                optional_column_capped(*stmt, 2, kTextBytes),
+                                stmt->column_optional_int64(3)});
     }
     return Ok{};
 }
@@ -48,10 +52,10 @@ Result<StackReport> top_stacks(const tracedb::TraceReader& reader, const TraceMo
             same = entry.ops.end() - 1;
         }
         ++same->calls;
-        same->total_ns += c.dur_ns[i];
+        add_to(same->total_ns, c.dur_ns[i]);
         same->max_ns = std::max(same->max_ns, c.dur_ns[i]);
         ++entry.calls;
-        entry.total_ns += c.dur_ns[i];
+        add_to(entry.total_ns, c.dur_ns[i]);
     }
     for (auto& [id, entry] : by_stack) {
         report.calls_with_stack += entry.calls;

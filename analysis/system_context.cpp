@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "analysis/saturating.hpp"
+
 namespace causeway::analysis {
 namespace {
 
@@ -78,7 +80,7 @@ SystemContext context_during(const TraceModel& model, const Intervals& merged,
                              const TimeWindow& range) {
     SystemContext ctx;
     for (const auto& iv : merged) {
-        ctx.covered_ns += iv.second - iv.first;
+        add_to(ctx.covered_ns, iv.second - iv.first);
     }
     std::int64_t allocs_all = 0;
     double allocs_during = 0;
@@ -89,7 +91,7 @@ SystemContext context_during(const TraceModel& model, const Intervals& merged,
             continue;
         }
         if (range.contains(b.bucket_ns)) {
-            allocs_all += b.count;
+            add_to(allocs_all, b.count);
         }
         std::int64_t ov = overlap_with(merged, b.bucket_ns, b.bucket_ns + bucket_ns);
         allocs_during +=

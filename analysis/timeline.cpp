@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "analysis/distribution.hpp"
+#include "analysis/saturating.hpp"
 
 namespace causeway::analysis {
 namespace {
@@ -90,16 +91,16 @@ Timeline compute_timeline(const TraceModel& model, const TimelineOptions& option
             }
             if (o.preempted) {
                 bucketing.spread(o.ts_ns, o.end_ns(), [&](std::size_t b, std::int64_t ns) {
-                    t.buckets[b].preempted_ns += ns;
+                    add_to(t.buckets[b].preempted_ns, ns);
                 });
                 continue;
             }
             std::int64_t wakeup = o.end_ns() - o.runq_wait_ns;
             bucketing.spread(o.ts_ns, wakeup, [&](std::size_t b, std::int64_t ns) {
-                t.buckets[b].blocked_ns += ns;
+                add_to(t.buckets[b].blocked_ns, ns);
             });
             bucketing.spread(wakeup, o.end_ns(), [&](std::size_t b, std::int64_t ns) {
-                t.buckets[b].runq_wait_ns += ns;
+                add_to(t.buckets[b].runq_wait_ns, ns);
             });
         }
     }
@@ -122,8 +123,8 @@ Timeline compute_timeline(const TraceModel& model, const TimelineOptions& option
             continue;
         }
         if (std::int64_t b = bucketing.index(p.bucket_ns); b >= 0) {
-            t.buckets[static_cast<std::size_t>(b)].page_allocs += p.count;
-            t.buckets[static_cast<std::size_t>(b)].page_alloc_bytes += p.bytes;
+            add_to(t.buckets[static_cast<std::size_t>(b)].page_allocs, p.count);
+            add_to(t.buckets[static_cast<std::size_t>(b)].page_alloc_bytes, p.bytes);
         }
     }
     return t;

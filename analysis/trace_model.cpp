@@ -8,6 +8,9 @@
 
 #include "analysis/call_enclosure.hpp"
 #include "analysis/call_loader.hpp"
+#include "analysis/load_findings.hpp"
+#include "analysis/plausible_values.hpp"
+#include "analysis/text_caps.hpp"
 
 namespace causeway::analysis {
 namespace {
@@ -65,20 +68,41 @@ Status load_session(const Database& db, std::int64_t schema_version, SessionInfo
     if (stmt->step() != SQLITE_ROW) {
         return Error{"the trace has no session row: it was not completely created. Re-record it."};
     }
-    out.host = stmt->column_text(0);
-    out.kernel = stmt->column_text(1);
+    out.host = column_capped(*stmt, 0, kNameBytes);
+    out.kernel = column_capped(*stmt, 1, kNameBytes);
     out.cpu_count = stmt->column_int64(2);
-    out.cpu_model = stmt->column_optional_text(3);
-    out.gpu = stmt->column_optional_text(4);
-    out.command_line = stmt->column_optional_text(5);
-    out.collector_version = stmt->column_text(6);
-    out.source = stmt->column_text(7);
+    out.cpu_model = optional_column_capped(*stmt, 3, kNameBytes);
+    out.gpu = optional_column_capped(*stmt, 4, kNameBytes);
+    out.command_line = optional_column_capped(*stmt, 5, kTextBytes);
+    out.collector_version = column_capped(*stmt, 6, kNameBytes);
+    out.source = column_capped(*stmt, 7, kNameBytes);
     out.offcpu_floor_ns = stmt->column_int64(8);
     out.page_bucket_ns = stmt->column_int64(9);
     out.start_wall_ns = stmt->column_int64(10);
     out.stop_ns = stmt->column_optional_int64(11);
-    out.machine = stmt->column_optional_text(12);
+    out.machine = optional_column_capped(*stmt, 12, kNameBytes);
     return Ok{};
+}
+
+// A session row with an impossible stop time or CPU count: the value is dropped (the end of the
+// trace then comes from its last event; the CPU count reads as unknown, 0) and reported.
+std::vector<DataQualityItem> check_session(SessionInfo& session) {
+    std::vector<DataQualityItem> findings;
+    if (session.stop_ns && !PlausibleValues::possible_stop(*session.stop_ns)) {
+        findings.push_back({"analysis", "impossible_stop_time", 1, "error",
+                            "the session's stop_ns " + std::to_string(*session.stop_ns) +
+                                " is not 0 .. 366 days after its start: the end of the trace is "
+                                "taken from its last event instead"});
+        session.stop_ns.reset();
+    }
+    constexpr std::int64_t kMostCpus = 1 << 20;
+    if (session.cpu_count < 0 || session.cpu_count > kMostCpus) {
+        findings.push_back({"analysis", "impossible_cpu_count", 1, "error",
+                            "the session's cpu_count " + std::to_string(session.cpu_count) +
+                                " is not 0 .. 2^20: read as unknown (0)"});
+        session.cpu_count = 0;
+    }
+    return findings;
 }
 
 Status load_processes(const Database& db, TraceModel& model, IdIndex& process_index) {
@@ -96,8 +120,8 @@ Status load_processes(const Database& db, TraceModel& model, IdIndex& process_in
         p.pid = stmt->column_int64(1);
         parent_ids.push_back(stmt->column_optional_int64(2));
         p.ppid = stmt->column_optional_int64(3);
-        p.comm = stmt->column_text(4);
-        p.cmdline = stmt->column_optional_text(5);
+        p.comm = column_capped(*stmt, 4, kNameBytes);
+        p.cmdline = optional_column_capped(*stmt, 5, kTextBytes);
         p.in_tree = stmt->column_int64(6) != 0;
         p.start_ns = stmt->column_optional_int64(7);
         p.exec_ns = stmt->column_optional_int64(8);
@@ -130,7 +154,7 @@ Status load_threads(const Database& db, TraceModel& model, const IdIndex& proces
         t.id = stmt->column_int64(0);
         t.tid = stmt->column_int64(1);
         t.process_index = lookup(process_index, stmt->column_int64(2));
-        t.comm = stmt->column_text(3);
+        t.comm = column_capped(*stmt, 3, kNameBytes);
         t.start_ns = stmt->column_optional_int64(4);
         t.exit_ns = stmt->column_optional_int64(5);
         if (t.process_index < 0) {
@@ -159,7 +183,7 @@ Status load_threads(const Database& db, TraceModel& model, const IdIndex& proces
         int index = lookup(thread_index, renames->column_int64(0));
         if (index >= 0) {
             model.threads[static_cast<std::size_t>(index)].former_comms.push_back(
-                renames->column_text(1));
+                column_capped(*renames, 1, kNameBytes));
         }
     }
     return rc == SQLITE_DONE ? Status{Ok{}} : step_error(db, "thread_rename");
@@ -174,7 +198,7 @@ Status load_ops(const Database& db, TraceModel& model, IdIndex& op_index) {
     while ((rc = stmt->step()) == SQLITE_ROW) {
         OpInfo op;
         op.id = stmt->column_int64(0);
-        op.name = stmt->column_text(1);
+        op.name = column_capped(*stmt, 1, kNameBytes);
         op.driver = stmt->column_text(2) == "driver";
         op.category = parse_category(stmt->column_text(3));
         op_index[op.id] = static_cast<int>(model.ops.size());
@@ -183,23 +207,10 @@ Status load_ops(const Database& db, TraceModel& model, IdIndex& op_index) {
     return rc == SQLITE_DONE ? Status{Ok{}} : step_error(db, "cuda_op");
 }
 
-// Dense lookup for the hot loop: ids are small minted integers, so a vector beats a hash map.
-std::vector<std::int32_t> dense_lookup(const IdIndex& index) {
-    std::int64_t max_id = 0;
-    for (const auto& [id, value] : index) {
-        max_id = std::max(max_id, id);
-    }
-    std::vector<std::int32_t> table(static_cast<std::size_t>(max_id) + 1, -1);
-    for (const auto& [id, value] : index) {
-        if (id >= 0) {
-            table[static_cast<std::size_t>(id)] = value;
-        }
-    }
-    return table;
-}
-
 // Takes the columns read by load_calls into the model and names the rows it skipped.
-void adopt_calls(LoadedCalls loaded, TraceModel& model, std::int64_t& last_event_ns) {
+void adopt_calls(LoadedCalls loaded, const PlausibleValues& plausible, TraceModel& model,
+                 std::int64_t& last_event_ns) {
+    report_call_loading(loaded, plausible, model.data_quality);
     model.calls = std::move(loaded.calls);
     last_event_ns = std::max(last_event_ns, loaded.last_end_ns);
     if (loaded.unknown_thread > 0) {
@@ -234,7 +245,8 @@ void index_calls_by_thread(TraceModel& model) {
 }
 
 Status load_offcpu(const Database& db, std::int64_t schema_version, TraceModel& model,
-                   const IdIndex& thread_index, std::int64_t& last_event_ns) {
+                   const IdIndex& thread_index, const PlausibleValues& plausible,
+                   LeftOutRows& left_out, std::int64_t& last_event_ns) {
     model.offcpu_by_thread.assign(model.threads.size(), {});
     auto stmt = query(db, schema_version >= 2
                               ? "SELECT thread_id, ts_ns, dur_ns, reason, runq_wait_ns, cpu, "
@@ -258,6 +270,14 @@ Status load_offcpu(const Database& db, std::int64_t schema_version, TraceModel& 
         o.dur_ns = stmt->column_int64(2);
         o.preempted = stmt->column_int64(3) == 0;
         o.runq_wait_ns = stmt->column_int64(4);
+        if (!plausible.interval(o.ts_ns, o.dur_ns) || o.runq_wait_ns < 0 ||
+            o.runq_wait_ns > o.dur_ns) {
+            left_out.add([&] {
+                return "ts_ns " + std::to_string(o.ts_ns) + ", dur_ns " + std::to_string(o.dur_ns) +
+                       ", runq_wait_ns " + std::to_string(o.runq_wait_ns);
+            });
+            continue;
+        }
         o.cpu = static_cast<std::int32_t>(stmt->column_int64(5));
         if (auto next = stmt->column_optional_int64(6)) {
             o.next_thread_index = lookup(thread_index, *next);
@@ -291,7 +311,8 @@ Status load_offcpu(const Database& db, std::int64_t schema_version, TraceModel& 
     return Ok{};
 }
 
-Status load_sched_totals(const Database& db, TraceModel& model, const IdIndex& thread_index) {
+Status load_sched_totals(const Database& db, TraceModel& model, const IdIndex& thread_index,
+                         const PlausibleValues& plausible, LeftOutRows& left_out) {
     model.sched_by_thread.assign(model.threads.size(), std::nullopt);
     auto stmt = query(db,
                       "SELECT thread_id, voluntary_switches, involuntary_switches, oncpu_ns, "
@@ -305,7 +326,7 @@ Status load_sched_totals(const Database& db, TraceModel& model, const IdIndex& t
         if (thread < 0) {
             continue;
         }
-        model.sched_by_thread[static_cast<std::size_t>(thread)] = SchedTotal{
+        SchedTotal total{
             .voluntary_switches = stmt->column_int64(1),
             .involuntary_switches = stmt->column_int64(2),
             .oncpu_ns = stmt->column_int64(3),
@@ -314,11 +335,26 @@ Status load_sched_totals(const Database& db, TraceModel& model, const IdIndex& t
             .runq_wait_ns = stmt->column_int64(6),
             .wakeups = stmt->column_int64(7),
         };
+        // One thread is in one place at a time: none of its totals outlasts the session.
+        if (!plausible.duration(total.oncpu_ns) || !plausible.duration(total.preempted_ns) ||
+            !plausible.duration(total.blocked_ns) || !plausible.duration(total.runq_wait_ns) ||
+            !plausible.amount(total.voluntary_switches) ||
+            !plausible.amount(total.involuntary_switches) || !plausible.amount(total.wakeups)) {
+            left_out.add([&] {
+                return "thread_id " + std::to_string(stmt->column_int64(0)) + ", oncpu_ns " +
+                       std::to_string(total.oncpu_ns) + ", preempted_ns " +
+                       std::to_string(total.preempted_ns) + ", blocked_ns " +
+                       std::to_string(total.blocked_ns);
+            });
+            continue;
+        }
+        model.sched_by_thread[static_cast<std::size_t>(thread)] = total;
     }
     return rc == SQLITE_DONE ? Status{Ok{}} : step_error(db, "thread_sched_total");
 }
 
-Status load_page_alloc(const Database& db, TraceModel& model, const IdIndex& process_index) {
+Status load_page_alloc(const Database& db, TraceModel& model, const IdIndex& process_index,
+                       const PlausibleValues& plausible, LeftOutRows& left_out) {
     auto stmt = query(db,
                       "SELECT process_id, bucket_ns, count, bytes FROM page_alloc "
                       "ORDER BY bucket_ns");
@@ -327,15 +363,25 @@ Status load_page_alloc(const Database& db, TraceModel& model, const IdIndex& pro
     }
     int rc;
     while ((rc = stmt->step()) == SQLITE_ROW) {
-        model.page_alloc.push_back({.process_index = lookup(process_index, stmt->column_int64(0)),
-                                    .bucket_ns = stmt->column_int64(1),
-                                    .count = stmt->column_int64(2),
-                                    .bytes = stmt->column_int64(3)});
+        PageAllocBucket bucket{.process_index = lookup(process_index, stmt->column_int64(0)),
+                               .bucket_ns = stmt->column_int64(1),
+                               .count = stmt->column_int64(2),
+                               .bytes = stmt->column_int64(3)};
+        if (!plausible.time(bucket.bucket_ns) || !plausible.amount(bucket.count) ||
+            !plausible.amount(bucket.bytes)) {
+            left_out.add([&] {
+                return "bucket_ns " + std::to_string(bucket.bucket_ns) + ", count " +
+                       std::to_string(bucket.count) + ", bytes " + std::to_string(bucket.bytes);
+            });
+            continue;
+        }
+        model.page_alloc.push_back(bucket);
     }
     return rc == SQLITE_DONE ? Status{Ok{}} : step_error(db, "page_alloc");
 }
 
-Status load_snapshots(const Database& db, TraceModel& model) {
+Status load_snapshots(const Database& db, TraceModel& model, const PlausibleValues& plausible,
+                      LeftOutRows& left_out) {
     auto stmt = query(db,
                       "SELECT ts_ns, cpu_busy_pct, cpu_iowait_pct, mem_available_bytes, load1, "
                       "procs_running, ctxt_per_s FROM system_snapshot ORDER BY ts_ns");
@@ -344,13 +390,26 @@ Status load_snapshots(const Database& db, TraceModel& model) {
     }
     int rc;
     while ((rc = stmt->step()) == SQLITE_ROW) {
-        model.snapshots.push_back({.ts_ns = stmt->column_int64(0),
-                                   .cpu_busy_pct = stmt->column_double(1),
-                                   .cpu_iowait_pct = stmt->column_double(2),
-                                   .mem_available_bytes = stmt->column_int64(3),
-                                   .load1 = stmt->column_double(4),
-                                   .procs_running = stmt->column_int64(5),
-                                   .ctxt_per_s = stmt->column_double(6)});
+        Snapshot snapshot{.ts_ns = stmt->column_int64(0),
+                          .cpu_busy_pct = stmt->column_double(1),
+                          .cpu_iowait_pct = stmt->column_double(2),
+                          .mem_available_bytes = stmt->column_int64(3),
+                          .load1 = stmt->column_double(4),
+                          .procs_running = stmt->column_int64(5),
+                          .ctxt_per_s = stmt->column_double(6)};
+        auto percent = [](double pct) { return pct >= 0 && pct <= 100; };  // false for NaN
+        auto rate = [](double value) { return value >= 0 && value < 1e15; };
+        if (!plausible.time(snapshot.ts_ns) || !percent(snapshot.cpu_busy_pct) ||
+            !percent(snapshot.cpu_iowait_pct) || !plausible.amount(snapshot.procs_running) ||
+            !rate(snapshot.load1) || !rate(snapshot.ctxt_per_s)) {
+            left_out.add([&] {
+                return "ts_ns " + std::to_string(snapshot.ts_ns) + ", cpu_busy_pct " +
+                       std::to_string(snapshot.cpu_busy_pct) + ", load1 " +
+                       std::to_string(snapshot.load1);
+            });
+            continue;
+        }
+        model.snapshots.push_back(snapshot);
     }
     return rc == SQLITE_DONE ? Status{Ok{}} : step_error(db, "system_snapshot");
 }
@@ -365,16 +424,17 @@ Status load_data_quality(const Database& db, TraceModel& model) {
     }
     int rc;
     while ((rc = stmt->step()) == SQLITE_ROW) {
-        model.data_quality.push_back({.source = stmt->column_text(0),
-                                      .counter = stmt->column_text(1),
+        model.data_quality.push_back({.source = column_capped(*stmt, 0, kNameBytes),
+                                      .counter = column_capped(*stmt, 1, kNameBytes),
                                       .value = stmt->column_int64(2),
-                                      .severity = stmt->column_text(3),
-                                      .description = stmt->column_text(4)});
+                                      .severity = column_capped(*stmt, 3, kNameBytes),
+                                      .description = column_capped(*stmt, 4, kTextBytes)});
     }
     return rc == SQLITE_DONE ? Status{Ok{}} : step_error(db, "data_quality");
 }
 
-Status load_event_counts(const Database& db, TraceModel& model, const IdIndex& process_index) {
+Status load_event_counts(const Database& db, TraceModel& model, const IdIndex& process_index,
+                         const PlausibleValues& plausible, LeftOutRows& left_out) {
     auto stmt = query(db,
                       "SELECT process_id, bucket_ns, bucket_dur_ns, event, count, total_dur_ns, "
                       "max_dur_ns FROM event_count ORDER BY bucket_ns");
@@ -384,14 +444,25 @@ Status load_event_counts(const Database& db, TraceModel& model, const IdIndex& p
     int rc;
     while ((rc = stmt->step()) == SQLITE_ROW) {
         auto process = stmt->column_optional_int64(0);
-        model.event_counts.push_back(
-            {.process_index = process ? lookup(process_index, *process) : -1,
-             .bucket_ns = stmt->column_int64(1),
-             .bucket_dur_ns = stmt->column_int64(2),
-             .event = stmt->column_text(3),
-             .count = stmt->column_int64(4),
-             .total_dur_ns = stmt->column_optional_int64(5),
-             .max_dur_ns = stmt->column_optional_int64(6)});
+        EventCount count{.process_index = process ? lookup(process_index, *process) : -1,
+                         .bucket_ns = stmt->column_int64(1),
+                         .bucket_dur_ns = stmt->column_int64(2),
+                         .event = column_capped(*stmt, 3, kNameBytes),
+                         .count = stmt->column_int64(4),
+                         .total_dur_ns = stmt->column_optional_int64(5),
+                         .max_dur_ns = stmt->column_optional_int64(6)};
+        // A bucket starts in the session but may end after it (an importer's last bucket).
+        if (!plausible.time(count.bucket_ns) || !plausible.length(count.bucket_dur_ns) ||
+            !plausible.amount(count.count) || !plausible.amount(count.total_dur_ns.value_or(0)) ||
+            !plausible.length(count.max_dur_ns.value_or(0))) {
+            left_out.add([&] {
+                return "bucket_ns " + std::to_string(count.bucket_ns) + ", bucket_dur_ns " +
+                       std::to_string(count.bucket_dur_ns) + ", count " +
+                       std::to_string(count.count);
+            });
+            continue;
+        }
+        model.event_counts.push_back(std::move(count));
     }
     return rc == SQLITE_DONE ? Status{Ok{}} : step_error(db, "event_count");
 }
@@ -403,12 +474,12 @@ Status load_probes(const Database& db, TraceModel& model) {
     }
     int rc;
     while ((rc = stmt->step()) == SQLITE_ROW) {
-        model.probes.push_back({.library = stmt->column_text(0),
-                                .symbol = stmt->column_text(1),
-                                .kind = stmt->column_text(2),
+        model.probes.push_back({.library = column_capped(*stmt, 0, kTextBytes),
+                                .symbol = column_capped(*stmt, 1, kTextBytes),
+                                .kind = column_capped(*stmt, 2, kNameBytes),
                                 .required = stmt->column_int64(3) != 0,
                                 .attached = stmt->column_int64(4) != 0,
-                                .error = stmt->column_optional_text(5)});
+                                .error = optional_column_capped(*stmt, 5, kTextBytes)});
     }
     return rc == SQLITE_DONE ? Status{Ok{}} : step_error(db, "probe");
 }
@@ -474,17 +545,36 @@ Result<TraceModel> load_trace(const tracedb::TraceReader& reader) {
         !status) {
         return status.error();
     }
+    std::vector<DataQualityItem> session_findings = check_session(model.session);
+    const PlausibleValues plausible(model.session.stop_ns);
     // cuda_call is by far the largest table: it is read on connections of its own while this
     // one reads the others.
-    auto calls = std::async(std::launch::async, load_calls, reader.path(), dense_lookup(thread_ids),
-                            dense_lookup(op_ids));
+    const IdLookup thread_of_id(thread_ids), op_of_id(op_ids);
+    auto calls = std::async(std::launch::async, load_calls, reader.path(), std::cref(thread_of_id),
+                            std::cref(op_of_id), std::cref(plausible));
+    std::vector<LeftOutRows> left_out{
+        {"impossible_offcpu_intervals", "off-CPU intervals",
+         "an interval must lie inside the session, and its run-queue wait inside it"},
+        {"impossible_sched_totals", "per-thread scheduling totals",
+         "no total of one thread may be negative or outlast the session"},
+        {"impossible_page_alloc_buckets", "page-allocation buckets",
+         "a bucket must lie inside the session and count 0 .. 2^50 pages and bytes"},
+        {"impossible_snapshots", "system snapshots",
+         "a snapshot must lie inside the session, with percentages of 0 .. 100"},
+        {"impossible_event_counts", "event-count buckets",
+         "a bucket must start inside the session, last at most 366 days and count 0 .. 2^50 "
+         "events"},
+    };
     auto others = run({
-        [&] { return load_offcpu(db, reader.schema_version(), model, thread_ids, last_event_ns); },
-        [&] { return load_sched_totals(db, model, thread_ids); },
-        [&] { return load_page_alloc(db, model, process_ids); },
-        [&] { return load_snapshots(db, model); },
+        [&] {
+            return load_offcpu(db, reader.schema_version(), model, thread_ids, plausible,
+                               left_out[0], last_event_ns);
+        },
+        [&] { return load_sched_totals(db, model, thread_ids, plausible, left_out[1]); },
+        [&] { return load_page_alloc(db, model, process_ids, plausible, left_out[2]); },
+        [&] { return load_snapshots(db, model, plausible, left_out[3]); },
         [&] { return load_data_quality(db, model); },
-        [&] { return load_event_counts(db, model, process_ids); },
+        [&] { return load_event_counts(db, model, process_ids, plausible, left_out[4]); },
         [&] { return load_probes(db, model); },
     });
     auto loaded = calls.get();  // joined before anything returns
@@ -494,7 +584,10 @@ Result<TraceModel> load_trace(const tracedb::TraceReader& reader) {
     if (!loaded) {
         return Error{model.path + ": " + loaded.error().message};
     }
-    adopt_calls(std::move(*loaded), model, last_event_ns);
+    model.data_quality.insert(model.data_quality.end(), session_findings.begin(),
+                              session_findings.end());
+    report_left_out(left_out, plausible, model.data_quality);
+    adopt_calls(std::move(*loaded), plausible, model, last_event_ns);
     auto stacks = db.query_int64("SELECT count(*) FROM stack");
     model.stack_count = stacks ? *stacks : 0;
     for (const auto& s : model.snapshots) {

@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "analysis/saturating.hpp"
 #include "tracedb/reader.hpp"
 #include "tracedb/result.hpp"
 
@@ -181,6 +182,18 @@ struct SchedTotal {
     std::int64_t runq_wait_ns = 0;
     std::int64_t wakeups = 0;
 };
+
+// Adds a thread's totals into `out` (any struct with these six fields), saturating: per-process
+// and whole-trace sums of them.
+template <class Sums>
+void add_sched_totals(const SchedTotal& total, Sums& out) {
+    add_to(out.oncpu_ns, total.oncpu_ns);
+    add_to(out.preempted_ns, total.preempted_ns);
+    add_to(out.blocked_ns, total.blocked_ns);
+    add_to(out.runq_wait_ns, total.runq_wait_ns);
+    add_to(out.voluntary_switches, total.voluntary_switches);
+    add_to(out.involuntary_switches, total.involuntary_switches);
+}
 
 struct PageAllocBucket {
     int process_index = -1;

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <map>
 
+#include "analysis/cpu_takers.hpp"
+#include "analysis/saturating.hpp"
+
 namespace causeway::analysis {
 namespace {
 
@@ -43,11 +46,13 @@ OpStats finish_op(const OpInfo& op, OpAccumulator& acc, std::int64_t wall_ns) {
 HostSummary host_summary(const TraceModel& model, const ResolvedFilter& filter) {
     HostSummary h;
     h.cpu_count = model.session.cpu_count;
+    std::vector<std::int64_t> cpu_taken = cpu_taken_by_process(model, filter);
     for (std::size_t p = 0; p < model.processes.size(); ++p) {
         if (!filter.process_selected(static_cast<int>(p))) {
             continue;
         }
-        (model.processes[p].in_tree ? h.processes_in_tree : h.competitor_processes) += 1;
+        h.processes_in_tree += model.processes[p].in_tree ? 1 : 0;
+        h.competitor_processes += cpu_taken[p] > 0 ? 1 : 0;
     }
     const TimeWindow& range = filter.window();
     for (std::size_t t = 0; t < model.threads.size(); ++t) {
@@ -57,12 +62,7 @@ HostSummary host_summary(const TraceModel& model, const ResolvedFilter& filter) 
         }
         ++h.threads_traced;
         if (const auto& total = model.sched_by_thread[t]) {
-            h.oncpu_ns += total->oncpu_ns;
-            h.preempted_ns += total->preempted_ns;
-            h.blocked_ns += total->blocked_ns;
-            h.runq_wait_ns += total->runq_wait_ns;
-            h.voluntary_switches += total->voluntary_switches;
-            h.involuntary_switches += total->involuntary_switches;
+            add_sched_totals(*total, h);
         }
         for (const auto& o : model.offcpu_by_thread[t]) {
             h.offcpu_intervals += range.contains(o.ts_ns) ? 1 : 0;
@@ -71,8 +71,8 @@ HostSummary host_summary(const TraceModel& model, const ResolvedFilter& filter) 
     for (const auto& bucket : model.page_alloc) {
         if (bucket.process_index >= 0 && filter.process_selected(bucket.process_index) &&
             range.contains(bucket.bucket_ns)) {
-            h.page_allocs += bucket.count;
-            h.page_alloc_bytes += bucket.bytes;
+            add_to(h.page_allocs, bucket.count);
+            add_to(h.page_alloc_bytes, bucket.bytes);
         }
     }
     double busy_sum = 0;
@@ -124,7 +124,7 @@ TraceStats compute_stats(const TraceModel& model, const TraceFilter& filter) {
         if (c.ret[i] != 0) {
             ++acc.error_codes[c.ret[i]];
         }
-        acc.bytes += std::max<std::int64_t>(c.bytes[i], 0);
+        add_to(acc.bytes, std::max<std::int64_t>(c.bytes[i], 0));
         acc.pageable += c.host_pinned[i] == 0 ? 1 : 0;
         acc.enclosed += c.enclosed[i];
     }

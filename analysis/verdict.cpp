@@ -1,6 +1,9 @@
 #include "analysis/verdict.hpp"
 
+#include <algorithm>
+
 #include "analysis/human_units.hpp"
+#include "analysis/saturating.hpp"
 
 namespace causeway::analysis {
 namespace {
@@ -13,7 +16,8 @@ std::vector<Evidence> loop_numbers(const CallAccounting& acc) {
     std::int64_t span = acc.span_ns;
     std::int64_t sync = acc.by_category[static_cast<std::size_t>(OpCategory::kSync)].total_ns;
     std::int64_t copy = acc.by_category[static_cast<std::size_t>(OpCategory::kCopy)].total_ns;
-    std::int64_t runnable = acc.in_calls.runnable_waiting_ns() + acc.gaps.runnable_waiting_ns();
+    std::int64_t runnable =
+        saturating_add(acc.in_calls.runnable_waiting_ns(), acc.gaps.runnable_waiting_ns());
     return {
         {"cuda_calls", static_cast<double>(acc.accounted_calls), "count",
          std::to_string(acc.accounted_calls) + " CUDA calls (driver calls inside runtime calls "
@@ -41,7 +45,14 @@ Verdict decide_verdict(const CallAccounting& accounting, const std::vector<Causa
                        const DataQualityReport& quality, bool scheduling_known,
                        std::int64_t host_event_rows) {
     Verdict v;
-    if (accounting.accounted_calls == 0) {
+    auto never_ran = std::find_if(quality.items.begin(), quality.items.end(), [](const auto& item) {
+        return item.counter == "command_not_started";
+    });
+    if (accounting.accounted_calls == 0 && never_ran != quality.items.end()) {
+        v.name = kInsufficientData;
+        v.summary = "Nothing to diagnose: " + never_ran->description +
+                    ". Check the command and record again.";
+    } else if (accounting.accounted_calls == 0) {
         v.name = kInsufficientData;
         v.summary = host_event_rows > 0
                         ? "No CUDA calls were recorded (the trace holds " +

@@ -8,6 +8,16 @@
 /* 1: stop a traced process with SIGSTOP at each link-map change (late dlopen catching). */
 const volatile bool stop_on_loader = true;
 
+/* key: tgid of a traced process this program stopped at a link-map change; value: 1. The
+ * collector deletes the entry before it sends SIGCONT. What is left when the collector dies is
+ * what its guard (collector/loader_stop_guard.hpp) continues: only stops this program made. */
+struct {
+    __uint(type, BPF_MAP_TYPE_HASH);
+    __uint(max_entries, CW_MAX_TRACED_PROCESSES);
+    __type(key, __u32);
+    __type(value, __u8);
+} loader_stopped SEC(".maps");
+
 /* Lifecycle events (struct cw_life_event). Rare, so each one wakes user space. */
 struct {
     __uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -106,7 +116,7 @@ int BPF_PROG(cw_task_rename, struct task_struct *task, const char *comm)
 /* Attached to the dynamic loader's _dl_debug_state, which it calls after each change of the link
  * map (dlopen, dlclose). The process is stopped before it returns to user space, so a CUDA call
  * right after dlopen cannot run before the collector has attached to the new library; the
- * collector sends SIGCONT when done. */
+ * collector sends SIGCONT when done (or its guard does, if it died first). */
 SEC("uprobe")
 int cw_loader_update(struct pt_regs *ctx)
 {
@@ -118,8 +128,15 @@ int cw_loader_update(struct pt_regs *ctx)
     if (!event)
         return 0;
     bpf_ringbuf_submit(event, 0);
-    if (stop_on_loader)
+    if (stop_on_loader) {
+        __u8 one = 1;
+        /* Marked before the stop: a stop nobody can find again is never sent. */
+        if (bpf_map_update_elem(&loader_stopped, &tgid, &one, BPF_ANY) != 0) {
+            __sync_fetch_and_add(&counters.map_full, 1);
+            return 0;
+        }
         bpf_send_signal(CW_SIGSTOP);
+    }
     return 0;
 }
 

@@ -122,10 +122,10 @@ std::string render_process_table(const analysis::ProcessBreakdown& breakdown) {
     using A = TextTable::Align;
     TextTable table(
         {"pid", "ppid", "role", "comm", "lifetime", "cuda calls", "cuda time", "top op p50/p99",
-         "on cpu", "preempted", "asleep", "runq wait", "worst stall", "switches v/i",
+         "on cpu", "preempted", "asleep", "runq wait", "worst stall", "switches v/i", "took cpu",
          "page allocs"},
         {A::kRight, A::kRight, A::kLeft, A::kLeft, A::kRight, A::kRight, A::kRight, A::kLeft,
-         A::kRight, A::kRight, A::kRight, A::kRight, A::kRight, A::kRight, A::kRight});
+         A::kRight, A::kRight, A::kRight, A::kRight, A::kRight, A::kRight, A::kRight, A::kRight});
     for (const auto& p : breakdown.processes) {
         std::string top = "-";
         if (!p.cuda_ops.empty()) {
@@ -143,7 +143,7 @@ std::string render_process_table(const analysis::ProcessBreakdown& breakdown) {
                        sched_cell(p.sched.blocked_ns), sched_cell(p.sched.runq_wait_ns), stall,
                        std::to_string(p.sched.voluntary_switches) + "/" +
                            std::to_string(p.sched.involuntary_switches),
-                       std::to_string(p.page_allocs)});
+                       sched_cell(p.cpu_taken_ns), std::to_string(p.page_allocs)});
         for (const auto& t : p.threads) {
             table.add_row(
                 {"", std::to_string(t.tid), t.role, "  " + printable(t.comm), "",
@@ -153,7 +153,7 @@ std::string render_process_table(const analysis::ProcessBreakdown& breakdown) {
                  t.sched.worst_stall_ns > 0 ? format_duration(t.sched.worst_stall_ns) : "-",
                  std::to_string(t.sched.voluntary_switches) + "/" +
                      std::to_string(t.sched.involuntary_switches),
-                 ""});
+                 "", ""});
         }
     }
     std::string out = table.render();

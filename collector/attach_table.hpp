@@ -14,7 +14,10 @@ struct CudaSymbol {
     const char* name;  // exported symbol; libbpf resolves versioned names by plain name
     std::uint16_t op;  // enum cw_cuda_op == cuda_op.id
     CudaLibraryKind library;
-    bool required;  // a library found at start that lacks it is refused
+    // Every supported library of its kind has it: failing to attach it where the library exports
+    // it is an error (calls are missing). A library that does not export it at all (a minimal or
+    // older runtime) is only noted: nothing can call it there.
+    bool required;
 };
 
 std::span<const CudaSymbol> cuda_symbols();

@@ -257,8 +257,17 @@ std::vector<tracedb::ProbeRecord> BpfPrograms::attach_tracepoints() {
 }
 
 tracedb::ProbeRecord BpfPrograms::attach_loader(const std::string& path) {
-    return attach_uprobe(lifecycle_->progs.cw_loader_update, path, "_dl_debug_state", false, 0,
-                         false);
+    auto record =
+        attach_uprobe(lifecycle_->progs.cw_loader_update, path, "_dl_debug_state", false, 0, false);
+    if (record.attached) {
+        loader_link_ = links_.back().get();
+    }
+    return record;
+}
+
+void BpfPrograms::detach_loader() {
+    std::erase_if(links_, [this](const auto& link) { return link.get() == loader_link_; });
+    loader_link_ = nullptr;
 }
 
 std::vector<tracedb::ProbeRecord> BpfPrograms::attach_cuda_library(const CudaLibrary& library) {
@@ -353,6 +362,26 @@ int BpfPrograms::page_buckets_fd() const {
 }
 int BpfPrograms::user_stacks_fd() const {
     return bpf_map__fd(cuda_->maps.user_stacks);
+}
+
+int BpfPrograms::loader_stopped_fd() const {
+    return bpf_map__fd(lifecycle_->maps.loader_stopped);
+}
+
+std::vector<std::uint32_t> BpfPrograms::traced_processes() const {
+    int fd = bpf_map__fd(lifecycle_->maps.traced_tgids);
+    // A walk of a hash map that changes meanwhile can start over: bounded, duplicates are
+    // harmless to the callers (signals).
+    constexpr std::size_t kMostKeys = 4 * 16384;  // 4 x traced_tgids' max_entries
+    std::vector<std::uint32_t> tgids;
+    std::uint32_t key = 0, next = 0;
+    for (bool first = true;
+         tgids.size() < kMostKeys && bpf_map_get_next_key(fd, first ? nullptr : &key, &next) == 0;
+         first = false) {
+        tgids.push_back(next);
+        key = next;
+    }
+    return tgids;
 }
 
 cw_kernel_counters BpfPrograms::counters(ProbeFamily family) const {

@@ -53,6 +53,8 @@ class BpfPrograms {
     std::vector<tracedb::ProbeRecord> attach_tracepoints();
     // The dynamic loader's _dl_debug_state in the loader file `path` (late dlopen catching).
     tracedb::ProbeRecord attach_loader(const std::string& path);
+    // Detaches it: no process is stopped at a dlopen from then on.
+    void detach_loader();
     // Entry and return uprobes for every symbol of the attach table that fits the library.
     std::vector<tracedb::ProbeRecord> attach_cuda_library(const CudaLibrary& library);
 
@@ -62,6 +64,10 @@ class BpfPrograms {
     int thread_sched_fd() const;
     int page_buckets_fd() const;
     int user_stacks_fd() const;
+    // tgids of the processes stopped at a link-map change and not yet continued.
+    int loader_stopped_fd() const;
+    // tgids of the traced tree as the kernel follows it now.
+    std::vector<std::uint32_t> traced_processes() const;
     // Kernel-side loss counters of one family (read from its .bss; they only grow).
     cw_kernel_counters counters(ProbeFamily family) const;
     // Uprobes and tracepoints attached so far (count).
@@ -93,6 +99,7 @@ class BpfPrograms {
     std::unique_ptr<page_alloc, Deleter> page_alloc_;
     std::vector<std::unique_ptr<bpf_link, Deleter>> links_;  // after the skeletons: freed first
     std::vector<UniqueFd> multi_links_;                      // uprobe_multi links
+    bpf_link* loader_link_ = nullptr;                        // one of links_; null when none
     std::int64_t attached_ = 0;
     bool uprobe_multi_ = false;
 };

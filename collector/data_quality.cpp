@@ -50,12 +50,16 @@ std::vector<tracedb::DataQualityRecord> data_quality_records(const LossCounters&
                 "existed before recording); their start time is unknown."),
         counter("probes", "optional_missing", static_cast<std::uint64_t>(c.optional_probes_missing),
                 Severity::kInfo,
-                "Optional CUDA symbols that could not be attached (see the probe table); calls "
-                "to them are not recorded."),
+                "Optional CUDA symbols a library exports that could not be attached (see the "
+                "probe table); calls to them are not recorded."),
         counter("probes", "required_missing", static_cast<std::uint64_t>(c.required_probes_missing),
                 Severity::kError,
-                "Required CUDA probes that could not be attached to a library that was found "
-                "(see the probe table); calls through that library are missing."),
+                "Required CUDA probes that could not be attached to a symbol the library "
+                "exports (see the probe table); calls through that library are missing."),
+        counter("probes", "symbols_not_exported",
+                static_cast<std::uint64_t>(c.symbols_not_exported), Severity::kInfo,
+                "CUDA functions a probed library does not export (a minimal or older runtime; see "
+                "the probe table): nothing can call them there, so no call is missing."),
     };
 }
 

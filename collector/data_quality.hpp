@@ -17,8 +17,12 @@ struct LossCounters {
     cw_kernel_counters lifecycle{};
     cw_kernel_counters page_alloc{};
     std::int64_t threads_seen_late = 0;
+    // Probes that failed to attach to a symbol the library exports.
     std::int64_t optional_probes_missing = 0;
     std::int64_t required_probes_missing = 0;
+    // Symbols of the attach table a library does not export (a minimal or older runtime):
+    // nothing can call them there, so nothing is lost.
+    std::int64_t symbols_not_exported = 0;
 };
 
 std::vector<tracedb::DataQualityRecord> data_quality_records(const LossCounters& counters);

@@ -2,10 +2,13 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 
 namespace causeway::collector {
@@ -84,7 +87,9 @@ Status HeldChild::release() {
     if (n == static_cast<ssize_t>(sizeof(error))) {
         poll_exit();
         return Error{"cannot run " + program_ + ": " + std::strerror(error) +
-                     (error == ENOENT ? " (is it on PATH?)" : "")};
+                     (error == ENOENT && program_.find('/') == std::string::npos
+                          ? " (is it on PATH?)"
+                          : "")};
     }
     return Ok{};
 }
@@ -103,6 +108,46 @@ void HeldChild::signal(int signo) const {
     if (pid_ > 0 && !exit_status_) {
         ::kill(pid_, signo);
     }
+}
+
+Status check_runnable(const std::string& program) {
+    // 0 when `path` is an executable regular file, else the errno execve would give.
+    auto runnable = [](const std::string& path) {
+        struct stat st {};
+        if (::stat(path.c_str(), &st) != 0) {
+            return errno;
+        }
+        if (!S_ISREG(st.st_mode)) {
+            return EACCES;
+        }
+        return ::access(path.c_str(), X_OK) == 0 ? 0 : errno;
+    };
+    auto cannot_run = [&program](int error, const std::string& more) {
+        return Error{"cannot run " + program + ": " + std::strerror(error) + more};
+    };
+    if (program.empty()) {
+        return cannot_run(ENOENT, "");
+    }
+    if (program.find('/') != std::string::npos) {
+        int error = runnable(program);
+        return error == 0 ? Status{Ok{}} : cannot_run(error, "");
+    }
+    const char* path_variable = std::getenv("PATH");
+    std::string search = path_variable != nullptr ? path_variable : "/bin:/usr/bin";
+    int error = ENOENT;  // what execvp reports when no folder has it
+    for (std::size_t begin = 0; begin <= search.size();) {
+        std::size_t end = std::min(search.find(':', begin), search.size());
+        std::string folder = search.substr(begin, end - begin);
+        int found = runnable((folder.empty() ? "." : folder) + "/" + program);
+        if (found == 0) {
+            return Ok{};
+        }
+        if (found == EACCES) {
+            error = EACCES;  // as execvp: a file that is there but not runnable
+        }
+        begin = end + 1;
+    }
+    return cannot_run(error, " (looked in PATH=" + search + ")");
 }
 
 std::string describe_wait_status(int status) {

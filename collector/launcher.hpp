@@ -37,6 +37,11 @@ class HeldChild {
     std::optional<int> exit_status_;
 };
 
+// Whether `program` can be run the way the child will run it (execvp: a name with a slash is a
+// path, any other name is looked up in $PATH): an error "cannot run PROGRAM: No such file or
+// directory" (or the reason) otherwise, checked before anything is recorded.
+Status check_runnable(const std::string& program);
+
 // Human-readable form of a wait(2) status: "exited with status 0", "killed by signal 9".
 std::string describe_wait_status(int status);
 

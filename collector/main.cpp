@@ -45,7 +45,13 @@ int main(int argc, char** argv) {
                            "Trace this running process and its descendants (repeatable)");
     record_cmd->add_option("--duration", options.duration_s,
                            "Stop after this many seconds (default: when the command or the "
-                           "processes exit, or on Ctrl-C)");
+                           "processes exit, or on Ctrl-C). A command started by the collector "
+                           "that is still running then is ended: SIGTERM to each of its "
+                           "processes, SIGKILL after --kill-after seconds. Processes given with "
+                           "--pid are left running");
+    record_cmd->add_option("--kill-after", options.kill_after_s,
+                           "Seconds between the SIGTERM and the SIGKILL that end a command still "
+                           "running when the recording stops (default 5)");
     record_cmd->add_option("--cuda-lib", options.cuda_libs,
                            "A libcudart/libcuda file (or folder) to attach to, besides the ones "
                            "found automatically (repeatable)");
@@ -56,7 +62,9 @@ int main(int argc, char** argv) {
                            "Width of the page-allocation buckets, e.g. 100ms");
     record_cmd->add_flag("--no-dlopen-stop", no_dlopen_stop,
                          "Do not hold the command at each dlopen while new CUDA libraries are "
-                         "attached (calls right after a late dlopen may then be missed)");
+                         "attached (calls right after a late dlopen may then be missed). While "
+                         "it is held, a guard process (causeway-guard) continues it should the "
+                         "collector die");
     record_cmd->add_option("--cuda-ring-size", options.cuda_ring_bytes,
                            "Bytes of the CUDA-call ring buffer (power of two; default 64 MiB)");
     bool no_uprobe_multi = false;

@@ -46,6 +46,9 @@ Status validate(const RecordOptions& options) {
     if (options.duration_s < 0) {
         return Error{"invalid --duration: it must be positive (seconds)"};
     }
+    if (!(options.kill_after_s >= 0) || options.kill_after_s > 3600) {
+        return Error{"invalid --kill-after: it must be 0 to 3600 seconds"};
+    }
     return Ok{};
 }
 

@@ -11,9 +11,12 @@ namespace causeway::collector {
 
 struct RecordOptions {
     std::string db_path;
-    std::vector<int> pids;               // --pid: trace these processes and their descendants
-    std::vector<std::string> command;    // -- COMMAND ARGS...: run and trace it
-    double duration_s = 0;               // --duration; 0: until the command exits or SIGINT
+    std::vector<int> pids;             // --pid: trace these processes and their descendants
+    std::vector<std::string> command;  // -- COMMAND ARGS...: run and trace it
+    double duration_s = 0;             // --duration; 0: until the command exits or SIGINT
+    // --kill-after: when the recording stops before the command it started has exited, the
+    // command's processes get SIGTERM, and SIGKILL this many seconds later if any is left.
+    double kill_after_s = 5;
     std::vector<std::string> cuda_libs;  // --cuda-lib
     std::int64_t offcpu_floor_ns = 50'000;
     std::int64_t page_bucket_ns = 100'000'000;

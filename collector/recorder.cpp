@@ -22,6 +22,7 @@
 #include "collector/event_writer.hpp"
 #include "collector/kernel_maps.hpp"
 #include "collector/launcher.hpp"
+#include "collector/loader_stop_guard.hpp"
 #include "collector/progress.hpp"
 #include "collector/readiness.hpp"
 #include "collector/session_info.hpp"
@@ -51,6 +52,8 @@ constexpr int kPollTimeoutMs = 20;               // CUDA and sched rings wake no
 constexpr std::int64_t kRecordsPerTurn = 65'536;
 constexpr int kTurnBudgetSpent = -EAGAIN;  // a callback's "stop here, not an error"
 constexpr const char* kSystemLoader = "/lib64/ld-linux-x86-64.so.2";
+// How long the exits after a SIGKILL are waited for, to be in the trace.
+constexpr double kKillWaitS = 2;
 
 struct RingDeleter {
     void operator()(ring_buffer* ring) const { ring_buffer__free(ring); }
@@ -120,7 +123,12 @@ class Recorder {
     int spend(std::int64_t& budget);
     Status handle_loader_events();
     Status tick(bool final);
+    // One turn of the loop: the rings, and the once-a-second work when it is due.
+    Status record_turn();
     bool should_stop();
+    bool command_running();
+    Status end_command();
+    void release_loader_stops();
     LossCounters losses() const;
     void note(const std::string& message) const;
 
@@ -137,6 +145,7 @@ class Recorder {
     SystemSampler sampler_;
     std::optional<HeldChild> child_;
     std::unique_ptr<BpfPrograms> programs_;
+    std::optional<LoaderStopGuard> guard_;     // while the command may be stopped at a dlopen
     Ring life_ring_, sched_ring_, cuda_ring_;  // after programs_: freed before the maps
 
     std::set<std::string> attached_libraries_;
@@ -147,6 +156,7 @@ class Recorder {
     std::int64_t processes_seen_ = 0;
     std::int64_t optional_missing_ = 0;
     std::int64_t required_missing_ = 0;
+    std::int64_t symbols_not_exported_ = 0;
     std::int64_t next_tick_ns_ = 0;
     std::int64_t sched_budget_ = 0;
     std::int64_t cuda_budget_ = 0;
@@ -223,7 +233,13 @@ int Recorder::on_life(void* self, void* data, std::size_t size) {
 Status Recorder::put_probes(const std::vector<tracedb::ProbeRecord>& probes) {
     std::string optional_missing;  // one warning line per call, not one per symbol
     for (const auto& probe : probes) {
-        if (!probe.attached) {
+        if (!probe.attached && probe.error == tracedb::kSymbolNotExported) {
+            // Not in this library at all: nothing can call it there (info, not a loss).
+            symbols_not_exported_ += probe.kind == "uretprobe" ? 0 : 1;
+            if (options_.verbose) {
+                note(probe.library + " does not export " + probe.symbol);
+            }
+        } else if (!probe.attached) {
             ++(probe.required ? required_missing_ : optional_missing_);
             if (options_.verbose || probe.required) {
                 note("cannot attach " + probe.kind + " " + probe.symbol +
@@ -298,6 +314,14 @@ Status Recorder::start(const DiscoveryResult& discovered) {
         return programs.error();
     }
     programs_ = std::move(programs.value());
+    if (options_.stop_on_dlopen) {
+        // Before any probe is attached, so the guard holds none of their links.
+        auto guard = LoaderStopGuard::start(programs_->loader_stopped_fd());
+        if (!guard) {
+            return guard.error();
+        }
+        guard_.emplace(std::move(guard.value()));
+    }
     if (options_.record_stacks) {
         events_.record_stacks([fd = programs_->user_stacks_fd()](std::int32_t stack_id) {
             std::vector<std::uint64_t> addresses(CW_STACK_DEPTH);
@@ -350,7 +374,15 @@ Status Recorder::start(const DiscoveryResult& discovered) {
         return status;
     }
     if (child_) {
-        return child_->release();
+        auto released = child_->release();
+        if (!released) {
+            // The file holds the attempt: say in it that nothing of the command ran.
+            (void)writer_.put_data_quality(
+                {"collector", "command_not_started", 1, tracedb::Severity::kError,
+                 released.error().message + ": the command never ran, so nothing of it is in the "
+                                            "trace"});
+        }
+        return released;
     }
     return Ok{};
 }
@@ -359,12 +391,12 @@ Status Recorder::handle_loader_events() {
     for (std::uint32_t tgid : loader_stops_) {
         for (const auto& library : cuda_libraries_of_process(static_cast<int>(tgid))) {
             if (auto status = attach_library(library); !status) {
-                ::kill(static_cast<pid_t>(tgid), SIGCONT);
+                continue_loader_stop(programs_->loader_stopped_fd(), tgid);
                 return status;
             }
         }
         if (options_.stop_on_dlopen) {
-            ::kill(static_cast<pid_t>(tgid), SIGCONT);
+            continue_loader_stop(programs_->loader_stopped_fd(), tgid);
         }
     }
     loader_stops_.clear();
@@ -401,6 +433,7 @@ LossCounters Recorder::losses() const {
     c.threads_seen_late = registry_.threads_seen_late();
     c.optional_probes_missing = optional_missing_;
     c.required_probes_missing = required_missing_;
+    c.symbols_not_exported = symbols_not_exported_;
     return c;
 }
 
@@ -463,20 +496,79 @@ bool Recorder::should_stop() {
     return registry_.live_traced_processes() == 0;
 }
 
+Status Recorder::record_turn() {
+    Status outcome = consume_once();
+    if (outcome && monotonic_ns() >= next_tick_ns_) {
+        // After a long turn, the next tick comes half a second later, not at once.
+        next_tick_ns_ = std::max(next_tick_ns_ + kTickNs, monotonic_ns() + kTickNs / 2);
+        outcome = tick(false);
+    }
+    return outcome;
+}
+
+bool Recorder::command_running() {
+    return !child_->poll_exit() || !programs_->traced_processes().empty();
+}
+
+// The recording stops while the command it started still runs (--duration, SIGINT, SIGTERM):
+// the command is ended as timeout(1) ends one, so it does not run on untraced and orphaned.
+// Every process of its tree (as the kernel follows it, so also children that left its process
+// group) gets SIGTERM; what is left after --kill-after seconds gets SIGKILL. Recording goes on
+// meanwhile, so the trace shows the shutdown. Processes given with --pid are never signalled.
+Status Recorder::end_command() {
+    auto signal_tree = [this](int signo) {
+        child_->signal(signo);  // the command first, as a user ending it would
+        for (std::uint32_t tgid : programs_->traced_processes()) {
+            ::kill(static_cast<pid_t>(tgid), signo);
+        }
+    };
+    char grace[64];
+    std::snprintf(grace, sizeof grace, ", then SIGKILL after %g s", options_.kill_after_s);
+    note(std::string("the recording stopped before the command exited: sending it SIGTERM") +
+         grace);
+    Status outcome = writer_.put_data_quality(
+        {"collector", "command_ended_by_collector", 1, tracedb::Severity::kInfo,
+         "the recording stopped before the command exited (--duration, SIGINT or SIGTERM): its "
+         "processes were sent SIGTERM, then SIGKILL after --kill-after; the end of the trace "
+         "shows them shutting down"});
+    auto record_while_running = [&](double seconds) {
+        std::int64_t deadline = monotonic_ns() + static_cast<std::int64_t>(seconds * 1e9);
+        while (outcome && command_running() && monotonic_ns() < deadline) {
+            outcome = record_turn();
+        }
+    };
+    signal_tree(SIGTERM);
+    record_while_running(options_.kill_after_s);
+    if (command_running()) {
+        signal_tree(SIGKILL);
+        record_while_running(kKillWaitS);  // SIGKILL cannot be refused: this lets the exits in
+    }
+    return outcome;
+}
+
+// Continues whatever is still stopped at a dlopen, once no new stop can come, and dismisses the
+// guard that would otherwise do it.
+void Recorder::release_loader_stops() {
+    if (!guard_) {
+        return;
+    }
+    programs_->detach_loader();
+    continue_loader_stops(programs_->loader_stopped_fd());
+    guard_->dismiss();
+    guard_.reset();
+}
+
 Result<RecordSummary> Recorder::run(const DiscoveryResult& discovered) {
     Status outcome = start(discovered);
     next_tick_ns_ = monotonic_ns() + kTickNs;
     sampler_.sample(monotonic_ns() - session_.start_mono_ns);
     while (outcome && !should_stop()) {
-        outcome = consume_once();
-        if (outcome && monotonic_ns() >= next_tick_ns_) {
-            // After a long turn, the next tick comes half a second later, not at once.
-            next_tick_ns_ = std::max(next_tick_ns_ + kTickNs, monotonic_ns() + kTickNs / 2);
-            outcome = tick(false);
-        }
+        outcome = record_turn();
     }
-    if (g_stop_signal.load() == SIGTERM && child_) {
-        child_->signal(SIGTERM);
+    if (child_ && programs_ && life_ring_ && !child_->poll_exit()) {
+        if (auto status = end_command(); outcome && !status) {
+            outcome = status;
+        }
     }
     // Drain what is left, let stopped processes go, and close the file cleanly even after an
     // error, so the DB holds everything recorded until then.
@@ -498,6 +590,7 @@ Result<RecordSummary> Recorder::run(const DiscoveryResult& discovered) {
         if (auto status = handle_loader_events(); outcome && !status) {
             outcome = status;
         }
+        release_loader_stops();
         if (auto status = tick(true); outcome && !status) {
             outcome = status;
         }
@@ -533,6 +626,12 @@ Status preflight(const RecordOptions& options) {
         return Error{
             "kernel BTF /sys/kernel/btf/vmlinux is missing: the collector needs a kernel "
             "built with CONFIG_DEBUG_INFO_BTF=y"};
+    }
+    if (!options.command.empty()) {
+        // Before the DB is created: a command that cannot run leaves no trace blaming CUDA.
+        if (auto status = check_runnable(options.command.front()); !status) {
+            return status;
+        }
     }
     for (int pid : options.pids) {
         if (!std::filesystem::exists("/proc/" + std::to_string(pid))) {

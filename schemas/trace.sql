@@ -236,9 +236,12 @@ CREATE TABLE probe (
     library  TEXT NOT NULL,    -- path of the library attached to; '' for tracepoints
     symbol   TEXT NOT NULL,    -- function or tracepoint name
     kind     TEXT NOT NULL,    -- 'uprobe', 'uretprobe', 'tp_btf'
-    required INTEGER NOT NULL, -- 1: recording is refused without it, 0: optional
+    required INTEGER NOT NULL, -- 1: a symbol every supported library has: where the library
+                               -- exports it and it fails to attach, calls are missing (error);
+                               -- 0: optional
     attached INTEGER NOT NULL, -- 1 attached, 0 not
-    error    TEXT,             -- why not; NULL when attached
+    error    TEXT,             -- why not; NULL when attached. 'symbol not found in the library':
+                               -- the library does not export it, so nothing is missing (info)
     PRIMARY KEY (library, symbol, kind)
 ) WITHOUT ROWID;
 

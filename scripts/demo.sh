@@ -3,16 +3,24 @@
 # build/, records scenario 1 (a training loop fed by a DataLoader whose forked workers outnumber
 # the CPUs) with the real eBPF collector, prints `causeway explain` for the recording, and then
 # records the recommended fix (direct indexing) to show the speed-up and its verdict.
-# Usage: sudo scripts/demo.sh [--duration SECONDS]   (default 4)
+# Usage: sudo scripts/demo.sh [--duration SECONDS] [--no-setup]   (default 4 s)
+# --no-setup skips installing and building and uses the build in $CAUSEWAY_BUILD_DIR (default
+# build/), as tests/scenarios/demo_test.sh does. It exits 0 once it has printed the speed-up.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 duration_s=4
-if [[ ${1:-} == --duration ]]; then
-    duration_s=${2:?--duration needs seconds}
-elif (($#)); then
-    echo "usage: sudo scripts/demo.sh [--duration SECONDS]" >&2
-    exit 2
-fi
+setup=1
+while (($#)); do
+    case $1 in
+    --duration) duration_s=${2:?--duration needs seconds}; shift 2 ;;
+    --no-setup) setup=0; shift ;;
+    *)
+        echo "usage: sudo scripts/demo.sh [--duration SECONDS] [--no-setup]" >&2
+        exit 2
+        ;;
+    esac
+done
+build=${CAUSEWAY_BUILD_DIR:-build}
 if ((EUID != 0)); then
     echo "demo.sh: run me as root (sudo scripts/demo.sh): it installs packages and the collector" \
         "attaches eBPF probes" >&2
@@ -27,12 +35,14 @@ in_own_session() {
 }
 throughput() { sed -n 's/^throughput_batches_per_s=//p' "$1" | tail -n 1; }
 
-step "Installing dependencies (Debian packages)"
-scripts/install-deps.sh
+if ((setup)); then
+    step "Installing dependencies (Debian packages)"
+    scripts/install-deps.sh
 
-step "Building into build/"
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build build -j"$(nproc)" --target causeway-collector causeway causeway_scenarios
+    step "Building into $build/"
+    cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+    cmake --build "$build" -j"$(nproc)" --target causeway-collector causeway causeway_scenarios
+fi
 
 work_dir=$(mktemp -d /tmp/causeway-demo.XXXXXX)
 db=$work_dir/dataloader.db
@@ -40,23 +50,26 @@ cpus=$(nproc)
 workers=$((2 * cpus))
 
 step "Recording: a training loop fed by $workers DataLoader workers on $cpus CPUs (${duration_s} s)"
-echo "build/collector/causeway-collector record --db $db -- \\"
-echo "    build/tests/workloads/scenarios/dataloader_oversubscribed --workers $workers"
-in_own_session build/collector/causeway-collector record --db "$db" --quiet -- \
-    build/tests/workloads/scenarios/dataloader_oversubscribed --workers "$workers" \
+echo "$build/collector/causeway-collector record --db $db -- \\"
+echo "    $build/tests/workloads/scenarios/dataloader_oversubscribed --workers $workers"
+in_own_session "$build"/collector/causeway-collector record --db "$db" --quiet -- \
+    "$build"/tests/workloads/scenarios/dataloader_oversubscribed --workers "$workers" \
     --duration "$duration_s" | tee "$work_dir/before.out"
 
-step "Diagnosis: build/cli/causeway explain --db $db"
-build/cli/causeway explain --db "$db"
+step "Diagnosis: $build/cli/causeway explain --db $db"
+"$build"/cli/causeway explain --db "$db"
 
 step "Applying the fix: direct indexing in the training process, no workers (recorded the same way)"
-in_own_session build/collector/causeway-collector record --db "$work_dir/fixed.db" --quiet -- \
-    build/tests/workloads/scenarios/dataloader_oversubscribed --fixed --duration "$duration_s" |
+in_own_session "$build"/collector/causeway-collector record --db "$work_dir/fixed.db" --quiet -- \
+    "$build"/tests/workloads/scenarios/dataloader_oversubscribed --fixed --duration "$duration_s" |
     tee "$work_dir/after.out"
-build/cli/causeway explain --db "$work_dir/fixed.db" | head -n 1
+# The verdict line only. Not `explain | head -n 1`: under pipefail, explain writing on after head
+# has gone is a SIGPIPE (exit 141) that would end the demo before the speed-up.
+fixed_verdict=$("$build"/cli/causeway explain --db "$work_dir/fixed.db")
+echo "${fixed_verdict%%$'\n'*}"
 before=$(throughput "$work_dir/before.out")
 after=$(throughput "$work_dir/after.out")
 awk -v b="$before" -v a="$after" 'BEGIN {
     printf "\n%s batches/s with the DataLoader workers, %s batches/s with direct indexing: %.1fx\n",
         b, a, (b > 0 ? a / b : 0) }'
-echo "The trace DB is kept at $db: try build/cli/causeway stats --db $db"
+echo "The trace DB is kept at $db: try $build/cli/causeway stats --db $db"

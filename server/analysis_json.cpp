@@ -182,6 +182,7 @@ json to_json(const analysis::ProcessRow& p) {
                 {"cuda_ns", p.cuda_ns},
                 {"cuda_ops", ops},
                 {"sched", to_json(p.sched)},
+                {"cpu_taken_ns", p.cpu_taken_ns},
                 {"page_allocs", p.page_allocs},
                 {"page_alloc_bytes", p.page_alloc_bytes},
                 {"forks", p.forks}};

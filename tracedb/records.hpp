@@ -120,6 +120,10 @@ struct StackFrameRecord {
     std::optional<std::int64_t> offset{};
 };
 
+// probe.error of a symbol the library does not export: nothing calls it there, so nothing is
+// lost (the collector and the analysis both tell it from a failed attach by this text).
+inline constexpr const char* kSymbolNotExported = "symbol not found in the library";
+
 struct ProbeRecord {
     std::string library{};
     std::string symbol{};

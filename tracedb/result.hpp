@@ -12,11 +12,12 @@ struct Error {
     std::string message;
 };
 
-template <class T>
+// E is Error unless a caller must tell kinds of failure apart (tracedb::ScanRefusal).
+template <class T, class E = Error>
 class [[nodiscard]] Result {
   public:
     Result(T value) : state_(std::move(value)) {}
-    Result(Error error) : state_(std::move(error)) {}
+    Result(E error) : state_(std::move(error)) {}
 
     bool ok() const { return std::holds_alternative<T>(state_); }
     explicit operator bool() const { return ok(); }
@@ -28,10 +29,10 @@ class [[nodiscard]] Result {
     T* operator->() { return &value(); }
     const T* operator->() const { return &value(); }
 
-    const Error& error() const { return std::get<Error>(state_); }
+    const E& error() const { return std::get<E>(state_); }
 
   private:
-    std::variant<T, Error> state_;
+    std::variant<T, E> state_;
 };
 
 // For operations that return nothing but can fail.

@@ -69,15 +69,16 @@ TEST_CASE("the page reader and SQL load the same calls", "[analysis][loader]") {
         REQUIRE(writer->add_cuda_call(c));
     }
     REQUIRE(writer->commit());
-    const std::vector<std::int32_t> thread_of_id{-1, 0, 1};
-    std::vector<std::int32_t> op_of_id(200, -1);
-    op_of_id[op::kMemcpyAsync] = 0;
-    op_of_id[op::kLaunchKernel] = 1;
-    auto with_sql = load_calls(path, thread_of_id, op_of_id);
+    const IdLookup thread_of_id({{1, 0}, {2, 1}});
+    const IdLookup op_of_id({{op::kMemcpyAsync, 0}, {op::kLaunchKernel, 1}});
+    const PlausibleValues plausible(std::nullopt);
+    auto with_sql = load_calls(path, thread_of_id, op_of_id, plausible);
     REQUIRE(writer->finish(kCalls * kUs));
-    auto from_pages = load_calls(path, thread_of_id, op_of_id);
+    auto from_pages = load_calls(path, thread_of_id, op_of_id, plausible);
     REQUIRE(with_sql);
     REQUIRE(from_pages);
+    CHECK(with_sql->read_with_sql_because);
+    CHECK_FALSE(from_pages->read_with_sql_because);
 
     const CudaCalls& a = with_sql->calls;
     const CudaCalls& b = from_pages->calls;

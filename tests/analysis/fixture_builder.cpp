@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "tracedb/reader.hpp"
+#include "tracedb/sqlite.hpp"
 
 namespace causeway::testing {
 
@@ -116,6 +117,24 @@ void FixtureBuilder::snapshots(std::int64_t end_ns, double cpu_busy_pct,
 analysis::TraceModel FixtureBuilder::load(std::int64_t stop_ns) {
     REQUIRE(writer_->finish(stop_ns));
     writer_.reset();
+    return load_file();
+}
+
+analysis::TraceModel FixtureBuilder::load_edited(std::int64_t stop_ns, const std::string& sql) {
+    REQUIRE(writer_->finish(stop_ns));
+    writer_.reset();
+    {
+        sqlite3* raw = nullptr;
+        REQUIRE(sqlite3_open(path_.c_str(), &raw) == SQLITE_OK);
+        tracedb::Database db(raw);
+        auto status = db.exec(sql.c_str());
+        INFO(sql);
+        REQUIRE(status);
+    }
+    return load_file();
+}
+
+analysis::TraceModel FixtureBuilder::load_file() const {
     auto reader = tracedb::TraceReader::open(path_);
     REQUIRE(reader);
     auto model = analysis::load_trace(*reader);

@@ -64,6 +64,11 @@ class FixtureBuilder {
 
     // Finishes the file at stop_ns and loads it as the analysis does. REQUIREs success.
     analysis::TraceModel load(std::int64_t stop_ns);
+    // Finishes the file at stop_ns, then changes it with `sql` on a writable connection (to
+    // build what the writer never writes: damaged or hostile files), then loads it.
+    analysis::TraceModel load_edited(std::int64_t stop_ns, const std::string& sql);
+    // Loads the finished file again (after a test changed its bytes).
+    analysis::TraceModel load_file() const;
 
   private:
     TempDir dir_;

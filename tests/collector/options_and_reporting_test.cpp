@@ -78,7 +78,7 @@ TEST_CASE("data quality: every counter is written; losses are data_loss only whe
     counters.cuda.ringbuf_drops = 3;
     counters.sched.ringbuf_drops = 2;
     auto records = data_quality_records(counters);
-    CHECK(records.size() == 12);
+    CHECK(records.size() == 13);
     CHECK(total_drops(counters) == 5);
     for (const auto& record : records) {
         INFO(record.source << "." << record.counter);
@@ -97,4 +97,30 @@ TEST_CASE("wait statuses are described in words") {
     CHECK(describe_wait_status(0) == "exited with status 0");
     CHECK(describe_wait_status(7 << 8) == "exited with status 7");
     CHECK(describe_wait_status(9).find("killed by signal 9") == 0);
+}
+
+TEST_CASE("a command is checked as execvp will run it, with the reason it cannot be") {
+    CHECK(check_runnable("/bin/sh"));
+    CHECK(check_runnable("sh"));  // on PATH
+    auto missing = check_runnable("/no/such/program");
+    REQUIRE_FALSE(missing);
+    CHECK(missing.error().message == "cannot run /no/such/program: No such file or directory");
+    auto not_on_path = check_runnable("no-such-program-on-any-path");
+    REQUIRE_FALSE(not_on_path);
+    CHECK_THAT(not_on_path.error().message,
+               Catch::StartsWith("cannot run no-such-program-on-any-path: No such file or "
+                                 "directory (looked in PATH="));
+    auto folder = check_runnable("/tmp");
+    REQUIRE_FALSE(folder);
+    CHECK_THAT(folder.error().message, Catch::Contains("Permission denied"));
+}
+
+TEST_CASE("the kill-after grace takes 0 to 3600 seconds") {
+    RecordOptions options;
+    options.db_path = "x.db";
+    options.command = {"true"};
+    options.kill_after_s = 0;
+    CHECK(validate(options));
+    options.kill_after_s = -1;
+    CHECK(validate(options).error().message.find("--kill-after") != std::string::npos);
 }

@@ -2,6 +2,7 @@
 // program that does not exist. Each says what is wrong, and nothing is left half-done.
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <fstream>
 
 #include "tests/collector/collector_process.hpp"
 #include "tests/support/runtime_guard.hpp"
@@ -58,13 +59,57 @@ TEST_CASE("an existing DB is never overwritten") {
     CHECK(contains(again.stderr_text, "already exists"));
 }
 
-TEST_CASE("a command that cannot be run is reported, and the trace is still closed") {
+TEST_CASE("a command that cannot be run is refused before anything is recorded") {
     require_runtime_or_skip();
     TempDir dir;
+    for (std::string program : {"/no/such/program", "no-such-program-on-any-path"}) {
+        std::string db = dir.file("norun.db");
+        auto run = run_collector({"--db", db, "--", program}, dir.path());
+        INFO(run.stderr_text);
+        CHECK_FALSE(run.exited_ok());
+        CHECK(contains(run.stderr_text, "cannot run " + program + ": No such file or directory"));
+        // No trace whose verdict could blame the CUDA library.
+        CHECK_FALSE(std::filesystem::exists(db));
+    }
+}
+
+TEST_CASE("a command whose exec fails after the checks leaves a trace that says it never ran") {
+    require_runtime_or_skip();
+    TempDir dir;
+    // Runnable by its mode, refused by execve: its interpreter does not exist.
+    std::string script = dir.file("script");
+    std::ofstream(script) << "#!/no/such/interpreter\n";
+    std::filesystem::permissions(script, std::filesystem::perms::owner_all);
     std::string db = dir.file("norun.db");
-    auto run = run_collector({"--db", db, "--", "/no/such/program"}, dir.path());
+    auto run = run_collector({"--db", db, "--", script}, dir.path());
+    INFO(run.stderr_text);
     CHECK_FALSE(run.exited_ok());
-    CHECK(contains(run.stderr_text, "cannot run /no/such/program"));
+    CHECK(contains(run.stderr_text, "cannot run " + script + ": No such file or directory"));
     auto trace = open_trace(db);
     CHECK(query_int(trace, "SELECT count(*) FROM session WHERE stop_ns IS NOT NULL") == 1);
+    CHECK(query_int(trace,
+                    "SELECT count(*) FROM data_quality WHERE counter = 'command_not_started' AND "
+                    "severity = 'error' AND value = 1") == 1);
+}
+
+TEST_CASE("symbols a library does not export are info, not missing probes") {
+    require_runtime_or_skip();
+    TempDir dir;
+    // The fake driver under a runtime's name: it exports none of the runtime's symbols.
+    std::string runtime = dir.file("libcudart.so.13");
+    std::filesystem::copy_file(std::string(FAKECUDA_DIR) + "/libcuda.so.1", runtime);
+    std::string db = dir.file("minimal.db");
+    auto run = run_collector(
+        {"--db", db, "--quiet", "--cuda-lib", runtime, "--", CW_FAKE_WORKLOAD_BIN, "counts", "10"},
+        dir.path());
+    INFO(run.stderr_text);
+    REQUIRE(run.exited_ok());
+    CHECK_FALSE(contains(run.stderr_text, "cannot attach"));
+    auto trace = open_trace(db);
+    CHECK(query_int(trace,
+                    "SELECT value FROM data_quality WHERE source = 'probes' AND counter = "
+                    "'symbols_not_exported' AND severity = 'info'") >= 15);
+    CHECK(query_int(trace,
+                    "SELECT value FROM data_quality WHERE source = 'probes' AND counter = "
+                    "'required_missing'") == 0);
 }

@@ -6,26 +6,19 @@
 #include <vector>
 
 #include "tests/support/temp_dir.hpp"
+#include "tests/tracedb/scan_rows.hpp"
 #include "tracedb/btree_scan.hpp"
 #include "tracedb/reader.hpp"
 #include "tracedb/writer.hpp"
 
 using namespace causeway::tracedb;
-using causeway::testing::TempDir;
+using namespace causeway::testing;
 
 namespace {
 
-// Values of every integer width SQLite stores (0 and 1 have serial types of their own), signs,
-// and NULLs, so each serial type is decoded.
-std::int64_t wide_value(std::int64_t i) {
-    static constexpr std::int64_t kValues[] = {0,          1,
-                                               -1,         127,
-                                               -129,       40'000,
-                                               -8'000'000, 2'000'000'000,
-                                               1LL << 40,  -(1LL << 47),
-                                               1LL << 62,  INT64_MIN};
-    return kValues[i % 12];
-}
+const std::vector<std::string> kCallColumns{"thread_id", "op_id",     "ts_ns",       "dur_ns",
+                                            "bytes",     "copy_kind", "host_pinned", "stream_id",
+                                            "ret",       "stack_id"};
 
 CudaCallRecord call_number(std::int64_t i) {
     CudaCallRecord c{.thread_id = 1 + i % 3, .op_id = 7, .ts_ns = wide_value(i), .dur_ns = i};
@@ -66,35 +59,17 @@ TEST_CASE("rows read from the pages equal rows read with SQL", "[tracedb][btree]
     auto reader = TraceReader::open(path);
     REQUIRE(reader);
     REQUIRE(reader->db().exec("BEGIN"));
-    auto scan = BtreeTableScan::open(reader->db(), path, "cuda_call");
+    auto scan = BtreeTableScan::open(reader->db(), path, "cuda_call", kCallColumns);
     REQUIRE(scan);
     CHECK(scan->leaves().size() > 1000);
-    CHECK(scan->columns().size() == 10);
+    CHECK(scan->rows() == calls);
 
-    auto sql = reader->db().prepare("SELECT rowid, * FROM cuda_call ORDER BY rowid");
-    REQUIRE(sql);
-    std::vector<std::uint8_t> page;
-    std::vector<BtreeTableScan::Row> rows;
-    std::int64_t compared = 0;
-    for (std::size_t leaf = 0; leaf < scan->leaves().size(); ++leaf) {
-        REQUIRE(scan->read_leaf(leaf, page, rows));
-        for (const auto& row : rows) {
-            REQUIRE(sql->step() == SQLITE_ROW);
-            bool same = row.rowid == sql->column_int64(0);
-            for (int column = 0; column < 10; ++column) {
-                bool null = sql->column_is_null(column + 1);
-                same = same && row.is_null(column) == null &&
-                       (null || row.columns[static_cast<std::size_t>(column)] ==
-                                    sql->column_int64(column + 1));
-            }
-            if (!same) {
-                FAIL("rowid " << row.rowid << " differs from SQL");
-            }
-            ++compared;
-        }
-    }
-    CHECK(sql->step() == SQLITE_DONE);
-    CHECK(compared == calls);
+    auto from_pages = rows_from_pages(*scan, 10);
+    REQUIRE(from_pages);
+    auto with_sql = rows_with_sql(reader->db(), "SELECT rowid, * FROM cuda_call ORDER BY rowid");
+    REQUIRE(with_sql);
+    CHECK(first_difference(*from_pages, *with_sql).empty());
+    CHECK(from_pages->size() == static_cast<std::size_t>(calls));
 }
 
 TEST_CASE("the page reader refuses what it does not read", "[tracedb][btree]") {
@@ -103,29 +78,40 @@ TEST_CASE("the page reader refuses what it does not read", "[tracedb][btree]") {
         auto path = write_trace(dir, 100, false);
         auto reader = TraceReader::open(path);
         REQUIRE(reader);
-        auto scan = BtreeTableScan::open(reader->db(), path, "cuda_call");
+        auto scan = BtreeTableScan::open(reader->db(), path, "cuda_call", kCallColumns);
         REQUIRE_FALSE(scan);
-        CHECK_THAT(scan.error().message, Catch::Contains("WAL"));
+        CHECK(scan.error().kind == ScanRefusal::Kind::kUnsupported);
+        CHECK_THAT(scan.error().reason, Catch::Contains("WAL"));
     }
     SECTION("a table with a rowid alias, and rows with text") {
         auto path = write_trace(dir, 100);
         auto reader = TraceReader::open(path);
         REQUIRE(reader);
-        auto thread = BtreeTableScan::open(reader->db(), path, "thread");
+        auto thread = BtreeTableScan::open(reader->db(), path, "thread", {"tid"});
         REQUIRE_FALSE(thread);
-        CHECK_THAT(thread.error().message, Catch::Contains("rowid alias"));
-        auto renames = BtreeTableScan::open(reader->db(), path, "thread_rename");
-        REQUIRE(renames);
-        std::vector<std::uint8_t> page;
+        CHECK_THAT(thread.error().reason, Catch::Contains("rowid alias"));
+        // Text columns that are not asked for are skipped; one that is asked for is refused.
+        BtreeTableScan::Buffer page;
         std::vector<BtreeTableScan::Row> rows;
-        auto read = renames->read_leaf(0, page, rows);
+        auto times = BtreeTableScan::open(reader->db(), path, "thread_rename", {"ts_ns"});
+        REQUIRE(times);
+        REQUIRE(times->read_leaf(0, page, rows));
+        REQUIRE(rows.size() == 1);
+        CHECK(rows[0].columns[0] == 5);
+        auto names = BtreeTableScan::open(reader->db(), path, "thread_rename", {"new_comm"});
+        REQUIRE(names);
+        auto read = names->read_leaf(0, page, rows);
         REQUIRE_FALSE(read);
-        CHECK_THAT(read.error().message, Catch::Contains("not an integer"));
+        CHECK(read.error().kind == ScanRefusal::Kind::kUnsupported);
+        CHECK_THAT(read.error().reason, Catch::Contains("not an integer"));
     }
     SECTION("a table that does not exist") {
         auto path = write_trace(dir, 10);
         auto reader = TraceReader::open(path);
         REQUIRE(reader);
-        CHECK_FALSE(BtreeTableScan::open(reader->db(), path, "no_such_table"));
+        CHECK_FALSE(BtreeTableScan::open(reader->db(), path, "no_such_table", {"x"}));
+        auto missing = BtreeTableScan::open(reader->db(), path, "cuda_call", {"no_such_column"});
+        REQUIRE_FALSE(missing);
+        CHECK_THAT(missing.error().reason, Catch::Contains("no column no_such_column"));
     }
 }
