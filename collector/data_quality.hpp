@@ -19,6 +19,11 @@ struct LossCounters {
     std::int64_t threads_seen_late = 0;
     std::int64_t optional_probes_missing = 0;
     std::int64_t required_probes_missing = 0;
+    // Python frames (only with --stacks and a walk): the kernel's walks, and frames whose code
+    // object user space could not read.
+    bool python_walked = false;
+    cw_python_counters python{};
+    std::int64_t python_unresolved_frames = 0;
 };
 
 std::vector<tracedb::DataQualityRecord> data_quality_records(const LossCounters& counters);

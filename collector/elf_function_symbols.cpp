@@ -4,6 +4,11 @@ namespace causeway::collector {
 
 void for_each_function_symbol(Elf* elf, Elf_Scn* table, const GElf_Shdr& header,
                               const std::function<void(const GElf_Sym&, const char*)>& visit) {
+    for_each_defined_symbol(elf, table, header, STT_FUNC, visit);
+}
+
+void for_each_defined_symbol(Elf* elf, Elf_Scn* table, const GElf_Shdr& header, int type,
+                             const std::function<void(const GElf_Sym&, const char*)>& visit) {
     Elf_Data* data = elf_getdata(table, nullptr);
     if (data == nullptr || header.sh_entsize == 0) {
         return;
@@ -12,7 +17,7 @@ void for_each_function_symbol(Elf* elf, Elf_Scn* table, const GElf_Shdr& header,
     for (std::size_t i = 0; i < count; ++i) {
         GElf_Sym symbol;
         if (gelf_getsym(data, static_cast<int>(i), &symbol) == nullptr ||
-            GELF_ST_TYPE(symbol.st_info) != STT_FUNC || symbol.st_shndx == SHN_UNDEF ||
+            GELF_ST_TYPE(symbol.st_info) != type || symbol.st_shndx == SHN_UNDEF ||
             symbol.st_value == 0) {
             continue;
         }

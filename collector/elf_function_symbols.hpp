@@ -1,6 +1,6 @@
 #pragma once
-// The function symbols of one ELF symbol table, shared by uprobe attachment (file offsets of the
-// CUDA entry points) and stack symbolization (address -> function name).
+// The function (and data) symbols of one ELF symbol table, shared by uprobe attachment (file
+// offsets of the CUDA entry points) and stack symbolization (address -> function name).
 
 #include <gelf.h>
 #include <libelf.h>
@@ -17,5 +17,9 @@ struct ElfCloser {
 // SHT_SYMTAB): undefined and zero-address symbols are skipped, names are never null.
 void for_each_function_symbol(Elf* elf, Elf_Scn* table, const GElf_Shdr& header,
                               const std::function<void(const GElf_Sym&, const char*)>& visit);
+
+// The same for the defined symbols of one type (STT_FUNC, STT_OBJECT).
+void for_each_defined_symbol(Elf* elf, Elf_Scn* table, const GElf_Shdr& header, int type,
+                             const std::function<void(const GElf_Sym&, const char*)>& visit);
 
 }  // namespace causeway::collector

@@ -30,6 +30,12 @@ struct RecordOptions {
     // Record the user stack of every CUDA call (--stacks): stack and stack_frame rows, at the
     // cost of a frame-pointer walk per call.
     bool record_stacks = false;
+    // With --stacks, also walk the CPython frames of Python processes (off: --no-python-frames),
+    // at CUDA calls and at sampled switch-outs: at most one per thread per python_sample_gap_ns
+    // (--python-sample-gap).
+    bool python_frames = true;
+    std::int64_t python_sample_gap_ns = 1'000'000;
+    bool walks_python() const { return record_stacks && python_frames; }
     std::string flags;  // the options as given, for session.collector_flags
 };
 
