@@ -1,5 +1,6 @@
 #include "collector/python_interpreter.hpp"
 
+#include <cctype>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -87,7 +88,16 @@ std::string PythonInterpreter::version() const {
 
 bool looks_like_python(const std::string& path) {
     std::string name = path.substr(path.rfind('/') + 1);
-    return name.rfind("python", 0) == 0 || name.rfind("libpython", 0) == 0;
+    for (const char* prefix : {"python", "libpython"}) {
+        std::string_view start(prefix);
+        // A version follows: python3.11, libpython3.12.so.1.0 (not python.db-shm: opening a file
+        // that its owner locks would drop the owner's POSIX locks on it).
+        if (name.rfind(start, 0) == 0 && name.size() > start.size() &&
+            std::isdigit(static_cast<unsigned char>(name[start.size()])) != 0) {
+            return true;
+        }
+    }
+    return false;
 }
 
 Result<std::optional<PythonInterpreter>> find_python_interpreter(int pid,

@@ -32,7 +32,7 @@ Result<std::optional<PythonInterpreter>> find_python_interpreter(
 
 // Whether a mapped file's name looks like a CPython interpreter or its library (python3.11,
 // libpython3.12.so.1.0): only those are opened, so that a process with a large library (libtorch)
-// costs no symbol-table scan.
+// costs no symbol-table scan, and no file of another program is opened by accident.
 bool looks_like_python(const std::string& path);
 
 }  // namespace causeway::collector

@@ -71,7 +71,7 @@ PythonOffsets offsets_3_13() {
 
 // The 3.13 _Py_DebugOffsets, as uint64_t fields in declaration order (pycore_runtime.h).
 namespace debug313 {
-constexpr std::size_t kCookie = 0, kVersion = 1, kFreeThreaded = 2;
+constexpr std::size_t kVersion = 1, kFreeThreaded = 2;  // after the 8-byte cookie
 // runtime_state {size, finalizing, interpreters_head}
 constexpr std::size_t kRuntimeInterpretersHead = 3 + 2;
 // interpreter_state {size, id, next, threads_head, ...13 fields}
@@ -130,8 +130,12 @@ Result<PythonOffsets> debug_offsets(std::span<const std::uint8_t> bytes,
     using namespace debug313;
     int major = static_cast<int>(version_hex >> 24),
         minor = static_cast<int>((version_hex >> 16) & 0xff);
-    if (bytes.size() < kFields * 8 || std::memcmp(bytes.data(), "xdebugpy", 8) != 0) {
+    if (bytes.size() < 8 || std::memcmp(bytes.data(), "xdebugpy", 8) != 0) {
         return Error{"_PyRuntime does not start with the _Py_DebugOffsets cookie \"xdebugpy\""};
+    }
+    if (bytes.size() < kFields * 8) {
+        return Error{"_Py_DebugOffsets is cut short (" + std::to_string(bytes.size()) +
+                     " bytes, 3.13's are " + std::to_string(kFields * 8) + ")"};
     }
     auto field = [&](std::size_t index) {
         std::uint64_t value = 0;

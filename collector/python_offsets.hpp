@@ -48,6 +48,6 @@ std::string supported_versions();
 Result<PythonOffsets> debug_offsets(std::span<const std::uint8_t> bytes, std::uint32_t version_hex);
 
 // Bytes of _PyRuntime to read for debug_offsets().
-inline constexpr std::size_t kDebugOffsetsBytes = 512;
+inline constexpr std::size_t kDebugOffsetsBytes = 1024;
 
 }  // namespace causeway::collector

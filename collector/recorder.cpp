@@ -379,7 +379,10 @@ Status Recorder::start(const DiscoveryResult& discovered) {
         if (auto id = registry_.add_root_process(static_cast<std::uint32_t>(pid)); !id) {
             return id.error();
         }
-        if (auto status = inspect_python(static_cast<std::uint32_t>(pid)); !status) {
+        // A command is still the collector's own fork, held before its exec: its interpreter
+        // is looked for at the exec.
+        if (auto status = child_ ? Status{Ok{}} : inspect_python(static_cast<std::uint32_t>(pid));
+            !status) {
             return status;
         }
         ++processes_seen_;

@@ -4,15 +4,16 @@ up, so the expected line numbers are read from this file, not written down twice
 
   ctypes_calls.py calls N [--depth D]   N cudaStreamSynchronize calls from sync_once(), called
                                          D frames deep (default 1); then N cudaMemcpy calls
-  ctypes_calls.py wait SECONDS           announce readiness on stdout ("ready"), then make
-                                         cudaStreamSynchronize calls for SECONDS (for --pid)
+  ctypes_calls.py serve [--depth D]      say "ready" on stdout, then make those calls in rounds
+                                         (one sync, one copy) until stdin is closed: the test
+                                         decides when it has seen enough, so no timing is assumed
 The runtime is libcudart.so.13 in $CAUSEWAY_FAKECUDA_DIR.
 """
 
 import ctypes
 import os
 import sys
-import time
+import threading
 
 CUDA_MEMCPY_HOST_TO_HOST = 0
 
@@ -32,7 +33,7 @@ def sync_once(cudart):
 
 def nested(cudart, depth):
     if depth <= 1:
-        sync_once(cudart)
+        sync_once(cudart)  # cw-line: leaf
     else:
         nested(cudart, depth - 1)  # cw-line: nested
 
@@ -42,22 +43,39 @@ def copy_once(cudart, buffer):
     check(cudart.cudaMemcpy(buffer, buffer, ctypes.c_size_t(n), CUDA_MEMCPY_HOST_TO_HOST), "cudaMemcpy")  # cw-line: copy
 
 
+def depth_option(args):
+    return int(args[args.index("--depth") + 1]) if "--depth" in args else 1
+
+
+def stdin_closed():
+    """An event set once stdin reaches its end (the test's signal to stop)."""
+    closed = threading.Event()
+
+    def wait_for_end():
+        sys.stdin.buffer.read()
+        closed.set()
+
+    threading.Thread(target=wait_for_end, daemon=True).start()
+    return closed
+
+
 def main():
     cudart = load_runtime()
+    buffer = ctypes.create_string_buffer(64)
+    depth = depth_option(sys.argv)
     if sys.argv[1] == "calls":
         count = int(sys.argv[2])
-        depth = int(sys.argv[4]) if len(sys.argv) > 4 and sys.argv[3] == "--depth" else 1
         for _ in range(count):
             nested(cudart, depth)
-        buffer = ctypes.create_string_buffer(64)
         for _ in range(count):
             copy_once(cudart, buffer)
-    elif sys.argv[1] == "wait":
-        deadline = time.monotonic() + float(sys.argv[2])
+    elif sys.argv[1] == "serve":
+        closed = stdin_closed()
         print("ready", flush=True)
-        while time.monotonic() < deadline:
-            sync_once(cudart)
-            time.sleep(0.001)
+        while not closed.is_set():
+            nested(cudart, depth)
+            copy_once(cudart, buffer)
+            closed.wait(0.001)
     else:
         sys.exit(f"ctypes_calls.py: unknown mode {sys.argv[1]!r}")
 
