@@ -1,6 +1,27 @@
 #include "collector/elf_function_symbols.hpp"
 
+#include <fcntl.h>
+
+#include <cerrno>
+#include <cstring>
+
 namespace causeway::collector {
+
+Result<OpenElf> open_elf(const std::string& path) {
+    if (elf_version(EV_CURRENT) == EV_NONE) {
+        return Error{std::string("libelf is unusable: ") + elf_errmsg(-1)};
+    }
+    OpenElf file;
+    file.fd = UniqueFd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+    if (!file.fd) {
+        return Error{"cannot open " + path + ": " + std::strerror(errno)};
+    }
+    file.elf.reset(elf_begin(file.fd.get(), ELF_C_READ_MMAP, nullptr));
+    if (!file.elf || elf_kind(file.elf.get()) != ELF_K_ELF) {
+        return Error{path + " is not an ELF file"};
+    }
+    return file;
+}
 
 void for_each_function_symbol(Elf* elf, Elf_Scn* table, const GElf_Shdr& header,
                               const std::function<void(const GElf_Sym&, const char*)>& visit) {

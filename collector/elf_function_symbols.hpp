@@ -6,12 +6,25 @@
 #include <libelf.h>
 
 #include <functional>
+#include <memory>
+#include <string>
+
+#include "tracedb/result.hpp"
+#include "tracedb/unique_fd.hpp"
 
 namespace causeway::collector {
 
 struct ElfCloser {
     void operator()(Elf* elf) const { elf_end(elf); }
 };
+
+// An ELF file opened for reading (libelf mmaps it); the descriptor lives as long as the handle.
+struct OpenElf {
+    UniqueFd fd;
+    std::unique_ptr<Elf, ElfCloser> elf;
+};
+// Errors name the file: unreadable, or not ELF.
+Result<OpenElf> open_elf(const std::string& path);
 
 // Calls `visit` for every function defined in the symbol table `table` (SHT_DYNSYM or
 // SHT_SYMTAB): undefined and zero-address symbols are skipped, names are never null.

@@ -5,9 +5,6 @@
 #include <libelf.h>
 #include <unistd.h>
 
-#include <cerrno>
-#include <cstring>
-#include <memory>
 #include <set>
 
 #include "collector/elf_function_symbols.hpp"
@@ -49,39 +46,35 @@ std::optional<std::uint64_t> ElfObjects::load_base(std::uint64_t start,
 
 Result<ElfObjects> read_elf_objects(const std::string& path,
                                     const std::vector<std::string>& names) {
-    if (elf_version(EV_CURRENT) == EV_NONE) {
-        return Error{std::string("libelf is unusable: ") + elf_errmsg(-1)};
+    auto file = open_elf(path);
+    if (!file) {
+        return file.error();
     }
-    UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-    if (!fd) {
-        return Error{"cannot open " + path + ": " + std::strerror(errno)};
-    }
-    std::unique_ptr<Elf, ElfCloser> elf(elf_begin(fd.get(), ELF_C_READ_MMAP, nullptr));
+    Elf* elf = file->elf.get();
     GElf_Ehdr header;
     std::size_t program_headers = 0;
-    if (!elf || elf_kind(elf.get()) != ELF_K_ELF || gelf_getehdr(elf.get(), &header) == nullptr ||
-        elf_getphdrnum(elf.get(), &program_headers) != 0) {
-        return Error{path + " is not an ELF file"};
+    if (gelf_getehdr(elf, &header) == nullptr || elf_getphdrnum(elf, &program_headers) != 0) {
+        return Error{path + " has no readable ELF headers"};
     }
     ElfObjects objects;
     objects.path = path;
     objects.position_independent = header.e_type == ET_DYN;
     for (std::size_t i = 0; i < program_headers; ++i) {
         GElf_Phdr segment;
-        if (gelf_getphdr(elf.get(), static_cast<int>(i), &segment) != nullptr &&
+        if (gelf_getphdr(elf, static_cast<int>(i), &segment) != nullptr &&
             segment.p_type == PT_LOAD) {
             objects.segments.push_back({segment.p_offset, segment.p_vaddr, segment.p_filesz});
         }
     }
     std::set<std::string> wanted(names.begin(), names.end());
     for (Elf64_Word type : {SHT_DYNSYM, SHT_SYMTAB}) {
-        for (Elf_Scn* section = elf_nextscn(elf.get(), nullptr); section != nullptr;
-             section = elf_nextscn(elf.get(), section)) {
+        for (Elf_Scn* section = elf_nextscn(elf, nullptr); section != nullptr;
+             section = elf_nextscn(elf, section)) {
             GElf_Shdr table;
             if (gelf_getshdr(section, &table) == nullptr || table.sh_type != type) {
                 continue;
             }
-            for_each_defined_symbol(elf.get(), section, table, STT_OBJECT,
+            for_each_defined_symbol(elf, section, table, STT_OBJECT,
                                     [&](const GElf_Sym& symbol, const char* name) {
                                         if (wanted.count(name) != 0) {
                                             objects.addresses.emplace(name, symbol.st_value);

@@ -111,25 +111,34 @@ Result<std::optional<std::int64_t>> EventWriter::stack_row(std::int64_t process_
     return std::optional<std::int64_t>{*id};
 }
 
-Status EventWriter::on_cuda_call(const cw_cuda_call& e) {
-    auto thread = registry_.thread_id(e.tid, e.tgid, true);
+Result<EventWriter::Origin> EventWriter::origin(std::uint32_t tid, std::uint32_t tgid) {
+    auto thread = registry_.thread_id(tid, tgid, true);
     if (!thread) {
         return thread.error();
     }
-    auto process = registry_.process_id(e.tgid, true);
+    auto process = registry_.process_id(tgid, true);
     if (!process) {
         return process.error();
     }
+    return Origin{*thread, *process};
+}
+
+Status EventWriter::on_cuda_call(const cw_cuda_call& e) {
+    auto ids = origin(e.tid, e.tgid);
+    if (!ids) {
+        return ids.error();
+    }
+    const auto [thread, process] = *ids;
     if (e.ret == 0 && (e.flags & CW_CALL_HAS_ADDR)) {
         if (e.op == CW_OP_cudaMallocHost || e.op == CW_OP_cudaHostAlloc) {
-            pinned_.add(*process, e.host_addr, e.bytes);
+            pinned_.add(process, e.host_addr, e.bytes);
         } else if (e.op == CW_OP_cudaFreeHost) {
-            pinned_.remove(*process, e.host_addr);
+            pinned_.remove(process, e.host_addr);
         }
     }
     std::optional<std::int64_t> stream;
     if (e.flags & CW_CALL_HAS_STREAM) {
-        auto id = stream_id(*process, e.stream);
+        auto id = stream_id(process, e.stream);
         if (!id) {
             return id.error();
         }
@@ -137,15 +146,15 @@ Status EventWriter::on_cuda_call(const cw_cuda_call& e) {
     }
     std::optional<bool> pinned;
     if (is_host_copy(e)) {
-        pinned = pinned_.contains(*process, e.host_addr);
+        pinned = pinned_.contains(process, e.host_addr);
     }
-    auto stack = stack_row(*process, e.tgid, e.stack_id, e.python_stack);
+    auto stack = stack_row(process, e.tgid, e.stack_id, e.python_stack);
     if (!stack) {
         return stack.error();
     }
     ++cuda_calls_;
     return writer_.add_cuda_call(
-        to_cuda_call_record(e, start_mono_ns_, *thread, stream, pinned, *stack));
+        to_cuda_call_record(e, start_mono_ns_, thread, stream, pinned, *stack));
 }
 
 Status EventWriter::on_offcpu(const cw_offcpu& e) {
@@ -174,15 +183,12 @@ Status EventWriter::on_offcpu(const cw_offcpu& e) {
 }
 
 Status EventWriter::on_switch_stack(const cw_switch_stack& e) {
-    auto thread = registry_.thread_id(e.tid, e.tgid, true);
-    if (!thread) {
-        return thread.error();
+    auto ids = origin(e.tid, e.tgid);
+    if (!ids) {
+        return ids.error();
     }
-    auto process = registry_.process_id(e.tgid, true);
-    if (!process) {
-        return process.error();
-    }
-    auto stack = stack_row(*process, e.tgid, -1, e.python_stack);
+    const auto [thread, process] = *ids;
+    auto stack = stack_row(process, e.tgid, -1, e.python_stack);
     if (!stack) {
         return stack.error();
     }
@@ -190,7 +196,7 @@ Status EventWriter::on_switch_stack(const cw_switch_stack& e) {
         return Ok{};  // the frames could not be named (the interpreter is not known)
     }
     tracedb::SwitchOutStackRecord record;
-    record.thread_id = *thread;
+    record.thread_id = thread;
     record.ts_ns = static_cast<std::int64_t>(e.ts_ns) - start_mono_ns_;
     record.stack_id = **stack;
     record.reason = e.reason == CW_OFFCPU_PREEMPTED ? tracedb::OffCpuReason::kPreempted

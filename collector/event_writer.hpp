@@ -58,6 +58,12 @@ class EventWriter {
     std::int64_t offcpu_intervals() const { return offcpu_intervals_; }
 
   private:
+    // The minted ids of a traced thread and its process.
+    struct Origin {
+        std::int64_t thread_id;
+        std::int64_t process_id;
+    };
+    Result<Origin> origin(std::uint32_t tid, std::uint32_t tgid);
     Result<std::int64_t> stream_id(std::int64_t process_id, std::uint64_t handle);
     // The stack row of a native stack id and a Python stack key of process `tgid` (minted once
     // per process and pair); nothing when neither can be read.

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <thread>
 
+#include "tests/collector/collector_process.hpp"
 #include "tracedb/reader.hpp"
 
 namespace causeway::testing {
@@ -23,13 +24,7 @@ PipedProcess::PipedProcess(const std::vector<std::string>& argv) {
     if (pid_ == 0) {
         dup2(to_child[0], STDIN_FILENO);
         dup2(from_child[1], STDOUT_FILENO);
-        std::vector<char*> args;
-        for (const auto& arg : argv) {
-            args.push_back(const_cast<char*>(arg.c_str()));
-        }
-        args.push_back(nullptr);
-        execv(args[0], args.data());
-        _exit(127);
+        exec_or_exit(argv);
     }
     close(to_child[0]);
     close(from_child[1]);

@@ -1,6 +1,6 @@
-"""Calls the fake CUDA runtime through ctypes from known lines, for the Python-frame tests and the
-bench. Each line that calls CUDA ends with a marker comment (`# cw-line: NAME`) that the tests look
-up, so the expected line numbers are read from this file, not written down twice.
+"""Calls the fake CUDA runtime through ctypes from known lines, for the Python-frame tests. Each
+line that calls CUDA ends with a marker comment (`# cw-line: NAME`) that the tests look up, so the
+expected line numbers are read from this file, not written down twice.
 
   ctypes_calls.py calls N [--depth D]   N cudaStreamSynchronize calls from sync_once(), called
                                          D frames deep (default 1); then N cudaMemcpy calls
@@ -13,7 +13,8 @@ The runtime is libcudart.so.13 in $CAUSEWAY_FAKECUDA_DIR.
 import ctypes
 import os
 import sys
-import threading
+
+from stop_signal import stdin_closed
 
 CUDA_MEMCPY_HOST_TO_HOST = 0
 
@@ -46,17 +47,6 @@ def copy_once(cudart, buffer):
 def depth_option(args):
     return int(args[args.index("--depth") + 1]) if "--depth" in args else 1
 
-
-def stdin_closed():
-    """An event set once stdin reaches its end (the test's signal to stop)."""
-    closed = threading.Event()
-
-    def wait_for_end():
-        sys.stdin.buffer.read()
-        closed.set()
-
-    threading.Thread(target=wait_for_end, daemon=True).start()
-    return closed
 
 
 def main():

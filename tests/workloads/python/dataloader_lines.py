@@ -8,7 +8,8 @@ $CAUSEWAY_FAKECUDA_DIR."""
 import ctypes
 import os
 import sys
-import threading
+
+from stop_signal import stdin_closed
 
 import torch
 from torch.utils.data import DataLoader, Dataset
@@ -24,16 +25,6 @@ class PythonWorkDataset(Dataset):
         total = sum(i * i for i in range(20000))  # cw-line: getitem
         return torch.tensor([float(total % 7), float(index % 5)])
 
-
-def stdin_closed():
-    closed = threading.Event()
-
-    def wait_for_end():
-        sys.stdin.buffer.read()
-        closed.set()
-
-    threading.Thread(target=wait_for_end, daemon=True).start()
-    return closed
 
 
 def main():
