@@ -127,7 +127,7 @@ TEST_CASE("a Python stack deeper than the frame limit keeps its innermost 32 fra
                     "'truncated'") >= 1);
 }
 
-TEST_CASE("--pid walks the Python frames of a process that was already running") {
+TEST_CASE("attaching with --pid walks the Python frames of a process already running") {
     require_runtime_or_skip();
     setenv("CAUSEWAY_FAKECUDA_DIR", FAKECUDA_DIR, 1);
     TempDir dir;
