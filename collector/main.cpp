@@ -66,6 +66,10 @@ int main(int argc, char** argv) {
     record_cmd->add_flag("--stacks", options.record_stacks,
                          "Record the user stack of every CUDA call (frame pointers; adds cost "
                          "per call)");
+    bool no_native_frames = false;
+    record_cmd->add_flag("--no-native-frames", no_native_frames,
+                         "With --stacks, record Python frames only: no frame-pointer walk of the "
+                         "native stack");
     bool no_python_frames = false;
     record_cmd->add_flag("--no-python-frames", no_python_frames,
                          "With --stacks, record native frames only: do not walk the CPython "
@@ -95,6 +99,7 @@ int main(int argc, char** argv) {
     }
     options.python_sample_gap_ns = *gap;
     options.python_frames = !no_python_frames;
+    options.native_frames = !no_native_frames;
     options.offcpu_floor_ns = *floor;
     options.page_bucket_ns = *bucket;
     options.stop_on_dlopen = !no_dlopen_stop && options.pids.empty();

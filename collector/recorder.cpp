@@ -343,7 +343,7 @@ Status Recorder::start(const DiscoveryResult& discovered) {
     config.stop_on_dlopen = options_.stop_on_dlopen;
     config.cuda_ring_bytes = options_.cuda_ring_bytes;
     config.uprobe_multi = options_.uprobe_multi;
-    config.record_stacks = options_.record_stacks;
+    config.record_stacks = options_.walks_native();
     config.walk_python = options_.walks_python();
     config.python_sample_gap_ns = static_cast<std::uint64_t>(options_.python_sample_gap_ns);
     auto programs = BpfPrograms::load(config);
@@ -351,7 +351,7 @@ Status Recorder::start(const DiscoveryResult& discovered) {
         return programs.error();
     }
     programs_ = std::move(programs.value());
-    if (options_.record_stacks) {
+    if (options_.walks_native()) {
         events_.record_stacks([fd = programs_->user_stacks_fd()](std::int32_t stack_id) {
             std::vector<std::uint64_t> addresses(CW_STACK_DEPTH);
             if (bpf_map_lookup_elem(fd, &stack_id, addresses.data()) != 0) {
