@@ -14,8 +14,7 @@
 
 #define PRINT(name, value) printf("%s %lu\n", name, (unsigned long)(value))
 
-int main(void)
-{
+int main(void) {
     PRINT("version_hex", PY_VERSION_HEX);
     PRINT("runtime_interpreters_head", offsetof(_PyRuntimeState, interpreters.head));
     PRINT("interp_next", offsetof(PyInterpreterState, next));
