@@ -181,3 +181,29 @@ TEST_CASE("a DataLoader worker that preempts the trainer is sampled in its __get
     CHECK(query_int(trace, calls_at(9, 0, "main", train_sync, script)) ==
           query_int(trace, "SELECT count(*) FROM cuda_call WHERE op_id = 9"));
 }
+
+TEST_CASE("an interpreter that cannot be read falls back to native frames and says why") {
+    require_runtime_or_skip();
+    const std::string python310 = "/root/.pyenv/versions/3.10.13/bin/python3";
+    if (!std::filesystem::exists(python310)) {
+        WARN("no CPython 3.10 on this machine, not tested: " << python310);
+        return;
+    }
+    setenv("CAUSEWAY_FAKECUDA_DIR", FAKECUDA_DIR, 1);
+    TempDir dir;
+    std::string db = dir.file("python310.db");
+    PipedProcess collector(record_command(db, {python310, kCallsScript, "serve"}));
+    REQUIRE(wait_for_trace(db,
+                           "SELECT count(*) FROM cuda_call c JOIN stack_frame f ON "
+                           "f.stack_id = c.stack_id WHERE c.op_id = 9"));
+    REQUIRE(exited_ok(collector.finish()));
+    auto trace = open_trace(db);
+    CHECK(query_int(trace, "SELECT count(*) FROM cuda_call WHERE op_id = 9 AND stack_id IS NULL") ==
+          0);
+    CHECK(query_int(trace, "SELECT count(*) FROM stack_python_frame") == 0);
+    CHECK(query_int(trace, "SELECT count(*) FROM stack WHERE python_truncated IS NOT NULL") == 0);
+    CHECK(query_int(trace,
+                    "SELECT count(*) FROM data_quality WHERE source = 'python' AND counter = "
+                    "'unreadable_interpreters' AND value = 1 AND severity = 'error' AND "
+                    "description LIKE '%libpython3.10%before 3.11%'") == 1);
+}
