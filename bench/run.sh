@@ -6,7 +6,7 @@
 # measurements of the same invocation) followed by the targets and whether they are met.
 #
 #   sudo bench/run.sh [--runs N] [--quick] [--large] [--out DIR] [--no-build]
-#                     [--only overhead,ingest,sched,analysis,verdicts] [--baseline-collector PATH]
+#                     [--only overhead,ingest,sched,python,analysis,verdicts] [--baseline-collector PATH]
 #
 # --baseline-collector: the sched section also runs the ping-pong traced by, and beside, another
 # build of the collector (an earlier commit), interleaved round by round, so a change's cost is
@@ -24,6 +24,7 @@ source "$BENCH_DIR/lib/common.sh"
 source "$BENCH_DIR/lib/overhead.sh"
 source "$BENCH_DIR/lib/ingest.sh"
 source "$BENCH_DIR/lib/sched.sh"
+source "$BENCH_DIR/lib/python.sh"
 source "$BENCH_DIR/lib/analysis.sh"
 source "$BENCH_DIR/lib/verdicts.sh"
 
@@ -34,7 +35,7 @@ usage() {
 
 RUNS=5
 BENCH_LARGE=0
-SECTIONS=overhead,ingest,sched,analysis,verdicts
+SECTIONS=overhead,ingest,sched,python,analysis,verdicts
 BENCH_OUT=""
 BENCH_BUILD=1
 OVERHEAD_CALLS=200000      # calls per overhead run (count)
@@ -62,8 +63,8 @@ while (($#)); do
 done
 [[ $RUNS =~ ^[1-9][0-9]*$ ]] || die "--runs needs a positive number, not '$RUNS'"
 for section in ${SECTIONS//,/ }; do
-  [[ $section =~ ^(overhead|ingest|sched|analysis|verdicts)$ ]] ||
-    die "unknown section '$section' in --only (use overhead, ingest, sched, analysis, verdicts)"
+  [[ $section =~ ^(overhead|ingest|sched|python|analysis|verdicts)$ ]] ||
+    die "unknown section '$section' in --only (use overhead, ingest, sched, python, analysis, verdicts)"
 done
 [[ $(id -u) -eq 0 ]] || die "run as root: the tracers attach uprobes and tracepoints (sudo bench/run.sh)"
 for tool in cmake ninja sqlite3 bpftrace /usr/bin/time; do
@@ -82,7 +83,7 @@ build() {
   [[ -f $BUILD_DIR/build.ninja ]] ||
     cmake -S "$REPO_DIR" -B "$BUILD_DIR" -G Ninja -DCAUSEWAY_WERROR=ON >>"$BENCH_OUT/raw.log"
   local targets=()
-  [[ $SECTIONS =~ overhead|ingest|sched ]] &&
+  [[ $SECTIONS =~ overhead|ingest|sched|python ]] &&
     targets+=(causeway-collector causeway-bench-floor causeway-bench-call-loop causeway-bench-ping-pong)
   [[ $SECTIONS =~ analysis ]] && targets+=(causeway causeway-bench-synth causeway-bench-mcp)
   [[ $SECTIONS =~ verdicts ]] && targets+=(causeway-collector causeway causeway_scenarios)

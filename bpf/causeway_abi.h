@@ -84,11 +84,98 @@ struct cw_cuda_call {
     cw_u16 op;        /* enum cw_cuda_op */
     cw_u8 copy_kind;  /* CW_COPY_*, CW_COPY_NONE for non-copies */
     cw_u8 flags;      /* CW_CALL_* */
-    cw_u32 pad;
+    cw_u32 python_stack; /* key of the Python frames at entry in the python_stacks map;
+                            CW_PY_NO_STACK: none (not a readable interpreter, or not walked) */
 };
 
 /* Frames kept per user stack (innermost first; 0 ends a shorter stack). */
 #define CW_STACK_DEPTH 32
+
+/* Python frames (bpf/python_frames.bpf.h). A Python stack is interned in the kernel: its key is a
+ * hash of its frames (never CW_PY_NO_STACK) in the python_stacks map, whose value holds the
+ * frames; user space reads each key once per process and resolves file, function and line. */
+#define CW_PY_NO_STACK 0
+#define CW_PY_MAX_FRAMES 32   /* Python frames kept per stack, innermost first */
+#define CW_PY_MAX_THREADS 32  /* thread states searched for the current thread (all interpreters) */
+#define CW_PY_FRAME_CHUNK 72  /* bytes of an _PyInterpreterFrame read at once: every field used
+                                 lies in them in 3.11 to 3.13 */
+#define CW_PY_NO_CFRAME 0xffff /* cw_python_process.cframe_current_frame: the thread state points
+                                  at the current frame itself (3.13+), not through a _PyCFrame */
+#define CW_PY_NO_OWNER 0xff   /* cw_python_process.owner_cstack: the version has no shim frames */
+
+/* One Python frame as the kernel sees it; user space reads the code object once. */
+struct cw_python_frame {
+    cw_u64 code;          /* address of the PyCodeObject in the process */
+    cw_s32 instr_offset;  /* bytes from the code object's first instruction to the frame's
+                             instruction (prev_instr before 3.13, instr_ptr from 3.13); < 0 before
+                             the first instruction ran */
+    cw_u32 first_line;    /* co_firstlineno read in the kernel, so that a code object freed and its
+                             address reused by another is not taken for the first */
+};
+
+/* cw_python_stack.flags */
+#define CW_PY_TRUNCATED 0x1 /* the thread had more than CW_PY_MAX_FRAMES frames: the outermost
+                               are missing */
+
+/* Value of the python_stacks map. */
+struct cw_python_stack {
+    cw_u32 depth; /* frames used */
+    cw_u32 flags; /* CW_PY_* */
+    struct cw_python_frame frames[CW_PY_MAX_FRAMES];
+};
+
+/* Value of the python_procs map (key: tgid): where a process's interpreter keeps its state and the
+ * structure offsets (bytes) of its version, set by user space from the interpreter binary
+ * (collector/python_offsets.cpp); copied to a child at fork, removed at exec. */
+struct cw_python_process {
+    cw_u64 runtime_addr;              /* &_PyRuntime in the process (load base added) */
+    cw_u16 runtime_interpreters_head; /* _PyRuntimeState.interpreters.head */
+    cw_u16 interp_next;               /* PyInterpreterState.next */
+    cw_u16 interp_threads_head;       /* PyInterpreterState.threads.head */
+    cw_u16 tstate_next;               /* PyThreadState.next */
+    cw_u16 tstate_native_thread_id;   /* PyThreadState.native_thread_id (the kernel tid) */
+    cw_u16 tstate_frame;              /* PyThreadState.cframe (3.11, 3.12) or .current_frame */
+    cw_u16 cframe_current_frame;      /* _PyCFrame.current_frame; CW_PY_NO_CFRAME from 3.13 */
+    cw_u16 frame_code;                /* _PyInterpreterFrame.f_code / f_executable */
+    cw_u16 frame_previous;            /* _PyInterpreterFrame.previous */
+    cw_u16 frame_instr;               /* _PyInterpreterFrame.prev_instr / instr_ptr */
+    cw_u16 frame_owner;               /* _PyInterpreterFrame.owner (one byte) */
+    cw_u16 code_adaptive;             /* PyCodeObject.co_code_adaptive: the first instruction */
+    cw_u16 code_firstlineno;          /* PyCodeObject.co_firstlineno (int) */
+    cw_u8 owner_cstack;               /* FRAME_OWNED_BY_CSTACK (3.12+), CW_PY_NO_OWNER before */
+    cw_u8 pad[5];
+};
+
+/* Why a Python stack was taken at a switch-out (cw_switch_stack.role). */
+#define CW_SWITCH_GPU_THREAD 0 /* a thread that has made CUDA calls left its CPU */
+#define CW_SWITCH_COMPETITOR 1 /* a thread left a CPU it had taken from such a thread */
+
+/* The Python stack of a traced thread at a switch-out (sched skeleton's stack_samples ring). */
+struct cw_switch_stack {
+    cw_u64 ts_ns;          /* switch-out */
+    cw_u64 gpu_switch_out_ns; /* competitor: when it took the CPU (the GPU thread's switch-out) */
+    cw_u32 tid;
+    cw_u32 tgid;
+    cw_u32 gpu_tid;        /* competitor: the GPU thread whose CPU it took; 0 otherwise */
+    cw_u32 gpu_tgid;
+    cw_u32 python_stack;   /* key in python_stacks */
+    cw_u8 role;            /* CW_SWITCH_* */
+    cw_u8 reason;          /* CW_OFFCPU_* of this switch-out */
+    cw_u8 pad[2];
+};
+
+/* Python walks of one skeleton (its .bss), for the data_quality table. */
+struct cw_python_counters {
+    cw_u64 walks;              /* stacks walked (count) */
+    cw_u64 no_thread_state;    /* walks that found no thread state for the thread */
+    cw_u64 read_errors;        /* walks stopped by an unreadable frame (page not resident) */
+    cw_u64 truncated;          /* stacks deeper than CW_PY_MAX_FRAMES */
+    cw_u64 collisions;         /* two stacks with one key: the later one was not stored */
+    cw_u64 map_full;           /* python_stacks full: the stack was not stored */
+    cw_u64 rate_limited;       /* switch-outs not walked: the thread was walked less than
+                                  python_sample_gap_ns before */
+    cw_u64 ringbuf_drops;      /* switch-out stacks lost: the stack_samples ring was full */
+};
 
 /* Why a traced thread left its CPU (offcpu.reason). */
 #define CW_OFFCPU_PREEMPTED 0 /* still runnable (prev_state == TASK_RUNNING) */

@@ -5,6 +5,7 @@
  * sends one record. Entries nest (cudaMemcpy calls cuMemcpy*), so each thread keeps a small
  * stack of open calls. */
 #include "bpf/common.bpf.h"
+#include "bpf/python_frames.bpf.h"
 
 #define CW_MAX_NESTING 4 /* power of two: the index is masked for the verifier */
 
@@ -36,6 +37,8 @@ struct open_call {
     __u8 copy_kind;
     __u8 flags;
     __s32 stack_id;
+    __u32 python_stack; /* CW_PY_NO_STACK when not walked */
+    __u32 pad;
 };
 
 struct open_calls {
@@ -50,6 +53,18 @@ struct {
     __type(key, int);
     __type(value, struct open_calls);
 } open_calls SEC(".maps");
+
+/* The calling thread's Python stack when its process has a readable interpreter; marks the
+ * thread as one that drives the GPU (its switch-outs are sampled, bpf/sched.bpf.c). */
+static __always_inline __u32 python_stack_of_caller(struct task_struct *task)
+{
+    const struct cw_python_process *proc;
+    struct cw_python_thread *pt = cw_py_thread(task, true, &proc);
+    if (!pt)
+        return CW_PY_NO_STACK;
+    pt->drives_gpu = 1;
+    return cw_py_walk(proc, pt, task->pid);
+}
 
 /* The n-th stack-passed argument (1-based) at function entry: after the return address. */
 static __always_inline __u64 stack_arg(struct pt_regs *ctx, int n)
@@ -179,6 +194,13 @@ int cw_cuda_entry(struct pt_regs *ctx)
     call->bytes = call->stream = call->host_addr = call->out_ptr = 0;
     save_arguments(ctx, call);
     call->stack_id = record_stacks ? bpf_get_stackid(ctx, &user_stacks, BPF_F_USER_STACK) : -1;
+    /* A nested call (cudaMemcpy -> cuMemcpy*) runs under the same Python frames. */
+    if (!walk_python)
+        call->python_stack = CW_PY_NO_STACK;
+    else if (depth > 0)
+        call->python_stack = open->calls[(depth - 1) & (CW_MAX_NESTING - 1)].python_stack;
+    else
+        call->python_stack = python_stack_of_caller(task);
     open->depth = depth + 1;
     call->ts_ns = bpf_ktime_get_ns(); /* last, so the probe's own work is not in the call */
     return 0;
@@ -233,7 +255,7 @@ int cw_cuda_return(struct pt_regs *ctx)
     event->tgid = id >> 32;
     event->ret = PT_REGS_RC(ctx);
     event->stack_id = call->stack_id;
-    event->pad = 0;
+    event->python_stack = call->python_stack;
     event->op = op;
     event->copy_kind = call->copy_kind;
     event->flags = call->flags;

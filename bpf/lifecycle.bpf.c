@@ -4,6 +4,7 @@
  * streamed for the names and identities in the trace. The dynamic loader's link-map hook stops a
  * traced process after a dlopen until the collector has attached to any new CUDA library. */
 #include "bpf/common.bpf.h"
+#include "bpf/python_process.bpf.h"
 
 /* 1: stop a traced process with SIGSTOP at each link-map change (late dlopen catching). */
 const volatile bool stop_on_loader = true;
@@ -51,6 +52,11 @@ int BPF_PROG(cw_process_fork, struct task_struct *parent, struct task_struct *ch
         __u8 one = 1;
         if (bpf_map_update_elem(&traced_tgids, &tgid, &one, BPF_ANY) != 0)
             __sync_fetch_and_add(&counters.map_full, 1);
+        /* A forked child runs the parent's interpreter at the same addresses. */
+        __u32 parent_tgid = parent->tgid;
+        struct cw_python_process *python = bpf_map_lookup_elem(&python_procs, &parent_tgid);
+        if (python && bpf_map_update_elem(&python_procs, &tgid, python, BPF_ANY) != 0)
+            __sync_fetch_and_add(&counters.map_full, 1);
     }
     struct cw_life_event *event = reserve_event(new_process ? CW_LIFE_FORK : CW_LIFE_THREAD, child);
     if (!event)
@@ -63,8 +69,11 @@ int BPF_PROG(cw_process_fork, struct task_struct *parent, struct task_struct *ch
 SEC("tp_btf/sched_process_exec")
 int BPF_PROG(cw_process_exec, struct task_struct *task, pid_t old_pid, struct linux_binprm *bprm)
 {
-    if (!cw_is_traced(task->tgid))
+    __u32 tgid = task->tgid;
+    if (!cw_is_traced(tgid))
         return 0;
+    /* A new program: user space looks for an interpreter in it again. */
+    bpf_map_delete_elem(&python_procs, &tgid);
     struct cw_life_event *event = reserve_event(CW_LIFE_EXEC, task);
     if (!event)
         return 0;
@@ -95,8 +104,10 @@ int BPF_PROG(cw_process_exit, struct task_struct *task, bool group_dead)
         bpf_ringbuf_submit(event, 0);
     }
     bpf_map_delete_elem(&thread_sched, &tid);
-    if (group_dead)
+    if (group_dead) {
         bpf_map_delete_elem(&traced_tgids, &tgid);
+        bpf_map_delete_elem(&python_procs, &tgid);
+    }
     return 0;
 }
 

@@ -4,6 +4,7 @@
  * that got the CPU, and for a sleep what it slept in and who woke it. Filtered in the kernel: an
  * idle machine makes ~180k switches/s. */
 #include "bpf/common.bpf.h"
+#include "bpf/python_frames.bpf.h"
 #include "bpf/sched_context.bpf.h"
 
 /* Intervals shorter than this (ns) are only added to the totals. Set before load. */
@@ -14,6 +15,15 @@ struct {
     __uint(type, BPF_MAP_TYPE_RINGBUF);
     __uint(max_entries, 8 << 20);
 } sched_events SEC(".maps");
+
+/* Least time (ns) between two switch-out walks of one thread's Python frames. Set before load. */
+const volatile __u64 python_sample_gap_ns = 1000000;
+
+/* Python stacks of GPU threads and their competitors at switch-out (struct cw_switch_stack). */
+struct {
+    __uint(type, BPF_MAP_TYPE_RINGBUF);
+    __uint(max_entries, 1 << 20);
+} stack_samples SEC(".maps");
 
 static struct cw_thread_sched* thread_state(__u32 tid) {
     struct cw_thread_sched* state = bpf_map_lookup_elem(&thread_sched, &tid);
@@ -109,13 +119,65 @@ static void switch_in(struct task_struct* next, __u64 now) {
         emit_interval(state, tid, next->tgid, out, dur_ns, runq_wait_ns);
 }
 
+/* Python frames at a switch-out, for the threads that matter: a thread that has made CUDA calls
+ * (where its loop lost the CPU or went to sleep), and a thread leaving a CPU it took from one
+ * (where the competitor was when it gave that CPU back: at sched_switch the running task is the
+ * one leaving, so its frames can be read only then). Each thread is walked at most once per
+ * python_sample_gap_ns. A GPU thread that is preempted marks the thread that got its CPU. */
+static void python_switch_out(struct task_struct* prev, struct task_struct* next, bool preempted,
+                              __u64 now) {
+    const struct cw_python_process* proc;
+    struct cw_python_thread* pt = cw_py_thread(prev, false, &proc);
+    if (!pt)
+        return;
+    __u32 took_from_tid = pt->took_cpu_from_tid;
+    if (took_from_tid || pt->drives_gpu) {
+        if (now - pt->last_walk_ns < python_sample_gap_ns) {
+            __sync_fetch_and_add(&python_counters.rate_limited, 1);
+        } else {
+            pt->last_walk_ns = now;
+            __u32 key = cw_py_walk(proc, pt, prev->pid);
+            struct cw_switch_stack* event =
+                key ? bpf_ringbuf_reserve(&stack_samples, sizeof(*event), 0) : NULL;
+            if (key && !event)
+                __sync_fetch_and_add(&python_counters.ringbuf_drops, 1);
+            if (event) {
+                event->ts_ns = now;
+                event->gpu_switch_out_ns = took_from_tid ? pt->took_cpu_at_ns : 0;
+                event->tid = prev->pid;
+                event->tgid = prev->tgid;
+                event->gpu_tid = took_from_tid;
+                event->gpu_tgid = took_from_tid ? pt->took_cpu_from_tgid : 0;
+                event->python_stack = key;
+                event->role = took_from_tid ? CW_SWITCH_COMPETITOR : CW_SWITCH_GPU_THREAD;
+                event->reason = preempted ? CW_OFFCPU_PREEMPTED : CW_OFFCPU_BLOCKED;
+                event->pad[0] = event->pad[1] = 0;
+                CW_SUBMIT_QUIET(event);
+            }
+        }
+        pt->took_cpu_from_tid = 0;
+    }
+    if (!pt->drives_gpu || !preempted || next->pid == 0 || !cw_is_traced(next->tgid))
+        return;
+    const struct cw_python_process* next_proc;
+    struct cw_python_thread* competitor = cw_py_thread(next, true, &next_proc);
+    if (competitor) {
+        competitor->took_cpu_from_tid = prev->pid;
+        competitor->took_cpu_from_tgid = prev->tgid;
+        competitor->took_cpu_at_ns = now;
+    }
+}
+
 SEC("tp_btf/sched_switch")
 int BPF_PROG(cw_sched_switch, bool preempt, struct task_struct* prev, struct task_struct* next,
              unsigned int prev_state) {
     __u64 now = bpf_ktime_get_ns();
     cw_reset_irq_depth();
-    if (cw_is_traced(prev->tgid))
+    if (cw_is_traced(prev->tgid)) {
         switch_out(prev, next, preempt, prev_state, now);
+        if (walk_python)
+            python_switch_out(prev, next, preempt || prev_state == 0, now);
+    }
     if (cw_is_traced(next->tgid))
         switch_in(next, now);
     return 0;

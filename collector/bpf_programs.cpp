@@ -82,6 +82,23 @@ int share_maps(bpf_map* traced_tgids, bpf_map* thread_sched, const lifecycle* ow
     return bpf_map__reuse_fd(thread_sched, bpf_map__fd(owner->maps.thread_sched));
 }
 
+// The Python maps (bpf/python_frames.bpf.h): python_procs is the lifecycle skeleton's, the
+// per-thread state and the interned stacks are the sched skeleton's.
+struct PythonMaps {
+    bpf_map* procs;
+    bpf_map* threads;
+    bpf_map* stacks;
+};
+int share_python_maps(const PythonMaps& maps, const lifecycle* life, const sched* owner) {
+    if (int rc = bpf_map__reuse_fd(maps.procs, bpf_map__fd(life->maps.python_procs)); rc) {
+        return rc;
+    }
+    if (int rc = bpf_map__reuse_fd(maps.threads, bpf_map__fd(owner->maps.python_threads)); rc) {
+        return rc;
+    }
+    return bpf_map__reuse_fd(maps.stacks, bpf_map__fd(owner->maps.python_stacks));
+}
+
 }  // namespace
 
 const char* probe_family_name(ProbeFamily family) {
@@ -129,6 +146,15 @@ Result<std::unique_ptr<BpfPrograms>> BpfPrograms::load(const LoadConfig& config)
     auto sch =
         open_and_load<sched>("sched", sched__open_opts, sched__load, sched__destroy, [&](sched* s) {
             s->rodata->offcpu_floor_ns = config.offcpu_floor_ns;
+            s->rodata->walk_python = config.walk_python;
+            s->rodata->python_sample_gap_ns = config.python_sample_gap_ns;
+            if (!config.walk_python) {
+                bpf_map__set_max_entries(s->maps.python_stacks, 1);  // unused: keep it small
+            }
+            if (int rc = bpf_map__reuse_fd(s->maps.python_procs,
+                                           bpf_map__fd(owner->maps.python_procs))) {
+                return rc;
+            }
             return share_maps(s->maps.traced_tgids, s->maps.thread_sched, owner);
         });
     if (!sch) {
@@ -153,8 +179,14 @@ Result<std::unique_ptr<BpfPrograms>> BpfPrograms::load(const LoadConfig& config)
                     return rc;
                 }
                 s->rodata->record_stacks = config.record_stacks;
+                s->rodata->walk_python = config.walk_python;
                 if (!config.record_stacks) {
                     bpf_map__set_max_entries(s->maps.user_stacks, 1);  // unused: keep it small
+                }
+                if (int rc = share_python_maps(
+                        {s->maps.python_procs, s->maps.python_threads, s->maps.python_stacks},
+                        owner, programs->sched_.get())) {
+                    return rc;
                 }
                 return share_maps(s->maps.traced_tgids, s->maps.thread_sched, owner);
             });
@@ -362,6 +394,36 @@ int BpfPrograms::page_buckets_fd() const {
 }
 int BpfPrograms::user_stacks_fd() const {
     return bpf_map__fd(cuda_->maps.user_stacks);
+}
+int BpfPrograms::python_stacks_fd() const {
+    return bpf_map__fd(sched_->maps.python_stacks);
+}
+int BpfPrograms::stack_samples_fd() const {
+    return bpf_map__fd(sched_->maps.stack_samples);
+}
+
+Status BpfPrograms::set_python_process(std::uint32_t tgid, const cw_python_process& layout) {
+    if (bpf_map_update_elem(bpf_map__fd(lifecycle_->maps.python_procs), &tgid, &layout, BPF_ANY)) {
+        return Error{"cannot let the kernel walk the Python frames of pid " + std::to_string(tgid) +
+                     ": " + errno_text(errno)};
+    }
+    return Ok{};
+}
+
+cw_python_counters BpfPrograms::python_counters() const {
+    cw_python_counters total{};
+    for (const volatile cw_python_counters* c :
+         {&cuda_->bss->python_counters, &sched_->bss->python_counters}) {
+        total.walks += c->walks;
+        total.no_thread_state += c->no_thread_state;
+        total.read_errors += c->read_errors;
+        total.truncated += c->truncated;
+        total.collisions += c->collisions;
+        total.map_full += c->map_full;
+        total.rate_limited += c->rate_limited;
+        total.ringbuf_drops += c->ringbuf_drops;
+    }
+    return total;
 }
 
 int BpfPrograms::loader_stopped_fd() const {

@@ -20,6 +20,8 @@ struct sched;
 struct cuda;
 struct page_alloc;
 struct cw_kernel_counters;
+struct cw_python_counters;
+struct cw_python_process;
 
 namespace causeway::collector {
 
@@ -28,9 +30,11 @@ struct LoadConfig {
     std::uint64_t session_start_ns = 0;  // CLOCK_MONOTONIC zero of the page buckets
     std::uint64_t page_bucket_ns = 100'000'000;
     bool stop_on_dlopen = true;
-    bool uprobe_multi = true;                   // try uprobe_multi links first
-    bool record_stacks = false;                 // fill user_stacks and stack ids
-    std::uint32_t cuda_ring_bytes = 64u << 20;  // power of two
+    bool uprobe_multi = true;                        // try uprobe_multi links first
+    bool record_stacks = false;                      // fill user_stacks and stack ids
+    bool walk_python = false;                        // walk CPython frames (needs record_stacks)
+    std::uint64_t python_sample_gap_ns = 1'000'000;  // per thread, between switch-out walks
+    std::uint32_t cuda_ring_bytes = 64u << 20;       // power of two
 };
 
 // The skeletons that count their losses; names are data_quality.source values.
@@ -68,6 +72,12 @@ class BpfPrograms {
     int loader_stopped_fd() const;
     // tgids of the traced tree as the kernel follows it now.
     std::vector<std::uint32_t> traced_processes() const;
+    int python_stacks_fd() const;
+    int stack_samples_fd() const;
+    // Lets the kernel walk the Python frames of process `tgid` (python_procs).
+    Status set_python_process(std::uint32_t tgid, const cw_python_process& layout);
+    // Python walks of the CUDA and sched programs, added up.
+    cw_python_counters python_counters() const;
     // Kernel-side loss counters of one family (read from its .bss; they only grow).
     cw_kernel_counters counters(ProbeFamily family) const;
     // Uprobes and tracepoints attached so far (count).

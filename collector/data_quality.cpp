@@ -18,8 +18,42 @@ std::uint64_t total_drops(const LossCounters& c) {
     return c.cuda.ringbuf_drops + c.sched.ringbuf_drops + c.lifecycle.ringbuf_drops;
 }
 
+namespace {
+
+void add_python_records(const LossCounters& c, std::vector<tracedb::DataQualityRecord>& out) {
+    const cw_python_counters& p = c.python;
+    out.push_back(counter("python", "walks", p.walks, Severity::kInfo,
+                          "Python stacks walked in the kernel (CUDA calls and sampled "
+                          "switch-outs of Python processes)."));
+    out.push_back(counter("python", "no_thread_state", p.no_thread_state, Severity::kInfo,
+                          "Walks that found no Python thread state for the thread (a native "
+                          "thread, or one not yet known to the interpreter): no Python frames."));
+    out.push_back(counter("python", "read_errors", p.read_errors, Severity::kInfo,
+                          "Walks cut short because a frame's memory was not resident; the stack "
+                          "keeps the frames read and is marked truncated."));
+    out.push_back(counter("python", "truncated", p.truncated, Severity::kInfo,
+                          "Python stacks deeper than 32 frames: the outermost frames are missing "
+                          "(stack.python_truncated)."));
+    out.push_back(counter("python", "collisions", p.collisions, Severity::kDataLoss,
+                          "Python stacks not stored because another stack had the same key."));
+    out.push_back(counter("python", "map_full", p.map_full, Severity::kDataLoss,
+                          "Python stacks not stored because the kernel's stack map (16384 "
+                          "stacks) was full."));
+    out.push_back(counter("python", "rate_limited", p.rate_limited, Severity::kInfo,
+                          "Switch-outs not walked because the thread was walked less than "
+                          "session.python_sample_gap_ns before (sampling, by design)."));
+    out.push_back(counter("python", "ringbuf_drops", p.ringbuf_drops, Severity::kDataLoss,
+                          "Switch-out stacks lost because their ring buffer was full."));
+    out.push_back(counter("python", "unresolved_frames",
+                          static_cast<std::uint64_t>(c.python_unresolved_frames), Severity::kInfo,
+                          "Python frames whose code object could not be read (the process had "
+                          "exited or freed it): stored without file, function and line."));
+}
+
+}  // namespace
+
 std::vector<tracedb::DataQualityRecord> data_quality_records(const LossCounters& c) {
-    return {
+    std::vector<tracedb::DataQualityRecord> records{
         counter("cuda", "ringbuf_drops", c.cuda.ringbuf_drops, Severity::kDataLoss,
                 "CUDA calls lost because the ring buffer was full: the trace misses them and "
                 "call counts are too low."),
@@ -61,6 +95,10 @@ std::vector<tracedb::DataQualityRecord> data_quality_records(const LossCounters&
                 "CUDA functions a probed library does not export (a minimal or older runtime; see "
                 "the probe table): nothing can call them there, so no call is missing."),
     };
+    if (c.python_walked) {
+        add_python_records(c, records);
+    }
+    return records;
 }
 
 }  // namespace causeway::collector

@@ -23,6 +23,11 @@ struct LossCounters {
     // Symbols of the attach table a library does not export (a minimal or older runtime):
     // nothing can call them there, so nothing is lost.
     std::int64_t symbols_not_exported = 0;
+    // Python frames (only with --stacks and a walk): the kernel's walks, and frames whose code
+    // object user space could not read.
+    bool python_walked = false;
+    cw_python_counters python{};
+    std::int64_t python_unresolved_frames = 0;
 };
 
 std::vector<tracedb::DataQualityRecord> data_quality_records(const LossCounters& counters);

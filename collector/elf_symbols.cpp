@@ -1,16 +1,11 @@
 #include "collector/elf_symbols.hpp"
 
-#include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
 
-#include <cerrno>
-#include <cstring>
-#include <memory>
 #include <set>
 
 #include "collector/elf_function_symbols.hpp"
-#include "tracedb/unique_fd.hpp"
 
 namespace causeway::collector {
 
@@ -37,25 +32,19 @@ void scan_symbols(Elf* elf, Elf_Scn* table, const GElf_Shdr& header,
 
 Result<std::map<std::string, std::uint64_t>> function_offsets(
     const std::string& path, const std::vector<std::string>& names) {
-    if (elf_version(EV_CURRENT) == EV_NONE) {
-        return Error{std::string("libelf is unusable: ") + elf_errmsg(-1)};
+    auto file = open_elf(path);
+    if (!file) {
+        return file.error();
     }
-    UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-    if (!fd) {
-        return Error{"cannot open " + path + ": " + std::strerror(errno)};
-    }
-    std::unique_ptr<Elf, ElfCloser> elf(elf_begin(fd.get(), ELF_C_READ_MMAP, nullptr));
-    if (!elf || elf_kind(elf.get()) != ELF_K_ELF) {
-        return Error{path + " is not an ELF file"};
-    }
+    Elf* elf = file->elf.get();
     std::set<std::string> wanted(names.begin(), names.end());
     std::map<std::string, std::uint64_t> offsets;
     for (Elf64_Word type : {SHT_DYNSYM, SHT_SYMTAB}) {
-        for (Elf_Scn* section = elf_nextscn(elf.get(), nullptr); section != nullptr;
-             section = elf_nextscn(elf.get(), section)) {
+        for (Elf_Scn* section = elf_nextscn(elf, nullptr); section != nullptr;
+             section = elf_nextscn(elf, section)) {
             GElf_Shdr header;
             if (gelf_getshdr(section, &header) != nullptr && header.sh_type == type) {
-                scan_symbols(elf.get(), section, header, wanted, offsets);
+                scan_symbols(elf, section, header, wanted, offsets);
             }
         }
     }

@@ -69,21 +69,41 @@ Result<std::int64_t> EventWriter::stream_id(std::int64_t process_id, std::uint64
     return id;
 }
 
+std::optional<tracedb::PythonStackRecord> EventWriter::python_stack(std::uint32_t tgid,
+                                                                    std::uint32_t key) {
+    if (!read_python_stack_ || key == CW_PY_NO_STACK) {
+        return std::nullopt;
+    }
+    const PythonInterpreter* interpreter = python_processes_->interpreter(tgid);
+    auto stack = read_python_stack_(key);
+    if (!interpreter || !stack) {
+        return std::nullopt;
+    }
+    return tracedb::PythonStackRecord{python_symbolizer_.frames(tgid, *interpreter, *stack),
+                                      (stack->flags & CW_PY_TRUNCATED) != 0};
+}
+
 Result<std::optional<std::int64_t>> EventWriter::stack_row(std::int64_t process_id,
-                                                           const cw_cuda_call& e) {
-    if (!read_stack_ || e.stack_id < 0) {
+                                                           std::uint32_t tgid,
+                                                           std::int32_t native_id,
+                                                           std::uint32_t python_key) {
+    if (!read_stack_) {
+        native_id = -1;
+    }
+    if (native_id < 0 && python_key == CW_PY_NO_STACK) {
         return std::optional<std::int64_t>{};
     }
-    auto key = std::make_pair(process_id, e.stack_id);
+    auto key = std::make_tuple(process_id, native_id, python_key);
     auto it = stacks_.find(key);
     if (it != stacks_.end()) {
         return std::optional<std::int64_t>{it->second};
     }
-    auto addresses = read_stack_(e.stack_id);
-    if (addresses.empty()) {
+    auto addresses = native_id < 0 ? std::vector<std::uint64_t>{} : read_stack_(native_id);
+    auto python = python_stack(tgid, python_key);
+    if (addresses.empty() && !python) {
         return std::optional<std::int64_t>{};
     }
-    auto id = writer_.add_stack(process_id, symbolizer_.frames(e.tgid, addresses));
+    auto id = writer_.add_stack(process_id, symbolizer_.frames(tgid, addresses), python);
     if (!id) {
         return id.error();
     }
@@ -91,25 +111,34 @@ Result<std::optional<std::int64_t>> EventWriter::stack_row(std::int64_t process_
     return std::optional<std::int64_t>{*id};
 }
 
-Status EventWriter::on_cuda_call(const cw_cuda_call& e) {
-    auto thread = registry_.thread_id(e.tid, e.tgid, true);
+Result<EventWriter::Origin> EventWriter::origin(std::uint32_t tid, std::uint32_t tgid) {
+    auto thread = registry_.thread_id(tid, tgid, true);
     if (!thread) {
         return thread.error();
     }
-    auto process = registry_.process_id(e.tgid, true);
+    auto process = registry_.process_id(tgid, true);
     if (!process) {
         return process.error();
     }
+    return Origin{*thread, *process};
+}
+
+Status EventWriter::on_cuda_call(const cw_cuda_call& e) {
+    auto ids = origin(e.tid, e.tgid);
+    if (!ids) {
+        return ids.error();
+    }
+    const auto [thread, process] = *ids;
     if (e.ret == 0 && (e.flags & CW_CALL_HAS_ADDR)) {
         if (e.op == CW_OP_cudaMallocHost || e.op == CW_OP_cudaHostAlloc) {
-            pinned_.add(*process, e.host_addr, e.bytes);
+            pinned_.add(process, e.host_addr, e.bytes);
         } else if (e.op == CW_OP_cudaFreeHost) {
-            pinned_.remove(*process, e.host_addr);
+            pinned_.remove(process, e.host_addr);
         }
     }
     std::optional<std::int64_t> stream;
     if (e.flags & CW_CALL_HAS_STREAM) {
-        auto id = stream_id(*process, e.stream);
+        auto id = stream_id(process, e.stream);
         if (!id) {
             return id.error();
         }
@@ -117,15 +146,15 @@ Status EventWriter::on_cuda_call(const cw_cuda_call& e) {
     }
     std::optional<bool> pinned;
     if (is_host_copy(e)) {
-        pinned = pinned_.contains(*process, e.host_addr);
+        pinned = pinned_.contains(process, e.host_addr);
     }
-    auto stack = stack_row(*process, e);
+    auto stack = stack_row(process, e.tgid, e.stack_id, e.python_stack);
     if (!stack) {
         return stack.error();
     }
     ++cuda_calls_;
     return writer_.add_cuda_call(
-        to_cuda_call_record(e, start_mono_ns_, *thread, stream, pinned, *stack));
+        to_cuda_call_record(e, start_mono_ns_, thread, stream, pinned, *stack));
 }
 
 Status EventWriter::on_offcpu(const cw_offcpu& e) {
@@ -151,6 +180,37 @@ Status EventWriter::on_offcpu(const cw_offcpu& e) {
     }
     ++offcpu_intervals_;
     return writer_.add_offcpu(to_offcpu_record(e, start_mono_ns_, *thread, next, waker));
+}
+
+Status EventWriter::on_switch_stack(const cw_switch_stack& e) {
+    auto ids = origin(e.tid, e.tgid);
+    if (!ids) {
+        return ids.error();
+    }
+    const auto [thread, process] = *ids;
+    auto stack = stack_row(process, e.tgid, -1, e.python_stack);
+    if (!stack) {
+        return stack.error();
+    }
+    if (!*stack) {
+        return Ok{};  // the frames could not be named (the interpreter is not known)
+    }
+    tracedb::SwitchOutStackRecord record;
+    record.thread_id = thread;
+    record.ts_ns = static_cast<std::int64_t>(e.ts_ns) - start_mono_ns_;
+    record.stack_id = **stack;
+    record.reason = e.reason == CW_OFFCPU_PREEMPTED ? tracedb::OffCpuReason::kPreempted
+                                                    : tracedb::OffCpuReason::kBlocked;
+    if (e.role == CW_SWITCH_COMPETITOR) {
+        record.role = tracedb::SwitchRole::kCompetitor;
+        auto gpu_thread = registry_.thread_id(e.gpu_tid, e.gpu_tgid, true);
+        if (!gpu_thread) {
+            return gpu_thread.error();
+        }
+        record.gpu_thread_id = *gpu_thread;
+        record.gpu_switch_out_ns = static_cast<std::int64_t>(e.gpu_switch_out_ns) - start_mono_ns_;
+    }
+    return writer_.add_switch_out_stack(record);
 }
 
 }  // namespace causeway::collector

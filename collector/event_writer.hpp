@@ -6,10 +6,13 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <tuple>
 #include <utility>
 
 #include "bpf/causeway_abi.h"
 #include "collector/pinned_memory.hpp"
+#include "collector/python_processes.hpp"
+#include "collector/python_symbolizer.hpp"
 #include "collector/stack_symbolizer.hpp"
 #include "collector/thread_registry.hpp"
 #include "tracedb/records.hpp"
@@ -37,17 +40,36 @@ class EventWriter {
 
     Status on_cuda_call(const cw_cuda_call& event);
     Status on_offcpu(const cw_offcpu& event);
+    Status on_switch_stack(const cw_switch_stack& event);
     // Where the addresses of a kernel stack id come from (innermost first); unset: no stacks.
     using StackReader = std::function<std::vector<std::uint64_t>(std::int32_t stack_id)>;
     void record_stacks(StackReader reader) { read_stack_ = std::move(reader); }
+    // Where the frames of a kernel Python stack key come from, and the interpreters that name
+    // them; unset: no Python frames.
+    using PythonStackReader = std::function<std::optional<cw_python_stack>(std::uint32_t key)>;
+    void record_python_stacks(PythonStackReader reader, const PythonProcesses& processes) {
+        read_python_stack_ = std::move(reader);
+        python_processes_ = &processes;
+    }
+    // Python frames whose code object could not be read (count).
+    std::int64_t unresolved_python_frames() const { return python_symbolizer_.unresolved_frames(); }
 
     std::int64_t cuda_calls() const { return cuda_calls_; }
     std::int64_t offcpu_intervals() const { return offcpu_intervals_; }
 
   private:
+    // The minted ids of a traced thread and its process.
+    struct Origin {
+        std::int64_t thread_id;
+        std::int64_t process_id;
+    };
+    Result<Origin> origin(std::uint32_t tid, std::uint32_t tgid);
     Result<std::int64_t> stream_id(std::int64_t process_id, std::uint64_t handle);
-    // The stack row of a call's kernel stack id (minted once per process and id).
-    Result<std::optional<std::int64_t>> stack_row(std::int64_t process_id, const cw_cuda_call& e);
+    // The stack row of a native stack id and a Python stack key of process `tgid` (minted once
+    // per process and pair); nothing when neither can be read.
+    Result<std::optional<std::int64_t>> stack_row(std::int64_t process_id, std::uint32_t tgid,
+                                                  std::int32_t native_id, std::uint32_t python_key);
+    std::optional<tracedb::PythonStackRecord> python_stack(std::uint32_t tgid, std::uint32_t key);
 
     tracedb::TraceWriter& writer_;
     ThreadRegistry& registry_;
@@ -56,7 +78,11 @@ class EventWriter {
     std::map<std::pair<std::int64_t, std::uint64_t>, std::int64_t> streams_;  // (process, handle)
     StackReader read_stack_;
     StackSymbolizer symbolizer_;
-    std::map<std::pair<std::int64_t, std::int32_t>, std::int64_t> stacks_;  // (process, kernel id)
+    PythonStackReader read_python_stack_;
+    const PythonProcesses* python_processes_ = nullptr;
+    PythonSymbolizer python_symbolizer_;
+    // (process, native kernel id, Python key) -> stack.id
+    std::map<std::tuple<std::int64_t, std::int32_t, std::uint32_t>, std::int64_t> stacks_;
     std::int64_t cuda_calls_ = 0;
     std::int64_t offcpu_intervals_ = 0;
 };

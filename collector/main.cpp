@@ -74,6 +74,18 @@ int main(int argc, char** argv) {
     record_cmd->add_flag("--stacks", options.record_stacks,
                          "Record the user stack of every CUDA call (frame pointers; adds cost "
                          "per call)");
+    bool no_native_frames = false;
+    record_cmd->add_flag("--no-native-frames", no_native_frames,
+                         "With --stacks, record Python frames only: no frame-pointer walk of the "
+                         "native stack");
+    bool no_python_frames = false;
+    record_cmd->add_flag("--no-python-frames", no_python_frames,
+                         "With --stacks, record native frames only: do not walk the CPython "
+                         "frames of Python processes");
+    std::string python_sample_gap = "1ms";
+    record_cmd->add_option("--python-sample-gap", python_sample_gap,
+                           "With --stacks, walk a thread's Python frames at most once per this "
+                           "time when it leaves its CPU, e.g. 1ms (CUDA calls are always walked)");
     record_cmd->add_flag("--quiet", options.quiet, "No progress on stderr, only errors");
     record_cmd->add_flag("--verbose", options.verbose,
                          "Print every probe and libbpf's messages (verifier logs)");
@@ -89,6 +101,13 @@ int main(int argc, char** argv) {
         return fail("--page-bucket: " +
                     (bucket ? std::string("must be positive") : bucket.error().message));
     }
+    auto gap = parse_duration_ns(python_sample_gap);
+    if (!gap) {
+        return fail("--python-sample-gap: " + gap.error().message);
+    }
+    options.python_sample_gap_ns = *gap;
+    options.python_frames = !no_python_frames;
+    options.native_frames = !no_native_frames;
     options.offcpu_floor_ns = *floor;
     options.page_bucket_ns = *bucket;
     options.stop_on_dlopen = !no_dlopen_stop && options.pids.empty();

@@ -43,6 +43,11 @@ Status validate(const RecordOptions& options) {
         return Error{"invalid --cuda-ring-size " + std::to_string(ring) +
                      ": it must be a power of two of at least 4096 bytes"};
     }
+    if (options.record_stacks && !options.native_frames && !options.python_frames) {
+        return Error{
+            "--stacks with --no-native-frames and --no-python-frames records no frame: "
+            "drop --stacks, or one of the two"};
+    }
     if (options.duration_s < 0) {
         return Error{"invalid --duration: it must be positive (seconds)"};
     }

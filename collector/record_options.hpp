@@ -33,6 +33,15 @@ struct RecordOptions {
     // Record the user stack of every CUDA call (--stacks): stack and stack_frame rows, at the
     // cost of a frame-pointer walk per call.
     bool record_stacks = false;
+    // With --stacks, the native frames of each call (off: --no-native-frames, which saves the
+    // frame-pointer walk, costly in an interpreter built without frame pointers) and the CPython
+    // frames of Python processes (off: --no-python-frames), at CUDA calls and at sampled
+    // switch-outs: at most one per thread per python_sample_gap_ns (--python-sample-gap).
+    bool native_frames = true;
+    bool python_frames = true;
+    std::int64_t python_sample_gap_ns = 1'000'000;
+    bool walks_native() const { return record_stacks && native_frames; }
+    bool walks_python() const { return record_stacks && python_frames; }
     std::string flags;  // the options as given, for session.collector_flags
 };
 

@@ -24,6 +24,7 @@
 #include "collector/launcher.hpp"
 #include "collector/loader_stop_guard.hpp"
 #include "collector/progress.hpp"
+#include "collector/python_processes.hpp"
 #include "collector/readiness.hpp"
 #include "collector/session_info.hpp"
 #include "collector/system_sampler.hpp"
@@ -135,6 +136,9 @@ class Recorder {
     static int on_cuda(void* self, void* data, std::size_t size);
     static int on_sched(void* self, void* data, std::size_t size);
     static int on_life(void* self, void* data, std::size_t size);
+    static int on_stack_sample(void* self, void* data, std::size_t size);
+    Status start_python_frames();
+    Status inspect_python(std::uint32_t tgid);
     int fail(Status status);
 
     const RecordOptions& options_;
@@ -146,7 +150,9 @@ class Recorder {
     std::optional<HeldChild> child_;
     std::unique_ptr<BpfPrograms> programs_;
     std::optional<LoaderStopGuard> guard_;     // while the command may be stopped at a dlopen
+    std::optional<PythonProcesses> python_;    // with --stacks and Python frames on
     Ring life_ring_, sched_ring_, cuda_ring_;  // after programs_: freed before the maps
+    Ring stack_ring_;                          // switch-out Python stacks
 
     std::set<std::string> attached_libraries_;
     std::set<std::uint32_t> loader_stops_;  // processes stopped at a link-map change
@@ -227,7 +233,52 @@ int Recorder::on_life(void* self, void* data, std::size_t size) {
     if (event.kind == CW_LIFE_FORK) {
         ++recorder->processes_seen_;
     }
-    return recorder->fail(recorder->registry_.on_life_event(event));
+    if (int rc = recorder->fail(recorder->registry_.on_life_event(event)); rc != 0) {
+        return rc;
+    }
+    if (recorder->python_ && event.kind == CW_LIFE_FORK) {
+        recorder->python_->on_fork(event.ppid, event.tgid);
+    } else if (recorder->python_ && event.kind == CW_LIFE_EXEC) {
+        recorder->python_->on_exec(event.tgid);
+        return recorder->fail(recorder->inspect_python(event.tgid));
+    }
+    return 0;
+}
+
+int Recorder::on_stack_sample(void* self, void* data, std::size_t size) {
+    auto* recorder = static_cast<Recorder*>(self);
+    if (size < sizeof(cw_switch_stack)) {
+        return 0;
+    }
+    cw_switch_stack event;
+    std::memcpy(&event, data, sizeof(event));
+    return recorder->fail(recorder->events_.on_switch_stack(event));
+}
+
+Status Recorder::inspect_python(std::uint32_t tgid) {
+    return python_ ? python_->inspect(tgid) : Status{Ok{}};
+}
+
+Status Recorder::start_python_frames() {
+    python_.emplace([this](std::uint32_t tgid, const cw_python_process& layout) {
+        return programs_->set_python_process(tgid, layout);
+    });
+    events_.record_python_stacks(
+        [fd = programs_->python_stacks_fd()](std::uint32_t key) -> std::optional<cw_python_stack> {
+            cw_python_stack stack{};
+            if (bpf_map_lookup_elem(fd, &key, &stack) != 0) {
+                return std::nullopt;
+            }
+            return stack;
+        },
+        *python_);
+    stack_ring_.reset(
+        ring_buffer__new(programs_->stack_samples_fd(), on_stack_sample, this, nullptr));
+    if (!stack_ring_) {
+        return Error{std::string("cannot open the Python stack ring buffer: ") +
+                     std::strerror(errno)};
+    }
+    return Ok{};
 }
 
 Status Recorder::put_probes(const std::vector<tracedb::ProbeRecord>& probes) {
@@ -308,7 +359,9 @@ Status Recorder::start(const DiscoveryResult& discovered) {
     config.stop_on_dlopen = options_.stop_on_dlopen;
     config.cuda_ring_bytes = options_.cuda_ring_bytes;
     config.uprobe_multi = options_.uprobe_multi;
-    config.record_stacks = options_.record_stacks;
+    config.record_stacks = options_.walks_native();
+    config.walk_python = options_.walks_python();
+    config.python_sample_gap_ns = static_cast<std::uint64_t>(options_.python_sample_gap_ns);
     auto programs = BpfPrograms::load(config);
     if (!programs) {
         return programs.error();
@@ -322,7 +375,7 @@ Status Recorder::start(const DiscoveryResult& discovered) {
         }
         guard_.emplace(std::move(guard.value()));
     }
-    if (options_.record_stacks) {
+    if (options_.walks_native()) {
         events_.record_stacks([fd = programs_->user_stacks_fd()](std::int32_t stack_id) {
             std::vector<std::uint64_t> addresses(CW_STACK_DEPTH);
             if (bpf_map_lookup_elem(fd, &stack_id, addresses.data()) != 0) {
@@ -335,6 +388,11 @@ Status Recorder::start(const DiscoveryResult& discovered) {
     if (auto status = open_rings(); !status) {
         return status;
     }
+    if (options_.walks_python()) {
+        if (auto status = start_python_frames(); !status) {
+            return status;
+        }
+    }
 
     std::vector<int> roots =
         child_ ? std::vector<int>{child_->pid()} : with_descendants(options_.pids);
@@ -344,6 +402,12 @@ Status Recorder::start(const DiscoveryResult& discovered) {
         }
         if (auto id = registry_.add_root_process(static_cast<std::uint32_t>(pid)); !id) {
             return id.error();
+        }
+        // A command is still the collector's own fork, held before its exec: its interpreter
+        // is looked for at the exec.
+        if (auto status = child_ ? Status{Ok{}} : inspect_python(static_cast<std::uint32_t>(pid));
+            !status) {
+            return status;
         }
         ++processes_seen_;
     }
@@ -389,6 +453,11 @@ Status Recorder::start(const DiscoveryResult& discovered) {
 
 Status Recorder::handle_loader_events() {
     for (std::uint32_t tgid : loader_stops_) {
+        // A libpython loaded by the program (or by dlopen) is found here.
+        if (auto status = inspect_python(tgid); !status) {
+            continue_loader_stop(programs_->loader_stopped_fd(), tgid);
+            return status;
+        }
         for (const auto& library : cuda_libraries_of_process(static_cast<int>(tgid))) {
             if (auto status = attach_library(library); !status) {
                 continue_loader_stop(programs_->loader_stopped_fd(), tgid);
@@ -411,6 +480,9 @@ Status Recorder::consume_once() {
     if (rc >= 0) {
         ring_buffer__consume(sched_ring_.get());
         ring_buffer__consume(cuda_ring_.get());
+        if (stack_ring_) {
+            ring_buffer__consume(stack_ring_.get());
+        }
     }
     if (callback_error_) {
         return *callback_error_;
@@ -434,6 +506,11 @@ LossCounters Recorder::losses() const {
     c.optional_probes_missing = optional_missing_;
     c.required_probes_missing = required_missing_;
     c.symbols_not_exported = symbols_not_exported_;
+    if (python_) {
+        c.python_walked = true;
+        c.python = programs_->python_counters();
+        c.python_unresolved_frames = events_.unresolved_python_frames();
+    }
     return c;
 }
 
@@ -460,7 +537,11 @@ Status Recorder::tick(bool final) {
         return status;
     }
     LossCounters loss = losses();
-    for (const auto& record : data_quality_records(loss)) {
+    auto quality = data_quality_records(loss);
+    if (python_) {
+        quality.push_back(python_->unreadable_record());
+    }
+    for (const auto& record : quality) {
         if (auto status = writer_.put_data_quality(record); !status) {
             return status;
         }
@@ -580,6 +661,9 @@ Result<RecordSummary> Recorder::run(const DiscoveryResult& discovered) {
             int consumed = std::max(ring_buffer__consume(life_ring_.get()), 0) +
                            std::max(ring_buffer__consume(sched_ring_.get()), 0) +
                            std::max(ring_buffer__consume(cuda_ring_.get()), 0);
+            if (stack_ring_) {
+                consumed += std::max(ring_buffer__consume(stack_ring_.get()), 0);
+            }
             if (consumed == 0 && !rings_busy_) {
                 break;
             }

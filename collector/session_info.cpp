@@ -100,6 +100,9 @@ tracedb::SessionRecord describe_session(const RecordOptions& options) {
     s.collector_flags = options.flags;
     s.offcpu_floor_ns = options.offcpu_floor_ns;
     s.page_bucket_ns = options.page_bucket_ns;
+    if (options.walks_python()) {
+        s.python_sample_gap_ns = options.python_sample_gap_ns;
+    }
     s.start_mono_ns = clock_ns(CLOCK_MONOTONIC);
     s.start_wall_ns = clock_ns(CLOCK_REALTIME);
     return s;

@@ -1,4 +1,9 @@
--- Causeway trace database, schema version 2.
+-- Causeway trace database, schema version 3.
+--
+-- Version 3 added Python frames: session.python_sample_gap_ns, stack.python_truncated, the stack_python_frame table (the
+-- CPython frames of a stack) and the switch_out_stack table (Python stacks of GPU-driving threads
+-- and of the threads that took their CPU, at switch-out). Version 2 files have none of them and
+-- are read as stacks of native frames only.
 --
 -- Version 2 added who ended each sleep and what it slept in (offcpu.wake_context,
 -- waker_thread_id, syscall_nr, iowait) and session.machine. Readers still read version 1 files,
@@ -18,7 +23,7 @@
 -- PRAGMA user_version. Readers refuse a file with another application_id or a newer version.
 
 PRAGMA application_id = 1128355155;
-PRAGMA user_version = 2;
+PRAGMA user_version = 3;
 
 -- Key/value facts about the file itself.
 CREATE TABLE meta (
@@ -26,7 +31,7 @@ CREATE TABLE meta (
     value TEXT NOT NULL              -- the fact, as text
 ) WITHOUT ROWID;
 
-INSERT INTO meta (key, value) VALUES ('format', 'causeway-trace'), ('schema_version', '2');
+INSERT INTO meta (key, value) VALUES ('format', 'causeway-trace'), ('schema_version', '3');
 
 -- The recording session: one row.
 CREATE TABLE session (
@@ -47,6 +52,9 @@ CREATE TABLE session (
     offcpu_floor_ns   INTEGER NOT NULL,     -- off-CPU intervals shorter than this (ns) are only
                                             -- counted in thread_sched_total, not stored one by one
     page_bucket_ns    INTEGER NOT NULL,     -- width of a page_alloc bucket (ns)
+    python_sample_gap_ns INTEGER,           -- least time between two switch_out_stack rows of
+                                            -- one thread (ns); NULL when Python frames were not
+                                            -- walked (no --stacks, --no-python-frames, schema 2)
     start_mono_ns     INTEGER NOT NULL,     -- CLOCK_MONOTONIC at start (ns): the zero of every _ns
     start_wall_ns     INTEGER NOT NULL,     -- CLOCK_REALTIME at start (ns since the Unix epoch)
     stop_ns           INTEGER               -- end of recording (ns since start); NULL while
@@ -216,10 +224,16 @@ CREATE TABLE system_snapshot (
     ctxt_per_s          REAL NOT NULL        -- context switches per second, system-wide
 );
 
--- Call stacks referenced by cuda_call.stack_id; frames innermost first.
+-- Call stacks referenced by cuda_call.stack_id and switch_out_stack.stack_id. A stack holds the
+-- thread's native frames (stack_frame), its Python frames (stack_python_frame), or both; each is
+-- numbered innermost first. Identical stacks of one process are stored once.
 CREATE TABLE stack (
-    id         INTEGER PRIMARY KEY,
-    process_id INTEGER NOT NULL REFERENCES process(id)
+    id               INTEGER PRIMARY KEY,
+    process_id       INTEGER NOT NULL REFERENCES process(id),
+    python_truncated INTEGER  -- 1: the thread had more Python frames than the collector keeps
+                              -- (32): the outermost are missing; 0: all its Python frames are
+                              -- here; NULL: no Python frames were taken (not a readable CPython
+                              -- process, Python frames off, or a schema-2 file)
 );
 CREATE TABLE stack_frame (
     stack_id INTEGER NOT NULL REFERENCES stack(id),
@@ -230,6 +244,50 @@ CREATE TABLE stack_frame (
     offset   INTEGER,          -- address - symbol start (bytes); NULL when not resolved
     PRIMARY KEY (stack_id, depth)
 ) WITHOUT ROWID;
+
+-- Python frames of a stack (CPython 3.11+), innermost first: the interpreter's frames of the
+-- thread when the stack was taken (the Python code that made the CUDA call or was running when
+-- the thread left its CPU). Native frames of the same stack are in stack_frame; the two are not
+-- merged here.
+CREATE TABLE stack_python_frame (
+    stack_id     INTEGER NOT NULL REFERENCES stack(id),
+    depth        INTEGER NOT NULL, -- 0 = innermost Python frame
+    file         TEXT,             -- source file (co_filename, as the interpreter names it);
+                                   -- NULL when the code object could not be read
+    function     TEXT,             -- qualified function name (co_qualname, e.g.
+                                   -- 'Trainer.train_step', '<module>'); NULL when not read
+    line         INTEGER,          -- source line (1-based) of the instruction the frame was at:
+                                   -- the call being made for frames below the innermost; NULL
+                                   -- when not read or the instruction has no line
+    first_line   INTEGER NOT NULL, -- line of the function's def (co_firstlineno)
+    code_address INTEGER NOT NULL, -- address of the code object in the process
+    instr_offset INTEGER NOT NULL, -- byte offset of that instruction in the code object's
+                                   -- bytecode (bytes); -1 before its first instruction ran
+    PRIMARY KEY (stack_id, depth)
+) WITHOUT ROWID;
+
+-- Python stacks taken when a thread left its CPU (sched_switch), for two kinds of thread: a
+-- GPU-driving thread (one that has made CUDA calls), and a thread leaving a CPU that it had taken
+-- from a GPU-driving thread by preempting it. At sched_switch only the thread leaving can be read,
+-- so a competitor's stack is where it was when it gave that CPU up, not when it took it. Sampled:
+-- each thread at most once per session.python_sample_gap_ns (data_quality python/rate_limited
+-- counts the switch-outs skipped).
+CREATE TABLE switch_out_stack (
+    thread_id         INTEGER NOT NULL, -- thread.id of the thread leaving its CPU
+    ts_ns             INTEGER NOT NULL, -- switch-out (ns since start); equals offcpu.ts_ns of the
+                                        -- off-CPU interval it starts when that one is stored
+    stack_id          INTEGER NOT NULL, -- stack.id: its Python frames (stack_python_frame)
+    role              INTEGER NOT NULL, -- 0 a GPU-driving thread, 1 a thread leaving a CPU it
+                                        -- took from one (gpu_thread_id)
+    reason            INTEGER NOT NULL, -- this switch-out as offcpu.reason: 0 preempted,
+                                        -- 1 blocked
+    gpu_thread_id     INTEGER,          -- role 1: thread.id of the GPU-driving thread it
+                                        -- preempted; NULL for role 0
+    gpu_switch_out_ns INTEGER           -- role 1: when it took that CPU (ns since start): the
+                                        -- GPU-driving thread's switch-out, equal to the offcpu.ts_ns
+                                        -- of that thread's preempted interval; NULL for role 0
+);
+CREATE INDEX switch_out_stack_by_thread ON switch_out_stack (thread_id, ts_ns);
 
 -- Probes the collector tried to attach, and what happened.
 CREATE TABLE probe (

@@ -11,6 +11,9 @@ packages=(
   bpftrace jq
   # Real PyTorch (CPU) for the torch-* scenarios: Debian's interpreter, /usr/bin/python3.
   python3-torch
+  # The interpreter's internal headers: tests/collector/python_offsets_test.cpp checks the
+  # collector's structure offsets against offsetof() compiled with them.
+  python3.11-dev
 )
 missing=()
 for p in "${packages[@]}"; do

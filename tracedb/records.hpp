@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace causeway::tracedb {
 
@@ -22,6 +23,7 @@ struct SessionRecord {
     std::string source = "causeway-collector";
     std::int64_t offcpu_floor_ns = 50'000;
     std::int64_t page_bucket_ns = 100'000'000;
+    std::optional<std::int64_t> python_sample_gap_ns{};  // NULL: Python frames not walked
     std::int64_t start_mono_ns = 0;
     std::int64_t start_wall_ns = 0;
 };
@@ -123,6 +125,36 @@ struct StackFrameRecord {
 // probe.error of a symbol the library does not export: nothing calls it there, so nothing is
 // lost (the collector and the analysis both tell it from a failed attach by this text).
 inline constexpr const char* kSymbolNotExported = "symbol not found in the library";
+
+// One Python frame of a stack (stack_python_frame).
+struct PythonFrameRecord {
+    std::int64_t depth = 0;  // 0 = innermost
+    std::optional<std::string> file{};
+    std::optional<std::string> function{};
+    std::optional<std::int64_t> line{};
+    std::int64_t first_line = 0;
+    std::int64_t code_address = 0;
+    std::int64_t instr_offset = 0;  // bytes
+};
+
+// The Python frames of a stack, and whether the thread had more than were kept.
+struct PythonStackRecord {
+    std::vector<PythonFrameRecord> frames{};
+    bool truncated = false;
+};
+
+// switch_out_stack.role
+enum class SwitchRole : std::int64_t { kGpuThread = 0, kCompetitor = 1 };
+
+struct SwitchOutStackRecord {
+    std::int64_t thread_id = 0;
+    std::int64_t ts_ns = 0;
+    std::int64_t stack_id = 0;
+    SwitchRole role = SwitchRole::kGpuThread;
+    OffCpuReason reason = OffCpuReason::kBlocked;
+    std::optional<std::int64_t> gpu_thread_id{};
+    std::optional<std::int64_t> gpu_switch_out_ns{};
+};
 
 struct ProbeRecord {
     std::string library{};

@@ -50,8 +50,8 @@ Result<TraceWriter> TraceWriter::create(const std::string& path, const SessionRe
     auto insert_session = db.prepare(
         "INSERT INTO session (id, host, kernel, cpu_count, cpu_model, mem_total_bytes, gpu, "
         "command_line, collector_version, collector_flags, source, offcpu_floor_ns, "
-        "page_bucket_ns, start_mono_ns, start_wall_ns, machine) "
-        "VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        "page_bucket_ns, start_mono_ns, start_wall_ns, machine, python_sample_gap_ns) "
+        "VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     if (!insert_session) {
         return insert_session.error();
     }
@@ -71,6 +71,7 @@ Result<TraceWriter> TraceWriter::create(const std::string& path, const SessionRe
     s.bind(13, session.start_mono_ns);
     s.bind(14, session.start_wall_ns);
     s.bind(15, session.machine);
+    s.bind(16, session.python_sample_gap_ns);
     if (s.step() != SQLITE_DONE) {
         return Error{"cannot write the session row to " + path + ": " + db.last_error()};
     }
@@ -138,7 +139,13 @@ Status TraceWriter::prepare_statements() {
          "AND pid = (SELECT tid FROM thread WHERE id = ?1)"},
         {&set_thread_exit_, "UPDATE thread SET exit_ns = ?2 WHERE id = ?1"},
         {&insert_stream_, "INSERT INTO cuda_stream (process_id, handle) VALUES (?, ?)"},
-        {&insert_stack_, "INSERT INTO stack (process_id) VALUES (?)"},
+        {&insert_stack_, "INSERT INTO stack (process_id, python_truncated) VALUES (?, ?)"},
+        {&insert_python_frame_,
+         "INSERT INTO stack_python_frame (stack_id, depth, file, function, line, first_line, "
+         "code_address, instr_offset) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"},
+        {&insert_switch_out_stack_,
+         "INSERT INTO switch_out_stack (thread_id, ts_ns, stack_id, role, reason, gpu_thread_id, "
+         "gpu_switch_out_ns) VALUES (?, ?, ?, ?, ?, ?, ?)"},
         {&insert_frame_,
          "INSERT INTO stack_frame (stack_id, depth, address, module, symbol, offset) "
          "VALUES (?, ?, ?, ?, ?, ?)"},
@@ -309,8 +316,11 @@ Result<std::int64_t> TraceWriter::add_stream(std::int64_t process_id, std::int64
 }
 
 Result<std::int64_t> TraceWriter::add_stack(std::int64_t process_id,
-                                            const std::vector<StackFrameRecord>& frames) {
+                                            const std::vector<StackFrameRecord>& frames,
+                                            const std::optional<PythonStackRecord>& python) {
     insert_stack_.bind(1, process_id);
+    insert_stack_.bind(
+        2, python ? std::optional<std::int64_t>(python->truncated ? 1 : 0) : std::nullopt);
     if (auto status = run(insert_stack_); !status) {
         return status.error();
     }
@@ -326,7 +336,33 @@ Result<std::int64_t> TraceWriter::add_stack(std::int64_t process_id,
             return status.error();
         }
     }
+    for (const auto& frame : python ? python->frames : std::vector<PythonFrameRecord>{}) {
+        Statement& s = insert_python_frame_;
+        s.bind(1, stack_id);
+        s.bind(2, frame.depth);
+        s.bind(3, frame.file);
+        s.bind(4, frame.function);
+        s.bind(5, frame.line);
+        s.bind(6, frame.first_line);
+        s.bind(7, frame.code_address);
+        s.bind(8, frame.instr_offset);
+        if (auto status = run(s); !status) {
+            return status.error();
+        }
+    }
     return stack_id;
+}
+
+Status TraceWriter::add_switch_out_stack(const SwitchOutStackRecord& r) {
+    Statement& s = insert_switch_out_stack_;
+    s.bind(1, r.thread_id);
+    s.bind(2, r.ts_ns);
+    s.bind(3, r.stack_id);
+    s.bind(4, static_cast<std::int64_t>(r.role));
+    s.bind(5, static_cast<std::int64_t>(r.reason));
+    s.bind(6, r.gpu_thread_id);
+    s.bind(7, r.gpu_switch_out_ns);
+    return run(s);
 }
 
 Status TraceWriter::add_cuda_call(const CudaCallRecord& c) {

@@ -42,8 +42,11 @@ class TraceWriter {
     Status set_thread_exit(std::int64_t thread_id, std::int64_t exit_ns);
 
     Result<std::int64_t> add_stream(std::int64_t process_id, std::int64_t handle);
+    // A stack of native frames (stack_frame), Python frames (stack_python_frame), or both.
     Result<std::int64_t> add_stack(std::int64_t process_id,
-                                   const std::vector<StackFrameRecord>& frames);
+                                   const std::vector<StackFrameRecord>& frames,
+                                   const std::optional<PythonStackRecord>& python = std::nullopt);
+    Status add_switch_out_stack(const SwitchOutStackRecord& sample);
 
     // Buffered: calls reach the DB kCallsPerInsert at a time, and at the latest on commit().
     Status add_cuda_call(const CudaCallRecord& call);
@@ -84,7 +87,8 @@ class TraceWriter {
     Statement insert_process_, set_process_exec_, set_process_exit_;
     Statement insert_thread_, insert_rename_, set_thread_comm_, set_main_thread_process_comm_;
     Statement set_thread_exit_;
-    Statement insert_stream_, insert_stack_, insert_frame_;
+    Statement insert_stream_, insert_stack_, insert_frame_, insert_python_frame_;
+    Statement insert_switch_out_stack_;
     std::vector<CudaCallRecord> pending_calls_;
     Statement insert_cuda_call_, insert_cuda_calls_, insert_offcpu_, put_sched_total_;
     Statement add_page_alloc_;

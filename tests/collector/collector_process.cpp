@@ -28,15 +28,19 @@ pid_t spawn(const std::vector<std::string>& argv, const std::string& stderr_path
             int err = open(stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
             dup2(err, STDERR_FILENO);
         }
-        std::vector<char*> args;
-        for (const auto& arg : argv) {
-            args.push_back(const_cast<char*>(arg.c_str()));
-        }
-        args.push_back(nullptr);
-        execv(args[0], args.data());
-        _exit(127);
+        exec_or_exit(argv);
     }
     return pid;
+}
+
+void exec_or_exit(const std::vector<std::string>& argv) {
+    std::vector<char*> args;
+    for (const auto& arg : argv) {
+        args.push_back(const_cast<char*>(arg.c_str()));
+    }
+    args.push_back(nullptr);
+    execv(args[0], args.data());
+    _exit(127);
 }
 
 int wait_for(pid_t pid) {

@@ -17,6 +17,8 @@ struct Finished {
     bool exited_ok() const;
 };
 
+// In a forked child: runs argv[0] (a path) with argv, or exits with 127.
+[[noreturn]] void exec_or_exit(const std::vector<std::string>& argv);
 // Starts argv in the background (stdout to /dev/null, stderr to `stderr_path` when given).
 pid_t spawn(const std::vector<std::string>& argv, const std::string& stderr_path = {});
 // Waits for `pid` and returns its wait status.

@@ -37,6 +37,13 @@ TEST_CASE("record options need exactly one target and sane values") {
     options.pids = {0};
     CHECK_FALSE(validate(options));
     options.pids = {1};
+    options.record_stacks = true;
+    options.native_frames = options.python_frames = false;
+    CHECK(validate(options).error().message.find("records no frame") != std::string::npos);
+    options.python_frames = true;
+    CHECK(validate(options));
+    CHECK(options.walks_python());
+    CHECK_FALSE(options.walks_native());
     options.db_path.clear();
     CHECK(validate(options).error().message.find("--db") != std::string::npos);
 }
@@ -89,6 +96,30 @@ TEST_CASE("data quality: every counter is written; losses are data_loss only whe
         if (record.source == "cuda" && record.counter == "ringbuf_drops") {
             CHECK(record.value == 3);
             CHECK(record.severity == causeway::tracedb::Severity::kDataLoss);
+        }
+    }
+}
+
+TEST_CASE("data quality: Python walks add their rows, losses as data_loss") {
+    LossCounters counters;
+    CHECK(data_quality_records(counters).size() == 12);  // no walk: no python rows
+    counters.python_walked = true;
+    counters.python.walks = 10;
+    counters.python.map_full = 2;
+    counters.python_unresolved_frames = 1;
+    auto records = data_quality_records(counters);
+    CHECK(records.size() == 12 + 9);
+    for (const auto& record : records) {
+        INFO(record.source << "." << record.counter);
+        if (record.source != "python") {
+            continue;
+        }
+        if (record.counter == "map_full") {
+            CHECK(record.value == 2);
+            CHECK(record.severity == causeway::tracedb::Severity::kDataLoss);
+        } else if (record.counter == "walks" || record.counter == "unresolved_frames") {
+            CHECK(record.value > 0);
+            CHECK(record.severity == causeway::tracedb::Severity::kInfo);
         }
     }
 }

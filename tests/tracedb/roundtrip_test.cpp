@@ -177,6 +177,68 @@ TEST_CASE("the writer refuses to overwrite an existing file", "[tracedb]") {
 
 TEST_CASE("the embedded schema is the documented one", "[tracedb]") {
     auto sql = schema_sql();
-    CHECK(sql.find("PRAGMA user_version = 2;") != std::string_view::npos);
+    CHECK(sql.find("PRAGMA user_version = 3;") != std::string_view::npos);
+    CHECK(sql.find("CREATE TABLE stack_python_frame") != std::string_view::npos);
+    CHECK(sql.find("CREATE TABLE switch_out_stack") != std::string_view::npos);
     CHECK(sql.find("CREATE TABLE cuda_call") != std::string_view::npos);
+}
+
+TEST_CASE("Python frames and switch-out stacks read back beside native frames", "[tracedb]") {
+    TempDir dir;
+    const auto path = dir.file("python.db");
+    {
+        auto session = test_session();
+        session.python_sample_gap_ns = 1'000'000;
+        auto writer = TraceWriter::create(path, session);
+        REQUIRE(writer);
+        auto process = writer->add_process({.pid = 100, .comm = "python3"});
+        REQUIRE(process);
+        auto trainer = writer->add_thread({.tid = 100, .process_id = *process, .comm = "python3"});
+        REQUIRE(trainer);
+        auto worker = writer->add_thread({.tid = 101, .process_id = *process, .comm = "worker"});
+        REQUIRE(worker);
+        PythonStackRecord python{.frames = {{.depth = 0,
+                                             .file = "train.py",
+                                             .function = "Trainer.train_step",
+                                             .line = 57,
+                                             .first_line = 50,
+                                             .code_address = 0x7f0012340000,
+                                             .instr_offset = 84},
+                                            {.depth = 1,
+                                             .first_line = 1,
+                                             .code_address = 0x7f0012350000,
+                                             .instr_offset = -1}},
+                                 .truncated = false};
+        auto mixed = writer->add_stack(
+            *process, {{.depth = 0, .address = 0x7f00, .symbol = "cudaStreamSynchronize"}}, python);
+        REQUIRE(mixed);
+        auto native_only = writer->add_stack(*process, {{.depth = 0, .address = 0x7f00}});
+        REQUIRE(native_only);
+        auto python_only = writer->add_stack(*process, {}, PythonStackRecord{.truncated = true});
+        REQUIRE(python_only);
+        REQUIRE(writer->add_switch_out_stack({.thread_id = *worker,
+                                              .ts_ns = 2'000,
+                                              .stack_id = *python_only,
+                                              .role = SwitchRole::kCompetitor,
+                                              .reason = OffCpuReason::kPreempted,
+                                              .gpu_thread_id = *trainer,
+                                              .gpu_switch_out_ns = 1'000}));
+        REQUIRE(writer->finish(10'000));
+    }
+    auto reader = TraceReader::open(path);
+    REQUIRE(reader);
+    const auto& db = reader->db();
+    auto count = [&](const char* sql) { return db.query_int64(sql).value(); };
+    CHECK(count("SELECT python_sample_gap_ns FROM session") == 1'000'000);
+    CHECK(count("SELECT count(*) FROM stack WHERE python_truncated IS NULL") == 1);
+    CHECK(count("SELECT count(*) FROM stack WHERE python_truncated = 0") == 1);
+    CHECK(count("SELECT count(*) FROM stack WHERE python_truncated = 1") == 1);
+    CHECK(count("SELECT count(*) FROM stack_python_frame WHERE file = 'train.py' AND function = "
+                "'Trainer.train_step' AND line = 57 AND first_line = 50 AND instr_offset = 84 "
+                "AND depth = 0") == 1);
+    CHECK(count("SELECT count(*) FROM stack_python_frame WHERE depth = 1 AND file IS NULL AND "
+                "line IS NULL AND instr_offset = -1") == 1);
+    CHECK(count("SELECT count(*) FROM stack_frame") == 2);
+    CHECK(count("SELECT count(*) FROM switch_out_stack WHERE role = 1 AND reason = 0 AND "
+                "gpu_switch_out_ns = 1000 AND ts_ns = 2000") == 1);
 }

@@ -1,0 +1,99 @@
+#include "tests/collector/python_program.hpp"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <fstream>
+#include <thread>
+
+#include "tests/collector/collector_process.hpp"
+#include "tracedb/reader.hpp"
+
+namespace causeway::testing {
+
+PipedProcess::PipedProcess(const std::vector<std::string>& argv) {
+    int to_child[2], from_child[2];
+    REQUIRE(pipe2(to_child, O_CLOEXEC) == 0);
+    REQUIRE(pipe2(from_child, O_CLOEXEC) == 0);
+    pid_ = fork();
+    REQUIRE(pid_ >= 0);
+    if (pid_ == 0) {
+        dup2(to_child[0], STDIN_FILENO);
+        dup2(from_child[1], STDOUT_FILENO);
+        exec_or_exit(argv);
+    }
+    close(to_child[0]);
+    close(from_child[1]);
+    stdin_fd_ = to_child[1];
+    stdout_fd_ = from_child[0];
+}
+
+PipedProcess::~PipedProcess() {
+    if (pid_ > 0) {
+        kill(pid_, SIGKILL);
+        finish();
+    }
+    if (stdout_fd_ >= 0) {
+        close(stdout_fd_);
+    }
+}
+
+std::string PipedProcess::read_line() {
+    std::string line;
+    char c = 0;
+    while (read(stdout_fd_, &c, 1) == 1 && c != '\n') {
+        line += c;
+    }
+    return line;
+}
+
+int PipedProcess::finish() {
+    if (stdin_fd_ >= 0) {
+        close(stdin_fd_);
+        stdin_fd_ = -1;
+    }
+    int status = 0;
+    if (pid_ > 0) {
+        waitpid(pid_, &status, 0);
+        pid_ = -1;
+    }
+    return status;
+}
+
+std::string python_workload(const std::string& script) {
+    return std::string(CW_PYTHON_WORKLOADS_DIR) + "/" + script;
+}
+
+int marker_line(const std::string& script, const std::string& name) {
+    std::ifstream in(script);
+    REQUIRE(in);
+    std::string line;
+    for (int number = 1; std::getline(in, line); ++number) {
+        auto at = line.find("# cw-line: ");
+        if (at != std::string::npos && line.substr(at + 11) == name) {
+            return number;
+        }
+    }
+    FAIL("no line marked '# cw-line: " << name << "' in " << script);
+    return 0;
+}
+
+bool wait_for_trace(const std::string& db_path, const std::string& sql, int limit_s) {
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(limit_s);
+    while (std::chrono::steady_clock::now() < deadline) {
+        if (auto trace = tracedb::TraceReader::open(db_path)) {
+            auto value = trace->db().query_int64(sql.c_str());
+            if (value && *value > 0) {
+                return true;
+            }
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    return false;
+}
+
+}  // namespace causeway::testing
