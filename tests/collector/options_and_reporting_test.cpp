@@ -87,7 +87,7 @@ TEST_CASE("the progress line shows rates over the last interval") {
     CHECK(compact_count(2'500'000) == "2.5M");
 }
 
-TEST_CASE("data quality: every counter is written; losses are data_loss only when non-zero") {
+TEST_CASE("data quality: every counter is written, losses are data_loss only when non-zero") {
     LossCounters counters;
     counters.cuda.ringbuf_drops = 3;
     counters.sched.ringbuf_drops = 2;

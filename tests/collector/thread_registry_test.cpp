@@ -29,7 +29,7 @@ std::int64_t count(const tracedb::TraceReader& trace, const char* sql) {
 
 }  // namespace
 
-TEST_CASE("forks, threads, renames and exits become rows; pid reuse gets a new process") {
+TEST_CASE("forks, threads, renames and exits become rows, pid reuse gets a new process") {
     testing::TempDir dir;
     std::string path = dir.file("registry.db");
     tracedb::SessionRecord session;

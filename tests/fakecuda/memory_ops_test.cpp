@@ -79,7 +79,7 @@ TEST_CASE("a destroyed stream finishes its queued work in the background") {
     cudaGetLastError();
 }
 
-TEST_CASE("copies in one direction share a copy engine; opposite directions overlap") {
+TEST_CASE("copies in one direction share a copy engine, opposite directions overlap") {
     const fakecudaConfig config = fake_config();
     const std::size_t bytes = 240u << 20;  // 10 ms pinned at the default 24 GB/s
     const double copy_ns = static_cast<double>(modeled_copy_ns(config, bytes, config.pinned_gbps));

@@ -28,7 +28,7 @@ TEST_CASE("the answer cache is bounded by bytes and drops the least recently use
     CHECK_FALSE(cache.find("key" + std::to_string(101 - kept)));
 }
 
-TEST_CASE("an answer larger than the budget is not kept; keeping a key again replaces it") {
+TEST_CASE("an answer larger than the budget is not kept, keeping a key again replaces it") {
     AnswerCache cache(4 * 1024);
     cache.keep("big", json{{"text", std::string(10'000, 'b')}});
     CHECK(cache.entries() == 0);

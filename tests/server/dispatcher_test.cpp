@@ -183,7 +183,7 @@ TEST_CASE("completion/complete suggests prompt focuses and trace names") {
     CHECK(error_code_of(harness.request("completion/complete", json::object())) == -32602);
 }
 
-TEST_CASE("resources: schema, served traces and per-trace summary; unknown URI is -32002") {
+TEST_CASE("resources: schema, served traces and per-trace summary, unknown URI is -32002") {
     DispatcherHarness harness;
     harness.initialize();
     json resources = harness.request("resources/list")["result"]["resources"];
@@ -237,7 +237,7 @@ TEST_CASE("JSON-RPC framing errors carry the right codes") {
     CHECK(error_code_of(params_shape) == -32602);
 }
 
-TEST_CASE("notifications and client responses get no response; batches answer requests only") {
+TEST_CASE("notifications and client responses get no response, batches answer requests only") {
     DispatcherHarness harness;
     CHECK(harness.send({{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}}).is_null());
     CHECK(harness.send({{"jsonrpc", "2.0"}, {"method", "notifications/whatever"}}).is_null());

@@ -114,7 +114,7 @@ TEST_CASE("error texts never echo the client's control or bidi characters") {
     }
 }
 
-TEST_CASE("an answer refused as too large is never cached; the cache is bounded by bytes") {
+TEST_CASE("an answer refused as too large is never cached, the cache is bounded by bytes") {
     DispatcherHarness harness;
     harness.initialize();
     const auto& cache = harness.traces().answers();

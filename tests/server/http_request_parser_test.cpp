@@ -115,7 +115,7 @@ TEST_CASE("malformed requests are refused with the status to answer") {
     }
 }
 
-TEST_CASE("HTTP/1.0 closes unless asked; Expect: 100-continue is seen before the body") {
+TEST_CASE("HTTP/1.0 closes unless asked, Expect: 100-continue is seen before the body") {
     auto parser = parser_with_body_limit(1024);
     feed(parser, "GET / HTTP/1.0\r\n\r\n", 1000);
     CHECK_FALSE(parser.request().keep_alive());

@@ -21,7 +21,7 @@ const json kPing{{"jsonrpc", "2.0"}, {"id", 1}, {"method", "ping"}};
 
 }  // namespace
 
-TEST_CASE("POST /mcp answers JSON; notifications get 202; health answers") {
+TEST_CASE("POST /mcp answers JSON, notifications get 202, health answers") {
     RunningServer server;
     auto init = server.post({{"jsonrpc", "2.0"},
                              {"id", 1},
@@ -39,7 +39,7 @@ TEST_CASE("POST /mcp answers JSON; notifications get 202; health answers") {
     CHECK(json::parse(health->body)["status"] == "ok");
 }
 
-TEST_CASE("initialize mints a session; its id is honoured, ended by DELETE, unknown ids are 404") {
+TEST_CASE("initialize mints a session, its id is honoured, ended by DELETE, unknown ids are 404") {
     RunningServer server;
     auto init = server.post({{"jsonrpc", "2.0"},
                              {"id", 1},

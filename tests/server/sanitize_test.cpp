@@ -10,7 +10,7 @@ using causeway::server::sanitize_untrusted;
 using causeway::server::schema_violation;
 using nlohmann::json;
 
-TEST_CASE("control, bidi and zero-width characters are stripped; tabs and newlines become spaces") {
+TEST_CASE("control, bidi and zero-width characters are stripped, tabs and newlines become spaces") {
     CHECK(sanitize_untrusted("pt_data_worker") == "pt_data_worker");
     CHECK(sanitize_untrusted("evil\u202Egnp.exe") == "evilgnp.exe");
     CHECK(sanitize_untrusted("a\x07\x1b[31mb") == "a[31mb");

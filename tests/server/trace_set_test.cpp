@@ -63,7 +63,7 @@ TEST_CASE("a folder's symlink loop and non-SQLite *.db are skipped and reported"
           std::string::npos);
 }
 
-TEST_CASE("a file named on its own must open; a folder with nothing servable is an error") {
+TEST_CASE("a file named on its own must open, a folder with nothing servable is an error") {
     MixedFolder folder;
     auto named = TraceSet::open({folder.dir.file("notes.db")});
     REQUIRE_FALSE(named);
