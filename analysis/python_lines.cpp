@@ -63,11 +63,19 @@ bool is_comprehension(const PythonFrame& frame) {
     return false;
 }
 
+// Where a multiprocessing child (a DataLoader worker) starts running its own code. A forked
+// child inherits its parent's frames below this one, down to the user's line that created the
+// DataLoader: those say how the process began, not what it does.
+bool is_process_start(const PythonFrame& frame) {
+    return frame.function == "BaseProcess._bootstrap" && frame.file &&
+           frame.file->find("multiprocessing/process.py") != std::string::npos;
+}
+
 }  // namespace
 
 std::optional<std::size_t> leading_frame(const std::vector<PythonFrame>& frames) {
     std::optional<std::size_t> innermost_with_file;
-    for (std::size_t i = 0; i < frames.size(); ++i) {
+    for (std::size_t i = 0; i < frames.size() && !is_process_start(frames[i]); ++i) {
         if (!frames[i].file) {
             continue;
         }

@@ -25,7 +25,9 @@ std::string library_package(std::string_view file);
 
 // The frame that leads a Python stack (innermost first): the innermost user frame (a
 // comprehension's frame gives way to the function that holds it), else the innermost frame
-// with a file (then `library` is true in its CodeLine); nullopt when none.
+// with a file (then `library` is true in its CodeLine); nullopt when none. In a forked
+// multiprocessing child the frames from BaseProcess._bootstrap outward are its parent's, inherited
+// at the fork, and never lead.
 std::optional<std::size_t> leading_frame(const std::vector<PythonFrame>& frames);
 
 // "train.py:57 in train_step": the file's base name, the line when known, the function when known.

@@ -72,6 +72,19 @@ TEST_CASE("the innermost user frame leads a Python stack", "[analysis][python]")
         CHECK(lead->library);
         CHECK(describe_line(*lead) == "threading.py:622 in Event.wait");
     }
+    SECTION("a forked worker's frames inherited from its parent never lead") {
+        const std::string process = "/usr/lib/python3.11/multiprocessing/process.py";
+        std::vector<PythonFrame> idle = {frame("/usr/lib/python3.11/queue.py", "Queue.get", 180),
+                                         frame(kWorkerLoop, "_worker_loop", 300),
+                                         frame(process, "BaseProcess.run", 108),
+                                         frame(process, "BaseProcess._bootstrap", 314),
+                                         frame(kTorch, "__iter__", 440),
+                                         frame("/home/me/train.py", "main", 32)};
+        auto lead = stack_line(idle);
+        REQUIRE(lead);
+        CHECK(lead->library);
+        CHECK(describe_line(*lead) == "queue.py:180 in Queue.get");
+    }
     SECTION("frames whose code could not be read lead nothing") {
         CHECK_FALSE(leading_frame({PythonFrame{}}));
     }
