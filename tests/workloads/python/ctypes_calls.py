@@ -88,7 +88,7 @@ def main():
             launch()
             nested(cudart, depth)
             copy_once(cudart, buffer)
-            closed.wait(0.001)  # cw-line: round-wait
+            closed.wait(0.001)
     else:
         sys.exit(f"ctypes_calls.py: unknown mode {sys.argv[1]!r}")
 
