@@ -200,6 +200,10 @@ std::int64_t Cause::woken_count() const {
     return count;
 }
 
+CauseKey sleep_cause(const TraceModel& model, const Roles& roles, const OffCpuInterval& sleep) {
+    return waker_cause(model, roles, sleep, classify_wait(sleep, model.session.machine));
+}
+
 CauseKey competitor_cause(const TraceModel& model, const Roles& roles, int thread_index) {
     if (thread_index < 0) {
         return {CauseKind::kUnknownCompetitor};
@@ -232,7 +236,7 @@ std::vector<Cause> attribute_causes(const TraceModel& model, const Roles& roles,
         for (const SleepOverlap& sleep : primary.gap_sleeps) {
             const OffCpuInterval& o = *sleep.interval;
             WaitKind kind = classify_wait(o, model.session.machine);
-            Cause& cause = cause_of(waker_cause(model, roles, o, kind));
+            Cause& cause = cause_of(sleep_cause(model, roles, o));
             WaitTime& time = cause.woken[kind];
             add_to(time.ns, sleep.asleep_ns);
             ++time.count;

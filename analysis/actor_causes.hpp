@@ -82,6 +82,9 @@ struct Cause {
 std::vector<Cause> attribute_causes(const TraceModel& model, const Roles& roles,
                                     const CallAccounting& accounting);
 
+// The cause of one sleep between CUDA calls of a GPU-driving thread: who or what ended it.
+CauseKey sleep_cause(const TraceModel& model, const Roles& roles, const OffCpuInterval& sleep);
+
 // The cause a competitor thread that held the CPU belongs to (-1: not recorded).
 CauseKey competitor_cause(const TraceModel& model, const Roles& roles, int thread_index);
 

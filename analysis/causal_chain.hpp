@@ -67,6 +67,19 @@ struct Effect {
     std::string text{};
 };
 
+// A line of Python source that threads were at, read from their recorded Python frames: the
+// user's own innermost frame (library frames of torch, numpy, site-packages and the standard
+// library are passed over), weighed over the stacks behind one part of a chain.
+struct CodeLine {
+    std::string file;         // co_filename, as the interpreter names it
+    std::string function;     // co_qualname; empty when it could not be read
+    std::int64_t line = 0;    // 1-based; 0 when unknown
+    bool library = false;     // the stacks held no user frame: this is the innermost library frame
+    std::int64_t stacks = 0;  // recorded stacks at this line
+    std::int64_t stacks_total = 0;  // recorded stacks with Python frames that were weighed
+    double share = 0;               // of the weighed time (ns) of those stacks
+};
+
 struct CausalChain {
     std::string root_cause_class;  // one of the class names above
     Actor actor;
@@ -80,6 +93,12 @@ struct CausalChain {
     Confidence confidence = Confidence::kLow;
     std::int64_t time_lost_ns = 0;
     double time_lost_share = 0;  // of the span of the threads that drive the GPU
+    // Where the GPU-driving threads' Python code was during this chain's time (the calls of the
+    // chain, or their switch-outs blamed on its actor); absent without Python frames.
+    std::optional<CodeLine> gpu_thread_line;
+    // Where the actor's threads were in their Python code when they gave up a CPU taken from a
+    // GPU-driving thread (actor chains that took the CPU); absent without such samples.
+    std::optional<CodeLine> actor_line;
 };
 
 }  // namespace causeway::analysis

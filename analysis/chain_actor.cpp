@@ -212,6 +212,7 @@ std::vector<CausalChain> actor_chains(const ChainInputs& in) {
         } else {
             describe_waiting(in, cause, chain);
         }
+        add_actor_code_lines(in, cause, chain);
         chains.push_back(std::move(chain));
     }
     return chains;

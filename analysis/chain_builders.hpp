@@ -54,6 +54,14 @@ void describe_cpu_contention(const ChainInputs& in, const Cause& cause, CausalCh
 void describe_waiting(const ChainInputs& in, const Cause& cause, CausalChain& chain);
 void describe_lock_wait(const ChainInputs& in, const Cause& cause, CausalChain& chain);
 
+// The Python lines of an actor chain: where the GPU-driving threads were when they left a CPU
+// for this cause (else at its slow calls), and where the actor's threads were when they gave
+// up a CPU taken from them. Nothing when the trace holds no Python frames.
+void add_actor_code_lines(const ChainInputs& in, const Cause& cause, CausalChain& chain);
+// The Python line of a chain of the device's own time: the GPU-driving threads' calls of its
+// class (sync calls for GPU-BOUND, copies, allocations, first calls), by their time.
+void add_device_code_line(const ChainInputs& in, CausalChain& chain);
+
 std::optional<CausalChain> gpu_bound_chain(const ChainInputs& in);
 std::optional<CausalChain> transfer_chain(const ChainInputs& in);
 std::optional<CausalChain> allocation_churn_chain(const ChainInputs& in);

@@ -99,6 +99,7 @@ Diagnosis diagnose(const TraceModel& model, const DiagnosisOptions& options) {
         for (auto builder :
              {gpu_bound_chain, transfer_chain, allocation_churn_chain, cold_start_chain}) {
             if (auto chain = builder(inputs)) {
+                add_device_code_line(inputs, *chain);
                 d.chains.push_back(std::move(*chain));
             }
         }

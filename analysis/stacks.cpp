@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "analysis/python_lines.hpp"
 #include "analysis/saturating.hpp"
 #include "analysis/text_caps.hpp"
 
@@ -23,6 +24,32 @@ Status read_frames(const tracedb::Database& db, StackEntry& entry) {
                                 stmt->column_optional_int64(3)});
     }
     return Ok{};
+}
+
+Status read_python_truncated(const tracedb::Database& db, StackEntry& entry) {
+    auto stmt = db.prepare("SELECT python_truncated FROM stack WHERE id = ?");
+    if (!stmt) {
+        return stmt.error();
+    }
+    stmt->bind(1, entry.stack_id);
+    if (stmt->step() == SQLITE_ROW) {
+        if (auto truncated = stmt->column_optional_int64(0)) {
+            entry.python_truncated = *truncated != 0;
+        }
+    }
+    return Ok{};
+}
+
+// The Python side of a stack, from the model: its frames, the merge with the native frames and
+// the user's line that leads it.
+void add_python_frames(const TraceModel& model, StackEntry& entry) {
+    if (auto it = model.python_frames.find(entry.stack_id); it != model.python_frames.end()) {
+        entry.python_frames = it->second;
+        LineTally lead;
+        lead.add(entry.python_frames, entry.total_ns);
+        entry.user_line = lead.top();
+    }
+    entry.merged = merge_frames(entry.frames, entry.python_frames);
 }
 
 }  // namespace
@@ -75,6 +102,13 @@ Result<StackReport> top_stacks(const tracedb::TraceReader& reader, const TraceMo
         if (auto status = read_frames(reader.db(), entry); !status) {
             return Error{"cannot read stack frames: " + status.error().message};
         }
+        if (reader.schema_version() >= 3) {
+            if (auto status = read_python_truncated(reader.db(), entry); !status) {
+                return Error{"cannot read stack " + std::to_string(entry.stack_id) + ": " +
+                             status.error().message};
+            }
+        }
+        add_python_frames(model, entry);
     }
     return report;
 }

@@ -1,25 +1,21 @@
 #pragma once
 // The user call stacks behind CUDA time, where the recorder captured them: the stacks whose
-// calls took the most time, with their frames (innermost first).
+// calls took the most time, with their native and Python frames (innermost first), merged in
+// call order, and the user's own Python line that leads each.
 
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "analysis/causal_chain.hpp"
+#include "analysis/stack_merge.hpp"
 #include "analysis/trace_filter.hpp"
 #include "analysis/trace_model.hpp"
 #include "tracedb/reader.hpp"
 #include "tracedb/result.hpp"
 
 namespace causeway::analysis {
-
-struct StackFrame {
-    std::int64_t address = 0;
-    std::optional<std::string> module;
-    std::optional<std::string> symbol;
-    std::optional<std::int64_t> offset;
-};
 
 struct StackOp {
     std::string op;
@@ -33,8 +29,13 @@ struct StackEntry {
     std::int64_t pid = 0;
     std::int64_t calls = 0;
     std::int64_t total_ns = 0;
-    std::vector<StackOp> ops;  // by total time
-    std::vector<StackFrame> frames;
+    std::vector<StackOp> ops;                // by total time
+    std::vector<StackFrame> frames;          // native frames, innermost first
+    std::vector<PythonFrame> python_frames;  // Python frames, innermost first
+    MergedStack merged;                      // both in call order (stack_merge.hpp)
+    // The user's own innermost Python line (python_lines.hpp); absent without Python frames.
+    std::optional<CodeLine> user_line;
+    std::optional<bool> python_truncated;  // stack.python_truncated
 };
 
 struct StackReport {

@@ -10,6 +10,7 @@
 #include "analysis/call_loader.hpp"
 #include "analysis/load_findings.hpp"
 #include "analysis/plausible_values.hpp"
+#include "analysis/python_stacks_loader.hpp"
 #include "analysis/text_caps.hpp"
 
 namespace causeway::analysis {
@@ -576,6 +577,7 @@ Result<TraceModel> load_trace(const tracedb::TraceReader& reader) {
         [&] { return load_data_quality(db, model); },
         [&] { return load_event_counts(db, model, process_ids, plausible, left_out[4]); },
         [&] { return load_probes(db, model); },
+        [&] { return load_python_stacks(db, reader.schema_version(), thread_ids, model); },
     });
     auto loaded = calls.get();  // joined before anything returns
     if (!others) {

@@ -13,6 +13,7 @@
 #include <new>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -239,6 +240,24 @@ struct ProbeInfo {
     std::optional<std::string> error;
 };
 
+// One CPython frame of a recorded stack (stack_python_frame), innermost first in its stack.
+struct PythonFrame {
+    std::optional<std::string> file;      // co_filename; absent when the code was unreadable
+    std::optional<std::string> function;  // co_qualname
+    std::optional<std::int64_t> line;     // 1-based; absent when not read or no line
+};
+
+// A Python stack taken when a thread left its CPU (switch_out_stack).
+struct SwitchOutSample {
+    int thread_index = -1;  // the thread leaving its CPU
+    std::int64_t ts_ns = 0;
+    std::int64_t stack_id = 0;
+    bool competitor = false;    // role 1: it left a CPU it had taken from a GPU-driving thread
+    bool preempted = false;     // this switch-out's reason
+    int gpu_thread_index = -1;  // competitor: the GPU-driving thread it preempted
+    std::int64_t gpu_switch_out_ns = 0;  // competitor: that thread's switch-out (ns)
+};
+
 struct TraceModel {
     std::string path;
     SessionInfo session;
@@ -257,6 +276,10 @@ struct TraceModel {
     std::vector<EventCount> event_counts;
     std::vector<ProbeInfo> probes;
     std::int64_t stack_count = 0;
+    // Python frames of each stack that has them, by stack.id (schema 3; empty before).
+    std::unordered_map<std::int64_t, std::vector<PythonFrame>> python_frames;
+    // Python stacks at switch-out, sorted by thread index, then ts_ns.
+    std::vector<SwitchOutSample> switch_outs;
     // What a reader of any result should know: how the file was opened, rows that refer to
     // unknown threads or ops (skipped and counted here).
     std::vector<std::string> notes;

@@ -1,6 +1,7 @@
 #include "cli/diagnosis_text.hpp"
 
 #include "analysis/human_units.hpp"
+#include "analysis/python_lines.hpp"
 #include "cli/text_table.hpp"
 
 namespace causeway::cli {
@@ -88,6 +89,9 @@ std::string render_chain(std::size_t rank, const analysis::CausalChain& c,
                       format_duration(c.time_lost_ns) + " (" + format_percent(c.time_lost_share) +
                       " of the loop)\n";
     out += "    Actor:      " + printable(describe_actor(c.actor)) + "\n";
+    if (std::string code = analysis::code_summary(c); !code.empty()) {
+        out += "    Code:       " + printable(code) + "\n";
+    }
     if (c.effects.size() > 1 || (c.effects.size() == 1 && c.effects[0].text != c.symptom)) {
         out += "    Effects:\n";
         for (const auto& e : c.effects) {

@@ -5,6 +5,8 @@
 #include <optional>
 #include <tuple>
 
+#include "analysis/python_lines.hpp"
+#include "analysis/text_caps.hpp"
 #include "interop/json_event_writer.hpp"
 #include "interop/track_lanes.hpp"
 
@@ -32,6 +34,9 @@ class PerfettoExporter {
     Result<Statement> query(const std::string& sql) const;
     Status write_processes();
     std::int64_t track(std::int64_t thread_id, TrackKind kind, std::size_t lane);
+    Status load_python_stacks();
+    // Adds the Python line and folded Python stack of `stack_id` to a slice's args, if it has one.
+    void add_python_args(std::optional<std::int64_t> stack_id, json& args) const;
     Status write_cuda_calls();
     Status write_offcpu();
     Status write_snapshots();
@@ -52,6 +57,7 @@ class PerfettoExporter {
     std::map<std::tuple<std::int64_t, TrackKind, std::size_t>, std::int64_t> tracks_;
     std::int64_t system_pid_ = 0;  // the track group of system-wide counters
     std::int64_t page_bucket_ns_ = 0;
+    std::map<std::int64_t, json> python_args_;  // stack.id -> args of its Python frames
     PerfettoExportSummary summary_;
 };
 
@@ -119,6 +125,42 @@ std::int64_t PerfettoExporter::track(std::int64_t thread_id, TrackKind kind, std
     return json_tid;
 }
 
+Status PerfettoExporter::load_python_stacks() {
+    if (trace_.schema_version() < 3) {
+        return Ok{};
+    }
+    auto rows = query(
+        "SELECT stack_id, file, function, line FROM stack_python_frame ORDER BY stack_id, depth");
+    if (!rows) {
+        return rows.error();
+    }
+    std::map<std::int64_t, std::vector<analysis::PythonFrame>> frames;
+    while (rows->step() == SQLITE_ROW) {
+        frames[rows->column_int64(0)].push_back(
+            {.file = analysis::optional_column_capped(*rows, 1, analysis::kTextBytes),
+             .function = analysis::optional_column_capped(*rows, 2, analysis::kNameBytes),
+             .line = rows->column_optional_int64(3)});
+    }
+    for (const auto& [stack_id, stack] : frames) {
+        json args = {{"python_stack", analysis::folded_python_stack(stack)}};
+        if (auto line = analysis::stack_line(stack)) {
+            args["python_line"] = analysis::describe_line(*line);
+            args["python_file"] = line->file;
+        }
+        python_args_[stack_id] = std::move(args);
+    }
+    return Ok{};
+}
+
+void PerfettoExporter::add_python_args(std::optional<std::int64_t> stack_id, json& args) const {
+    if (!stack_id) {
+        return;
+    }
+    if (auto it = python_args_.find(*stack_id); it != python_args_.end()) {
+        args.update(it->second);
+    }
+}
+
 Status PerfettoExporter::write_cuda_calls() {
     auto calls = query(
         "SELECT c.thread_id, coalesce(o.name, 'cuda op ' || c.op_id), coalesce(o.category, "
@@ -151,9 +193,11 @@ Status PerfettoExporter::write_cuda_calls() {
         if (auto stream = calls->column_optional_int64(8)) {
             args["stream"] = *stream;
         }
-        if (auto stack = calls->column_optional_int64(10)) {
+        auto stack = calls->column_optional_int64(10);
+        if (stack) {
             args["stack_id"] = *stack;
         }
+        add_python_args(stack, args);
         const auto lane = lanes.place(ts, ts + dur);
         out_.slice(threads_.at(thread_id).process_id, track(thread_id, TrackKind::kCuda, lane), ts,
                    dur, calls->column_text(1), "cuda." + calls->column_text(2), args);
@@ -163,9 +207,17 @@ Status PerfettoExporter::write_cuda_calls() {
 }
 
 Status PerfettoExporter::write_offcpu() {
+    // Schema 3: where the thread's Python code was when it left the CPU (switch_out_stack).
+    const std::string switch_out_stack =
+        trace_.schema_version() >= 3
+            ? "(SELECT w.stack_id FROM switch_out_stack w WHERE w.thread_id = o.thread_id AND "
+              "w.ts_ns = o.ts_ns LIMIT 1)"
+            : "NULL";
     auto intervals = query(
         "SELECT o.thread_id, o.ts_ns, o.dur_ns, o.reason, o.runq_wait_ns, o.cpu, n.tid, n.comm, "
-        "p.pid FROM offcpu o LEFT JOIN thread n ON n.id = o.next_thread_id "
+        "p.pid, " +
+        switch_out_stack +
+        " FROM offcpu o LEFT JOIN thread n ON n.id = o.next_thread_id "
         "LEFT JOIN process p ON p.id = n.process_id ORDER BY o.thread_id, o.ts_ns, o.dur_ns DESC");
     if (!intervals) {
         return intervals.error();
@@ -192,6 +244,7 @@ Status PerfettoExporter::write_offcpu() {
         } else {
             args["competitor"] = nullptr;
         }
+        add_python_args(intervals->column_optional_int64(9), args);
         const auto lane = lanes.place(ts, ts + dur);
         out_.slice(threads_.at(thread_id).process_id, track(thread_id, TrackKind::kOffCpu, lane),
                    ts, dur, preempted ? "off-CPU: preempted" : "off-CPU: blocked", "sched", args);
@@ -292,8 +345,8 @@ Result<PerfettoExportSummary> PerfettoExporter::run() {
     if (auto status = write_processes(); !status) {
         return status.error();
     }
-    for (auto step : {&PerfettoExporter::write_cuda_calls, &PerfettoExporter::write_offcpu,
-                      &PerfettoExporter::write_snapshots}) {
+    for (auto step : {&PerfettoExporter::load_python_stacks, &PerfettoExporter::write_cuda_calls,
+                      &PerfettoExporter::write_offcpu, &PerfettoExporter::write_snapshots}) {
         if (auto status = (this->*step)(); !status) {
             return status.error();
         }

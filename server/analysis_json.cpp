@@ -4,6 +4,8 @@
 #include <type_traits>
 #include <variant>
 
+#include "analysis/python_lines.hpp"
+
 namespace causeway::server {
 namespace {
 
@@ -21,6 +23,22 @@ json array_of(const std::vector<T>& items) {
         out.push_back(to_json(item));
     }
     return out;
+}
+
+json native_frame_json(const analysis::StackFrame& f) {
+    return {{"address", f.address},
+            {"module", optional_json(f.module)},
+            {"symbol", optional_json(f.symbol)},
+            {"offset", optional_json(f.offset)}};
+}
+
+// `package`: what a library frame is folded under; empty for the user's own code.
+json python_frame_json(const analysis::PythonFrame& f, const std::string& package) {
+    return {{"file", optional_json(f.file)},
+            {"function", optional_json(f.function)},
+            {"line", optional_json(f.line)},
+            {"library", !package.empty()},
+            {"package", package}};
 }
 
 }  // namespace
@@ -123,19 +141,37 @@ json to_json(const analysis::Effect& e) {
             {"share", e.share}, {"count", e.count}, {"text", e.text}};
 }
 
+json to_json(const analysis::CodeLine& l) {
+    return {{"file", l.file},     {"function", l.function},
+            {"line", l.line},     {"library", l.library},
+            {"stacks", l.stacks}, {"stacks_total", l.stacks_total},
+            {"share", l.share},   {"text", analysis::describe_line(l)}};
+}
+
 json to_json(const analysis::CausalChain& c) {
-    return {{"root_cause_class", c.root_cause_class},
-            {"actor", to_json(c.actor)},
-            {"effects", array_of(c.effects)},
-            {"symptom", c.symptom},
-            {"op", optional_json(c.op)},
-            {"evidence", array_of(c.evidence)},
-            {"competitors", array_of(c.competitors)},
-            {"root_cause", c.root_cause},
-            {"recommendations", c.recommendations},
-            {"confidence", analysis::confidence_name(c.confidence)},
-            {"time_lost_ns", c.time_lost_ns},
-            {"time_lost_share", c.time_lost_share}};
+    json chain = {{"root_cause_class", c.root_cause_class},
+                  {"actor", to_json(c.actor)},
+                  {"effects", array_of(c.effects)},
+                  {"symptom", c.symptom},
+                  {"op", optional_json(c.op)},
+                  {"evidence", array_of(c.evidence)},
+                  {"competitors", array_of(c.competitors)},
+                  {"root_cause", c.root_cause},
+                  {"recommendations", c.recommendations},
+                  {"confidence", analysis::confidence_name(c.confidence)},
+                  {"time_lost_ns", c.time_lost_ns},
+                  {"time_lost_share", c.time_lost_share}};
+    // Only where Python frames were recorded, so answers about other traces keep their shape.
+    if (c.gpu_thread_line) {
+        chain["gpu_thread_line"] = to_json(*c.gpu_thread_line);
+    }
+    if (c.actor_line) {
+        chain["actor_line"] = to_json(*c.actor_line);
+    }
+    if (c.gpu_thread_line || c.actor_line) {
+        chain["code"] = analysis::code_summary(c);
+    }
+    return chain;
 }
 
 json to_json(const analysis::Verdict& v) {
@@ -244,17 +280,29 @@ json to_json(const analysis::StackReport& r) {
         }
         json frames = json::array();
         for (const auto& f : s.frames) {
-            frames.push_back({{"address", f.address},
-                              {"module", optional_json(f.module)},
-                              {"symbol", optional_json(f.symbol)},
-                              {"offset", optional_json(f.offset)}});
+            frames.push_back(native_frame_json(f));
         }
-        stacks.push_back({{"stack_id", s.stack_id},
-                          {"pid", s.pid},
-                          {"calls", s.calls},
-                          {"total_ns", s.total_ns},
-                          {"ops", ops},
-                          {"frames", frames}});
+        json stack = {{"stack_id", s.stack_id}, {"pid", s.pid}, {"calls", s.calls},
+                      {"total_ns", s.total_ns}, {"ops", ops},   {"frames", frames}};
+        if (!s.python_frames.empty()) {
+            json python = json::array();
+            for (const auto& f : s.python_frames) {
+                python.push_back(python_frame_json(
+                    f, f.file ? analysis::library_package(*f.file) : std::string("stdlib")));
+            }
+            json merged = json::array();
+            for (const auto& f : s.merged.frames) {
+                merged.push_back(f.python ? python_frame_json(f.code, f.package)
+                                          : native_frame_json(f.native));
+                merged.back()["kind"] = f.python ? "python" : "native";
+            }
+            stack["python_frames"] = python;
+            stack["python_truncated"] = optional_json(s.python_truncated);
+            stack["merged_frames"] = merged;
+            stack["interpreter_frames_hidden"] = s.merged.interpreter_frames_hidden;
+            stack["user_line"] = s.user_line ? to_json(*s.user_line) : json(nullptr);
+        }
+        stacks.push_back(std::move(stack));
     }
     return {{"stacks_in_trace", r.stacks_in_trace},
             {"calls_with_stack", r.calls_with_stack},

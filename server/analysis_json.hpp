@@ -31,6 +31,7 @@ nlohmann::json to_json(const analysis::Evidence& e);
 nlohmann::json to_json(const analysis::Competitor& c);
 nlohmann::json to_json(const analysis::Actor& a);
 nlohmann::json to_json(const analysis::Effect& e);
+nlohmann::json to_json(const analysis::CodeLine& l);
 nlohmann::json to_json(const analysis::CausalChain& c);
 nlohmann::json to_json(const analysis::Verdict& v);
 nlohmann::json to_json(const analysis::SchedBreakdown& s);

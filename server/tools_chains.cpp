@@ -57,6 +57,9 @@ std::string render(const json& answer) {
         for (const auto& effect : chain["effects"]) {
             text += "   Effect: " + effect["text"].get<std::string>() + "\n";
         }
+        if (chain.contains("code")) {
+            text += "   Code: " + chain["code"].get<std::string>() + "\n";
+        }
         text += "   Symptom: " + chain["symptom"].get<std::string>() + "\n";
         for (const auto& evidence : chain["evidence"]) {
             text += "   Evidence: " + evidence["text"].get<std::string>() + "\n";

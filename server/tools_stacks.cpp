@@ -1,5 +1,10 @@
 // get_stacks: the user call stacks behind the most CUDA time.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
 
 #include "analysis/human_units.hpp"
 #include "analysis/stacks.hpp"
@@ -24,11 +29,17 @@ Result<json> compute(const TraceTarget& target, const analysis::TraceFilter& fil
         return report.error();
     }
     json answer = to_json(report.value());
+    auto cut = [depth](json& frames) {
+        if (frames.size() > depth) {
+            frames.erase(frames.begin() + static_cast<std::ptrdiff_t>(depth), frames.end());
+        }
+    };
     for (auto& stack : answer["stacks"]) {
         stack["frames_total"] = stack["frames"].size();
-        if (stack["frames"].size() > depth) {
-            stack["frames"].erase(stack["frames"].begin() + static_cast<std::ptrdiff_t>(depth),
-                                  stack["frames"].end());
+        cut(stack["frames"]);
+        if (stack.contains("merged_frames")) {
+            stack["merged_frames_total"] = stack["merged_frames"].size();
+            cut(stack["merged_frames"]);
         }
     }
     answer["note"] = report->stacks_in_trace == 0
@@ -39,26 +50,78 @@ Result<json> compute(const TraceTarget& target, const analysis::TraceFilter& fil
     return answer;
 }
 
+std::string native_frame_text(const json& frame) {
+    return fmt::format("    {} ({})\n",
+                       frame["symbol"].is_string()
+                           ? frame["symbol"].get<std::string>()
+                           : fmt::format("{:#x}", frame["address"].get<std::int64_t>()),
+                       frame["module"].is_string() ? frame["module"].get<std::string>() : "?");
+}
+
+std::string python_frame_text(const json& frame) {
+    std::string where = frame["file"].is_string() ? frame["file"].get<std::string>() : "?";
+    if (frame["line"].is_number_integer()) {
+        where += fmt::format(":{}", frame["line"].get<std::int64_t>());
+    }
+    return fmt::format("    {} in {}\n", where,
+                       frame["function"].is_string() ? frame["function"].get<std::string>() : "?");
+}
+
+// Merged frames, innermost first; runs of library Python frames (torch, the standard library)
+// are folded into one line each, so the user's own lines stand out.
+std::string merged_frames_text(const json& frames) {
+    std::string text;
+    for (std::size_t i = 0; i < frames.size();) {
+        const json& frame = frames[i];
+        if (frame["kind"] == "native") {
+            text += native_frame_text(frame);
+            ++i;
+            continue;
+        }
+        if (!frame["library"].get<bool>()) {
+            text += python_frame_text(frame);
+            ++i;
+            continue;
+        }
+        std::size_t end = i;
+        std::vector<std::string> packages;
+        while (end < frames.size() && frames[end]["kind"] == "python" &&
+               frames[end]["library"].get<bool>()) {
+            auto package = frames[end]["package"].get<std::string>();
+            if (std::find(packages.begin(), packages.end(), package) == packages.end()) {
+                packages.push_back(package);
+            }
+            ++end;
+        }
+        text += fmt::format("    [{} library frame{}: {}]\n", end - i, end - i == 1 ? "" : "s",
+                            fmt::join(packages, ", "));
+        i = end;
+    }
+    return text;
+}
+
 std::string render(const json& answer) {
     std::string text = fmt::format("{} CUDA calls in the selection carry a stack.\n",
                                    answer["calls_with_stack"].get<std::int64_t>());
     for (const auto& stack : answer["stacks"]) {
-        text += fmt::format("\nstack {} (pid {}): {} calls, {}\n",
+        std::string at = stack.contains("user_line") && stack["user_line"].is_object()
+                             ? " at " + stack["user_line"]["text"].get<std::string>()
+                             : "";
+        text += fmt::format("\nstack {} (pid {}){}: {} calls, {}\n",
                             stack["stack_id"].get<std::int64_t>(), stack["pid"].get<std::int64_t>(),
-                            stack["calls"].get<std::int64_t>(),
+                            at, stack["calls"].get<std::int64_t>(),
                             analysis::format_duration(stack["total_ns"].get<std::int64_t>()));
         for (const auto& op : stack["ops"]) {
             text += fmt::format("  {} x{} {}\n", op["op"].get<std::string>(),
                                 op["calls"].get<std::int64_t>(),
                                 analysis::format_duration(op["total_ns"].get<std::int64_t>()));
         }
+        if (stack.contains("merged_frames")) {
+            text += merged_frames_text(stack["merged_frames"]);
+            continue;
+        }
         for (const auto& frame : stack["frames"]) {
-            text +=
-                fmt::format("    {} ({})\n",
-                            frame["symbol"].is_string()
-                                ? frame["symbol"].get<std::string>()
-                                : fmt::format("{:#x}", frame["address"].get<std::int64_t>()),
-                            frame["module"].is_string() ? frame["module"].get<std::string>() : "?");
+            text += native_frame_text(frame);
         }
     }
     if (!answer["note"].get<std::string>().empty()) {
@@ -74,8 +137,11 @@ ToolSpec make_stacks_tool() {
         "get_stacks",
         "Call stacks behind CUDA time",
         "The user call stacks (innermost frame first, at most `depth` frames) whose CUDA calls "
-        "took the most time, with the ops called from each; top `limit`. Empty when the "
-        "recording captured no stacks. Filter with pid, op and window." +
+        "took the most time, with the ops called from each; top `limit`. Where Python frames "
+        "were recorded, `user_line` is the user's own innermost Python line and "
+        "`merged_frames` holds native and Python frames in call order (library frames marked, "
+        "folded in the text). Empty when the recording captured no stacks. Filter with pid, op "
+        "and window." +
             std::string(kUntrustedStringsSentence),
         input_schema(),
         tool_schema("get_stacks.output.json"),

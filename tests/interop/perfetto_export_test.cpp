@@ -107,68 +107,73 @@ std::int64_t id_of(Result<std::int64_t> id) {
 }
 
 // A trace with nested, overlapping and off-CPU intervals, a reused pid and every counter source.
-std::string write_fixture_trace(const TempDir& dir) {
+// A writer of a new trace at `path`, recorded by `source`.
+tracedb::TraceWriter create_trace(const std::string& path, const std::string& source) {
     tracedb::SessionRecord session{.host = "test",
                                    .kernel = "6.18",
                                    .cpu_count = 2,
                                    .collector_version = "test",
                                    .collector_flags = "",
-                                   .source = "synthetic"};
-    const auto path = dir.file("run.db");
+                                   .source = source};
     auto writer = tracedb::TraceWriter::create(path, session);
     REQUIRE(writer);
-    auto python = id_of(writer->add_process({.pid = 100, .comm = "python"}));
-    auto hog = id_of(writer->add_process({.pid = 200, .comm = "hog", .in_tree = false}));
+    return std::move(*writer);
+}
+
+std::string write_fixture_trace(const TempDir& dir) {
+    const auto path = dir.file("run.db");
+    auto writer = create_trace(path, "synthetic");
+    auto python = id_of(writer.add_process({.pid = 100, .comm = "python"}));
+    auto hog = id_of(writer.add_process({.pid = 200, .comm = "hog", .in_tree = false}));
     auto reused =
-        id_of(writer->add_process({.pid = 100, .comm = "bash", .start_ns = 5'000'000'000}));
+        id_of(writer.add_process({.pid = 100, .comm = "bash", .start_ns = 5'000'000'000}));
     auto main_thread =
-        id_of(writer->add_thread({.tid = 100, .process_id = python, .comm = "python"}));
-    auto hog_thread = id_of(writer->add_thread({.tid = 200, .process_id = hog, .comm = "hog"}));
-    auto bash_thread =
-        id_of(writer->add_thread({.tid = 100, .process_id = reused, .comm = "bash"}));
-    auto stream = id_of(writer->add_stream(python, 7));
-    REQUIRE(writer->add_cuda_call({.thread_id = main_thread,
-                                   .op_id = 7,
-                                   .ts_ns = 1'500'000'000,
-                                   .dur_ns = 50'000'000,
-                                   .bytes = 4096,
-                                   .copy_kind = 1,
-                                   .host_pinned = 0,
-                                   .stream_id = stream}));
-    REQUIRE(writer->add_cuda_call({.thread_id = main_thread,
-                                   .op_id = 104,
-                                   .ts_ns = 1'500'001'000,
-                                   .dur_ns = 1'000'000,
-                                   .bytes = 4096}));
+        id_of(writer.add_thread({.tid = 100, .process_id = python, .comm = "python"}));
+    auto hog_thread = id_of(writer.add_thread({.tid = 200, .process_id = hog, .comm = "hog"}));
+    auto bash_thread = id_of(writer.add_thread({.tid = 100, .process_id = reused, .comm = "bash"}));
+    auto stream = id_of(writer.add_stream(python, 7));
+    REQUIRE(writer.add_cuda_call({.thread_id = main_thread,
+                                  .op_id = 7,
+                                  .ts_ns = 1'500'000'000,
+                                  .dur_ns = 50'000'000,
+                                  .bytes = 4096,
+                                  .copy_kind = 1,
+                                  .host_pinned = 0,
+                                  .stream_id = stream}));
+    REQUIRE(writer.add_cuda_call({.thread_id = main_thread,
+                                  .op_id = 104,
+                                  .ts_ns = 1'500'001'000,
+                                  .dur_ns = 1'000'000,
+                                  .bytes = 4096}));
     // Crosses the end of the copy (imported data can): needs a second lane.
-    REQUIRE(writer->add_cuda_call(
+    REQUIRE(writer.add_cuda_call(
         {.thread_id = main_thread, .op_id = 8, .ts_ns = 1'540'000'000, .dur_ns = 20'000'000}));
-    REQUIRE(writer->add_cuda_call(
+    REQUIRE(writer.add_cuda_call(
         {.thread_id = bash_thread, .op_id = 10, .ts_ns = 6'000'000'000, .dur_ns = 1'000}));
-    REQUIRE(writer->add_offcpu({.thread_id = main_thread,
-                                .ts_ns = 1'510'000'000,
-                                .dur_ns = 5'000'000,
-                                .reason = tracedb::OffCpuReason::kPreempted,
-                                .runq_wait_ns = 5'000'000,
-                                .cpu = 1,
-                                .next_thread_id = hog_thread}));
-    REQUIRE(writer->add_offcpu({.thread_id = main_thread,
-                                .ts_ns = 2'000'000'000,
-                                .dur_ns = 1'000'000,
-                                .reason = tracedb::OffCpuReason::kBlocked,
-                                .cpu = 0}));
-    REQUIRE(writer->add_snapshot({.ts_ns = 1'000'000'000, .cpu_busy_pct = 50}));
-    REQUIRE(writer->add_snapshot({.ts_ns = 2'000'000'000, .cpu_busy_pct = 100}));
-    REQUIRE(writer->add_page_alloc({python, 0, 10, 40960}));
-    REQUIRE(writer->add_page_alloc({python, 100'000'000, 20, 81920}));
-    REQUIRE(writer->add_page_alloc({hog, 0, 5, 20480}));
-    REQUIRE(writer->add_event_count({.process_id = python,
-                                     .bucket_ns = 0,
-                                     .bucket_dur_ns = 1'000'000'000,
-                                     .event = "sched_switch",
-                                     .count = 40,
-                                     .stored = 4}));
-    REQUIRE(writer->finish(7'000'000'000));
+    REQUIRE(writer.add_offcpu({.thread_id = main_thread,
+                               .ts_ns = 1'510'000'000,
+                               .dur_ns = 5'000'000,
+                               .reason = tracedb::OffCpuReason::kPreempted,
+                               .runq_wait_ns = 5'000'000,
+                               .cpu = 1,
+                               .next_thread_id = hog_thread}));
+    REQUIRE(writer.add_offcpu({.thread_id = main_thread,
+                               .ts_ns = 2'000'000'000,
+                               .dur_ns = 1'000'000,
+                               .reason = tracedb::OffCpuReason::kBlocked,
+                               .cpu = 0}));
+    REQUIRE(writer.add_snapshot({.ts_ns = 1'000'000'000, .cpu_busy_pct = 50}));
+    REQUIRE(writer.add_snapshot({.ts_ns = 2'000'000'000, .cpu_busy_pct = 100}));
+    REQUIRE(writer.add_page_alloc({python, 0, 10, 40960}));
+    REQUIRE(writer.add_page_alloc({python, 100'000'000, 20, 81920}));
+    REQUIRE(writer.add_page_alloc({hog, 0, 5, 20480}));
+    REQUIRE(writer.add_event_count({.process_id = python,
+                                    .bucket_ns = 0,
+                                    .bucket_dur_ns = 1'000'000'000,
+                                    .event = "sched_switch",
+                                    .count = 40,
+                                    .stored = 4}));
+    REQUIRE(writer.finish(7'000'000'000));
     return path;
 }
 
@@ -257,6 +262,56 @@ TEST_CASE("a trace exports to Chrome/Perfetto JSON with named, consistently nest
     // Two adjacent python buckets then a closing zero; one hog bucket and its zero.
     CHECK(counters_named(trace, "page allocations per bucket") == 5);
     CHECK(counters_named(trace, "sched_switch per bucket") == 2);
+}
+
+TEST_CASE("slices carry the user's Python line and the folded Python stack",
+          "[interop][perfetto][python]") {
+    TempDir dir;
+    const auto db = dir.file("python.db");
+    auto writer = create_trace(db, "causeway-collector");
+    auto python = id_of(writer.add_process({.pid = 100, .comm = "python3"}));
+    auto thread = id_of(writer.add_thread({.tid = 100, .process_id = python, .comm = "python3"}));
+    auto frame = [](std::int64_t depth, std::string file, std::string function, std::int64_t line) {
+        return tracedb::PythonFrameRecord{.depth = depth,
+                                          .file = std::move(file),
+                                          .function = std::move(function),
+                                          .line = line,
+                                          .first_line = 1,
+                                          .code_address = 0x7f00 + depth,
+                                          .instr_offset = 2};
+    };
+    const std::string torch = "/usr/lib/python3/dist-packages/torch/cuda/__init__.py";
+    auto sync_stack = id_of(writer.add_stack(
+        python, {{.depth = 0, .address = 0x1000, .symbol = "cudaStreamSynchronize"}},
+        tracedb::PythonStackRecord{.frames = {frame(0, torch, "synchronize", 792),
+                                              frame(1, "/w/train.py", "train_step", 57)}}));
+    auto wait_stack = id_of(writer.add_stack(
+        python, {}, tracedb::PythonStackRecord{.frames = {frame(0, "/w/train.py", "train", 40)}}));
+    REQUIRE(writer.add_cuda_call({.thread_id = thread,
+                                  .op_id = 9,
+                                  .ts_ns = 1'000'000,
+                                  .dur_ns = 2'000'000,
+                                  .stack_id = sync_stack}));
+    REQUIRE(writer.add_offcpu({.thread_id = thread,
+                               .ts_ns = 5'000'000,
+                               .dur_ns = 1'000'000,
+                               .reason = tracedb::OffCpuReason::kBlocked,
+                               .cpu = 0}));
+    REQUIRE(writer.add_switch_out_stack(
+        {.thread_id = thread, .ts_ns = 5'000'000, .stack_id = wait_stack}));
+    REQUIRE(writer.finish(10'000'000));
+    const auto out = dir.file("python.json");
+    auto summary = export_file(db, out);
+    INFO((summary ? std::string() : summary.error().message));
+    REQUIRE(summary);
+    auto trace = parse_and_validate(out);
+
+    const auto& sync = slice_named(trace, "cudaStreamSynchronize");
+    CHECK(sync["args"]["python_line"] == "train.py:57 in train_step");
+    CHECK(sync["args"]["python_file"] == "/w/train.py");
+    CHECK(sync["args"]["python_stack"] ==
+          json::array({"[1 library frame: torch]", "train.py:57 in train_step"}));
+    CHECK(slice_named(trace, "off-CPU: blocked")["args"]["python_line"] == "train.py:40 in train");
 }
 
 TEST_CASE("an imported Ingero trace exports with the same structure", "[interop][perfetto]") {

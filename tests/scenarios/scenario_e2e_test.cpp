@@ -4,6 +4,7 @@
 // torch-* scenarios run real PyTorch (Debian's python3-torch) on the fake CUDA runtime.
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <optional>
@@ -49,12 +50,14 @@ double batches_per_s(const std::string& out) {
     return at == std::string::npos ? 0 : std::stod(out.substr(at + key.size()));
 }
 
-// Records the scenario's program (with `extra_args`) into `db`; returns its batches/s.
+// Records the scenario's program (with `extra_args`) into `db`, with `collector_args` before
+// the command; returns its batches/s.
 double record(const ScenarioSpec& spec, const std::string& db,
-              const std::vector<std::string>& extra_args) {
-    std::vector<std::string> argv = {
-        CAUSEWAY_COLLECTOR_PATH,    "record",     "--db",    db, "--quiet", "--",
-        program_path(spec.program), "--duration", kDurationS};
+              const std::vector<std::string>& extra_args,
+              const std::vector<std::string>& collector_args = {}) {
+    std::vector<std::string> argv = {CAUSEWAY_COLLECTOR_PATH, "record", "--db", db, "--quiet"};
+    argv.insert(argv.end(), collector_args.begin(), collector_args.end());
+    argv.insert(argv.end(), {"--", program_path(spec.program), "--duration", kDurationS});
     argv.insert(argv.end(), extra_args.begin(), extra_args.end());
     const Finished run = causeway::testing::run_to_completion(argv, kTimeoutS);
     INFO("recording " << spec.name << "\nstdout:\n" << run.out << "\nstderr:\n" << run.err);
@@ -220,6 +223,30 @@ TEST_CASE("healthy: HEALTHY and no HIGH chain") {
 TEST_CASE(
     "torch-dataloader: real PyTorch workers are one cause, worth what direct indexing gains") {
     check_chain_covers_fix(check_scenario("torch-dataloader", true));
+}
+
+TEST_CASE("torch-dataloader with --stacks: the workers' chain names the trainer's own line") {
+    causeway::testing::require_runtime_or_skip();
+    const ScenarioSpec spec =
+        causeway::testing::find_scenario(CAUSEWAY_SCENARIO_TABLE, "torch-dataloader");
+    TempDir dir;
+    const std::string db = dir.file("stacks.db");
+    record(spec, db, {}, {"--stacks"});
+    auto diagnosis = nlohmann::json::parse(explain(db, true).out);
+    INFO("causeway explain --json:\n" << diagnosis.dump(2));
+    const auto& chains = diagnosis.at("chains");
+    auto workers = std::find_if(chains.begin(), chains.end(), [](const nlohmann::json& chain) {
+        return chain.at("actor").at("kind") == "dataloader_workers";
+    });
+    REQUIRE(workers != chains.end());
+    // Whatever the trainer was doing when the workers cost it time, its stacks hold frames of
+    // torch_training.py below torch's: its own file leads, never torch's.
+    REQUIRE(workers->contains("gpu_thread_line"));
+    const std::string file = workers->at("gpu_thread_line").at("file");
+    CHECK_THAT(file, Catch::Matchers::EndsWith("/tests/workloads/torch/torch_training.py"));
+    CHECK(workers->at("gpu_thread_line").at("library") == false);
+    CHECK(explain(db, false).out.find("Code:       waits at torch_training.py:") !=
+          std::string::npos);
 }
 
 TEST_CASE("torch-lock-helper: the lock's holder is named, with no advice about workers") {
