@@ -1,22 +1,96 @@
 #include "cli/trace_input.hpp"
 
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "fleet/materialise.hpp"
 #include "tracedb/reader.hpp"
 
 namespace causeway::cli {
+namespace {
+
+// A folder under $TMPDIR (or /tmp) for the copy of a ClickHouse node, removed with the copy.
+class TemporaryCopy {
+  public:
+    TemporaryCopy() {
+        const char* tmp = std::getenv("TMPDIR");
+        std::string pattern = std::string(tmp != nullptr ? tmp : "/tmp") + "/causeway-node.XXXXXX";
+        if (mkdtemp(pattern.data()) != nullptr) {
+            dir_ = pattern;
+        }
+    }
+    ~TemporaryCopy() {
+        if (!dir_.empty()) {
+            std::remove(path().c_str());
+            std::remove((path() + "-journal").c_str());
+            rmdir(dir_.c_str());
+        }
+    }
+    TemporaryCopy(const TemporaryCopy&) = delete;
+    TemporaryCopy& operator=(const TemporaryCopy&) = delete;
+    bool created() const { return !dir_.empty(); }
+    std::string path() const { return dir_ + "/node.db"; }
+
+  private:
+    std::string dir_;
+};
+
+Result<analysis::TraceModel> load_model(const TraceInputOptions& options) {
+    if (options.clickhouse.empty()) {
+        auto reader = tracedb::TraceReader::open(options.db);
+        if (!reader) {
+            return reader.error();
+        }
+        return analysis::load_trace(*reader);
+    }
+    if (options.job.empty() || options.node.empty()) {
+        return Error{"--clickhouse needs --job and --node: the node of the job to analyse"};
+    }
+    auto client = fleet::ClickHouseClient::open(options.clickhouse, false);
+    if (!client) {
+        return client.error();
+    }
+    TemporaryCopy copy;
+    if (!copy.created()) {
+        return Error{"cannot create a temporary folder for the copy of node " + options.node +
+                     " (set TMPDIR to a writable folder)"};
+    }
+    if (auto copied = fleet::materialise_node(*client, options.job, options.node, copy.path());
+        !copied) {
+        return copied.error();
+    }
+    auto reader = tracedb::TraceReader::open(copy.path());
+    if (!reader) {
+        return reader.error();
+    }
+    return analysis::load_trace(*reader);
+}
+
+}  // namespace
 
 void add_trace_input_options(CLI::App& command, TraceInputOptions& options) {
-    command.add_option("--db", options.db, "trace DB recorded by causeway-collector")->required();
+    auto* db = command.add_option("--db", options.db, "trace DB recorded by causeway-collector");
+    auto* clickhouse = command.add_option(
+        "--clickhouse", options.clickhouse,
+        "instead of --db: a ClickHouse HTTP interface (http://HOST:PORT) that `causeway push` "
+        "stored the node in");
+    db->excludes(clickhouse);
+    clickhouse->excludes(db);
+    command.add_option("--job", options.job, "with --clickhouse: the job");
+    command.add_option("--node", options.node, "with --clickhouse: the node of the job");
     command.add_option("--window", options.window,
                        "time window since the start of recording, A..B (e.g. 10s..20s, 2.5s..)");
     command.add_option("--pid", options.pid, "only this process (kernel pid)");
 }
 
 Result<TraceInput> load_trace_input(const TraceInputOptions& options) {
-    auto reader = tracedb::TraceReader::open(options.db);
-    if (!reader) {
-        return reader.error();
+    if (options.db.empty() && options.clickhouse.empty()) {
+        return Error{"give the trace: --db FILE, or --clickhouse URL --job J --node N"};
     }
-    auto model = analysis::load_trace(*reader);
+    auto model = load_model(options);
     if (!model) {
         return model.error();
     }
