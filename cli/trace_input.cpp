@@ -1,42 +1,11 @@
 #include "cli/trace_input.hpp"
 
-#include <stdlib.h>
-#include <unistd.h>
-
-#include <cstdio>
-#include <cstdlib>
-
+#include "cli/temp_folder.hpp"
 #include "fleet/materialise.hpp"
 #include "tracedb/reader.hpp"
 
 namespace causeway::cli {
 namespace {
-
-// A folder under $TMPDIR (or /tmp) for the copy of a ClickHouse node, removed with the copy.
-class TemporaryCopy {
-  public:
-    TemporaryCopy() {
-        const char* tmp = std::getenv("TMPDIR");
-        std::string pattern = std::string(tmp != nullptr ? tmp : "/tmp") + "/causeway-node.XXXXXX";
-        if (mkdtemp(pattern.data()) != nullptr) {
-            dir_ = pattern;
-        }
-    }
-    ~TemporaryCopy() {
-        if (!dir_.empty()) {
-            std::remove(path().c_str());
-            std::remove((path() + "-journal").c_str());
-            rmdir(dir_.c_str());
-        }
-    }
-    TemporaryCopy(const TemporaryCopy&) = delete;
-    TemporaryCopy& operator=(const TemporaryCopy&) = delete;
-    bool created() const { return !dir_.empty(); }
-    std::string path() const { return dir_ + "/node.db"; }
-
-  private:
-    std::string dir_;
-};
 
 Result<analysis::TraceModel> load_model(const TraceInputOptions& options) {
     if (options.clickhouse.empty()) {
@@ -53,16 +22,15 @@ Result<analysis::TraceModel> load_model(const TraceInputOptions& options) {
     if (!client) {
         return client.error();
     }
-    TemporaryCopy copy;
-    if (!copy.created()) {
-        return Error{"cannot create a temporary folder for the copy of node " + options.node +
-                     " (set TMPDIR to a writable folder)"};
+    auto folder = TempFolder::create("the copy of node " + options.node);
+    if (!folder) {
+        return folder.error();
     }
-    if (auto copied = fleet::materialise_node(*client, options.job, options.node, copy.path());
-        !copied) {
+    std::string copy = folder->file("node.db");
+    if (auto copied = fleet::materialise_node(*client, options.job, options.node, copy); !copied) {
         return copied.error();
     }
-    auto reader = tracedb::TraceReader::open(copy.path());
+    auto reader = tracedb::TraceReader::open(copy);
     if (!reader) {
         return reader.error();
     }

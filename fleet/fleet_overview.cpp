@@ -176,25 +176,4 @@ Result<FleetOverview> fleet_overview(const ClickHouseClient& client, const std::
     return overview;
 }
 
-Result<std::vector<std::string>> stored_jobs(const ClickHouseClient& client) {
-    std::vector<std::string> jobs;
-    auto read =
-        for_each_row(client,
-                     "SELECT DISTINCT job FROM (SELECT job, node, argMax(complete, "
-                     "version_ns) AS complete FROM " +
-                         push_table() + " GROUP BY job, node) WHERE complete = 1 ORDER BY job",
-                     "the stored jobs", [&](RowBinaryReader& in) -> Status {
-                         std::string job;
-                         if (auto s = take(in.string(), job); !s) {
-                             return s;
-                         }
-                         jobs.push_back(std::move(job));
-                         return Ok{};
-                     });
-    if (!read) {
-        return read.error();
-    }
-    return jobs;
-}
-
 }  // namespace causeway::fleet

@@ -49,7 +49,4 @@ struct FleetOverview {
 
 Result<FleetOverview> fleet_overview(const ClickHouseClient& client, const std::string& job);
 
-// The jobs stored on the server (with at least one complete push), in name order.
-Result<std::vector<std::string>> stored_jobs(const ClickHouseClient& client);
-
 }  // namespace causeway::fleet

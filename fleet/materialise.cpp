@@ -103,25 +103,39 @@ Status copy_table(const ClickHouseClient& client, const std::string& node_condit
     }
 }
 
-}  // namespace
-
-Result<std::vector<std::string>> stored_nodes(const ClickHouseClient& client,
-                                              const std::string& job) {
-    auto body = client.query("SELECT node FROM (" + visible_pushes_sql(job) +
-                             ") ORDER BY node FORMAT RowBinary");
+// A one-String-column SELECT as a list.
+Result<std::vector<std::string>> read_names(const ClickHouseClient& client, const std::string& sql,
+                                            const std::string& what) {
+    auto body = client.query(sql + " FORMAT RowBinary");
     if (!body) {
         return body.error();
     }
-    RowBinaryReader in(*body, "the nodes of job " + job);
-    std::vector<std::string> nodes;
+    RowBinaryReader in(*body, what);
+    std::vector<std::string> names;
     while (!in.at_end()) {
-        auto node = in.string();
-        if (!node) {
-            return node.error();
+        auto name = in.string();
+        if (!name) {
+            return name.error();
         }
-        nodes.push_back(std::move(*node));
+        names.push_back(std::move(*name));
     }
-    return nodes;
+    return names;
+}
+
+}  // namespace
+
+Result<std::vector<std::string>> stored_jobs(const ClickHouseClient& client) {
+    return read_names(client,
+                      "SELECT DISTINCT job FROM (SELECT job, node, argMax(complete, version_ns) AS "
+                      "complete FROM " +
+                          push_table() + " GROUP BY job, node) WHERE complete = 1 ORDER BY job",
+                      "the stored jobs");
+}
+
+Result<std::vector<std::string>> stored_nodes(const ClickHouseClient& client,
+                                              const std::string& job) {
+    return read_names(client, "SELECT node FROM (" + visible_pushes_sql(job) + ") ORDER BY node",
+                      "the nodes of job " + job);
 }
 
 Status materialise_node(const ClickHouseClient& client, const std::string& job,

@@ -12,6 +12,9 @@
 
 namespace causeway::fleet {
 
+// The jobs stored on the server (with at least one complete push), in name order.
+Result<std::vector<std::string>> stored_jobs(const ClickHouseClient& client);
+
 // The nodes of `job` whose push is complete, in name order.
 Result<std::vector<std::string>> stored_nodes(const ClickHouseClient& client,
                                               const std::string& job);

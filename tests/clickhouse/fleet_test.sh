@@ -91,6 +91,21 @@ for n in 1 3; do
         fail "explain of node-$n differs between the file and ClickHouse"
 done
 
+echo "== MCP serves the stored nodes and get_fleet_overview"
+printf '%s\n' \
+    '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"fleet-test","version":"1"}}}' \
+    '{"jsonrpc":"2.0","method":"notifications/initialized"}' \
+    '{"jsonrpc":"2.0","id":2,"method":"tools/list"}' \
+    '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"get_fleet_overview","arguments":{"job":"train-1"}}}' \
+    '{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"get_causal_chains","arguments":{"trace":"train-1.node-3","limit":1}}}' |
+    "$causeway" mcp --clickhouse "$SHARD1_URL" >"$work/mcp.out" 2>"$work/mcp.err"
+jq -se '.[] | select(.id == 2) | .result.tools[] | select(.name == "get_fleet_overview") | .outputSchema' \
+    "$work/mcp.out" >/dev/null || fail "tools/list has no get_fleet_overview with an output schema"
+[[ "$(jq -sr '.[] | select(.id == 3) | .result.structuredContent.straggler.node' "$work/mcp.out")" == node-3 ]] ||
+    fail "get_fleet_overview does not name node-3: $(cat "$work/mcp.out" "$work/mcp.err")"
+[[ "$(jq -sr '.[] | select(.id == 4) | .result.structuredContent.verdict.name' "$work/mcp.out")" == INPUT-BOUND ]] ||
+    fail "get_causal_chains on train-1.node-3 is not INPUT-BOUND"
+
 echo "== pushing the same recording again sends nothing"
 "$causeway" push --clickhouse "$SHARD1_URL" --cluster causeway_test --job train-1 \
     --node node-3 --rank 2 "$work/node-3.db" | grep -q "nothing sent" || fail "re-push sent rows"
