@@ -6,11 +6,14 @@
 #   * pushing a recording again sends nothing;
 #   * a push whose server is killed half way (at a known batch, not after a delay) is invisible,
 #     and its retry completes with every row exactly once.
-# Usage: fleet_test.sh CAUSEWAY FLEET_FIXTURE. Exit 77 (skip) when clickhouse-server is missing,
+#   * `causeway-collector record --push` stores the recording when it ends (as root).
+# Usage: fleet_test.sh CAUSEWAY FLEET_FIXTURE COLLECTOR WORKLOAD. Exit 77 (skip) when clickhouse-server is missing,
 # unless CAUSEWAY_REQUIRE_CLICKHOUSE=1 or CAUSEWAY_REQUIRE_RUNTIME=1 (then it fails).
 set -euo pipefail
 causeway="$1"
 fixture="$2"
+collector="$3"
+workload="$4"
 here="$(cd "$(dirname "$0")" && pwd)"
 work="$(mktemp -d "${TMPDIR:-/tmp}/causeway-fleet-test.XXXXXX")"
 pids=()
@@ -152,4 +155,20 @@ visible="SELECT count(), uniqExact(row_index) FROM causeway_v3_cuda_call WHERE j
 "$causeway" explain --json --clickhouse "$SHARD1_URL" --job train-2 --node node-5 \
     >"$work/explain-ch-5.json"
 diff "$work/explain-db-5.json" "$work/explain-ch-5.json" || fail "explain of the retried node differs"
+echo "== causeway-collector record --push stores the recording when it ends"
+if [[ "$(id -u)" != 0 ]]; then
+    [[ "${CAUSEWAY_REQUIRE_RUNTIME:-0}" != 1 ]] || fail "record --push needs root to record"
+    echo "SKIP: record --push needs root (the rest passed)"
+    exit 77
+fi
+"$collector" record --db "$work/recorded.db" --quiet --push "$SHARD1_URL" \
+    --cluster causeway_test --job rec-1 --node recorded --rank 0 -- "$workload" --duration 1 \
+    >"$work/record.out" || fail "record --push failed: $(cat "$work/record.out")"
+grep -q "Pushed $work/recorded.db as node recorded of job rec-1" "$work/record.out" ||
+    fail "record --push did not push: $(cat "$work/record.out")"
+"$causeway" explain --json --db "$work/recorded.db" >"$work/explain-db-rec.json"
+"$causeway" explain --json --clickhouse "$SHARD1_URL" --job rec-1 --node recorded \
+    >"$work/explain-ch-rec.json"
+diff "$work/explain-db-rec.json" "$work/explain-ch-rec.json" ||
+    fail "explain of the recorded node differs between the file and ClickHouse"
 echo "PASS"
