@@ -17,6 +17,15 @@ namespace {
 // Rows per request: bounds the memory one response takes (a page of calls is ~40 MB).
 constexpr std::uint64_t kPageRows = 1'000'000;
 
+template <class T>
+Status bind_value(Result<T> value, tracedb::Statement& insert, int index) {
+    if (!value) {
+        return value.error();
+    }
+    insert.bind(index, *value);
+    return Ok{};
+}
+
 Status read_value(RowBinaryReader& in, tracedb::Statement& insert, int index,
                   const TraceColumn& column) {
     if (!column.not_null) {
@@ -30,30 +39,12 @@ Status read_value(RowBinaryReader& in, tracedb::Statement& insert, int index,
         }
     }
     switch (column.kind) {
-        case ColumnKind::kInt64: {
-            auto value = in.int64();
-            if (!value) {
-                return value.error();
-            }
-            insert.bind(index, *value);
-            return Ok{};
-        }
-        case ColumnKind::kFloat64: {
-            auto value = in.float64();
-            if (!value) {
-                return value.error();
-            }
-            insert.bind(index, *value);
-            return Ok{};
-        }
-        case ColumnKind::kString: {
-            auto value = in.string();
-            if (!value) {
-                return value.error();
-            }
-            insert.bind(index, *value);
-            return Ok{};
-        }
+        case ColumnKind::kInt64:
+            return bind_value(in.int64(), insert, index);
+        case ColumnKind::kFloat64:
+            return bind_value(in.float64(), insert, index);
+        case ColumnKind::kString:
+            return bind_value(in.string(), insert, index);
     }
     return Ok{};
 }
