@@ -54,6 +54,14 @@ void add_trace_input_options(CLI::App& command, TraceInputOptions& options) {
     command.add_option("--pid", options.pid, "only this process (kernel pid)");
 }
 
+std::string trace_label(const TraceInputOptions& options) {
+    if (options.clickhouse.empty()) {
+        return options.db;
+    }
+    return "node " + options.node + " of job " + options.job + " in ClickHouse at " +
+           options.clickhouse;
+}
+
 Result<TraceInput> load_trace_input(const TraceInputOptions& options) {
     if (options.db.empty() && options.clickhouse.empty()) {
         return Error{"give the trace: --db FILE, or --clickhouse URL --job J --node N"};

@@ -27,6 +27,10 @@ struct TraceInputOptions {
 // Adds --db (or --clickhouse, --job and --node), --window and --pid to `command`.
 void add_trace_input_options(CLI::App& command, TraceInputOptions& options);
 
+// What the trace is, for the header of a text answer: the DB path, or "node N of job J in
+// ClickHouse at URL".
+std::string trace_label(const TraceInputOptions& options);
+
 struct TraceInput {
     analysis::TraceModel model;
     analysis::TraceFilter filter;

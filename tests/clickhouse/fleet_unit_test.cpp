@@ -42,7 +42,7 @@ TEST_CASE("a RowBinary answer cut in a row is an error naming what was read", "[
     CHECK_FALSE(empty.int64());
 }
 
-TEST_CASE("every trace table has a ClickHouse table; calls are ordered per thread in time",
+TEST_CASE("every trace table has a ClickHouse table, calls ordered per thread in time",
           "[fleet][unit]") {
     auto tables = trace_tables();
     REQUIRE(tables);
