@@ -109,6 +109,21 @@ jq -se '.[] | select(.id == 2) | .result.tools[] | select(.name == "get_fleet_ov
 [[ "$(jq -sr '.[] | select(.id == 4) | .result.structuredContent.verdict.name' "$work/mcp.out")" == INPUT-BOUND ]] ||
     fail "get_causal_chains on train-1.node-3 is not INPUT-BOUND"
 
+echo "== credentials come from the environment; a wrong one or a dead server is a clear error"
+CLICKHOUSE_USER=pusher CLICKHOUSE_PASSWORD=fleet-test-secret \
+    "$causeway" fleet --clickhouse "$SHARD1_URL" --job train-1 >/dev/null ||
+    fail "fleet as user pusher with its password failed"
+if CLICKHOUSE_USER=pusher CLICKHOUSE_PASSWORD=wrong \
+    "$causeway" fleet --clickhouse "$SHARD1_URL" --job train-1 >/dev/null 2>"$work/auth.err"; then
+    fail "a wrong password was accepted"
+fi
+grep -q "CLICKHOUSE_PASSWORD" "$work/auth.err" || fail "the login error does not say where credentials come from: $(cat "$work/auth.err")"
+if "$causeway" push --clickhouse http://127.0.0.1:1 --job j "$work/node-1.db" 2>"$work/down.err"; then
+    fail "a push to a closed port succeeded"
+fi
+grep -q "cannot reach ClickHouse at http://127.0.0.1:1" "$work/down.err" ||
+    fail "unclear error for a dead server: $(cat "$work/down.err")"
+
 echo "== pushing the same recording again sends nothing"
 "$causeway" push --clickhouse "$SHARD1_URL" --cluster causeway_test --job train-1 \
     --node node-3 --rank 2 "$work/node-3.db" | grep -q "nothing sent" || fail "re-push sent rows"
