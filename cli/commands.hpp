@@ -9,6 +9,8 @@ namespace causeway::cli {
 void add_mcp_command(CLI::App& app, int& exit_code);
 void add_import_command(CLI::App& app, int& exit_code);
 void add_export_command(CLI::App& app, int& exit_code);
+void add_push_command(CLI::App& app, int& exit_code);
+void add_fleet_command(CLI::App& app, int& exit_code);
 
 void add_explain_command(CLI::App& app, int& exit_code);
 void add_stats_command(CLI::App& app, int& exit_code);

@@ -33,7 +33,8 @@ int run_explain(const ExplainOptions& options) {
     if (options.json) {
         std::cout << server::to_json(diagnosis).dump(2) << "\n";
     } else {
-        std::cout << render_diagnosis(diagnosis, options.input.db, TerminalStyle::for_stdout());
+        std::cout << render_diagnosis(diagnosis, trace_label(options.input),
+                                      TerminalStyle::for_stdout());
     }
     return 0;
 }

@@ -12,6 +12,8 @@ int main(int argc, char** argv) {
     causeway::cli::add_mcp_command(app, exit_code);
     causeway::cli::add_import_command(app, exit_code);
     causeway::cli::add_export_command(app, exit_code);
+    causeway::cli::add_push_command(app, exit_code);
+    causeway::cli::add_fleet_command(app, exit_code);
     causeway::cli::add_explain_command(app, exit_code);
     causeway::cli::add_stats_command(app, exit_code);
     causeway::cli::add_query_command(app, exit_code);

@@ -5,16 +5,20 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "cli/commands.hpp"
+#include "cli/temp_folder.hpp"
+#include "fleet/materialise.hpp"
 #include "server/catalog.hpp"
 #include "server/dispatcher.hpp"
 #include "server/http_transport.hpp"
@@ -26,7 +30,8 @@ namespace {
 
 struct McpOptions {
     std::vector<std::string> dbs;
-    std::string http;  // HOST:PORT; empty: stdio
+    std::string clickhouse;  // http://HOST:PORT of a ClickHouse that `causeway push` filled
+    std::string http;        // HOST:PORT; empty: stdio
     std::string token_file;
     std::size_t max_body_bytes = 1024 * 1024;
 };
@@ -126,7 +131,56 @@ int serve_http(server::Dispatcher& dispatcher, const server::HttpOptions& option
     return served ? 0 : 1;
 }
 
-int run_mcp(const McpOptions& options) {
+// Copies every complete node of every job stored in ClickHouse into `folder` as
+// <job>.<node>.db, so the trace tools serve them under the name <job>.<node>. A copy is taken
+// once, at start: restart the server to see nodes pushed later (get_fleet_overview always
+// reads ClickHouse as it is).
+Status copy_stored_nodes(const std::string& url, const TempFolder& folder) {
+    auto client = fleet::ClickHouseClient::open(url, false);
+    if (!client) {
+        return client.error();
+    }
+    auto jobs = fleet::stored_jobs(*client);
+    if (!jobs) {
+        return jobs.error();
+    }
+    for (const auto& job : *jobs) {
+        auto nodes = fleet::stored_nodes(*client, job);
+        if (!nodes) {
+            return nodes.error();
+        }
+        for (const auto& node : *nodes) {
+            std::string name = job + "." + node;
+            std::replace(name.begin(), name.end(), '/', '_');
+            if (auto copied =
+                    fleet::materialise_node(*client, job, node, folder.file(name + ".db"));
+                !copied) {
+                return copied;
+            }
+        }
+    }
+    return Ok{};
+}
+
+int run_mcp(McpOptions options) {
+    std::optional<TempFolder> copies;
+    if (!options.clickhouse.empty()) {
+        auto folder = TempFolder::create("the copies of the ClickHouse nodes");
+        if (!folder) {
+            std::fprintf(stderr, "causeway mcp: %s\n", folder.error().message.c_str());
+            return 1;
+        }
+        copies.emplace(std::move(*folder));
+        if (auto copied = copy_stored_nodes(options.clickhouse, *copies); !copied) {
+            std::fprintf(stderr, "causeway mcp: %s\n", copied.error().message.c_str());
+            return 1;
+        }
+        options.dbs.push_back(copies->path());
+    }
+    if (options.dbs.empty()) {
+        std::fprintf(stderr, "causeway mcp: give --db (a trace or a folder) or --clickhouse\n");
+        return 2;
+    }
     auto traces = server::TraceSet::open(options.dbs);
     if (!traces) {
         std::fprintf(stderr, "causeway mcp: %s\n", traces.error().message.c_str());
@@ -136,7 +190,7 @@ int run_mcp(const McpOptions& options) {
         std::fprintf(stderr, "causeway mcp: skipped %s: %s\n", skipped.path.c_str(),
                      skipped.reason.c_str());
     }
-    server::Dispatcher dispatcher(server::make_causeway_catalog(), traces.value(),
+    server::Dispatcher dispatcher(server::make_causeway_catalog(options.clickhouse), traces.value(),
                                   server::ServerIdentity{.version = CAUSEWAY_VERSION});
     if (options.http.empty()) {
         std::fprintf(stderr, "causeway mcp: serving %s on stdio\n",
@@ -157,11 +211,15 @@ void add_mcp_command(CLI::App& app, int& exit_code) {
     auto options = std::make_shared<McpOptions>();
     CLI::App* command = app.add_subcommand(
         "mcp", "Serve trace DBs to AI assistants over MCP (stdio, or Streamable HTTP with --http)");
-    command
-        ->add_option("--db", options->dbs,
-                     "Trace DB to serve, or a folder of *.db traces (repeatable); tools pick one "
-                     "with their 'trace' argument (the file name without .db)")
-        ->required();
+    command->add_option(
+        "--db", options->dbs,
+        "Trace DB to serve, or a folder of *.db traces (repeatable); tools pick one "
+        "with their 'trace' argument (the file name without .db)");
+    command->add_option("--clickhouse", options->clickhouse,
+                        "Also serve every node stored in this ClickHouse (http://HOST:PORT) by "
+                        "`causeway push`, as traces named <job>.<node>, and the "
+                        "get_fleet_overview tool; credentials from CLICKHOUSE_USER and "
+                        "CLICKHOUSE_PASSWORD");
     command->add_option("--http", options->http,
                         "Serve Streamable HTTP on HOST:PORT (POST /mcp, GET /health) instead of "
                         "stdio, e.g. 127.0.0.1:8787; port 0 picks a free one");

@@ -115,7 +115,7 @@ int run_stats(const StatsOptions& options) {
     if (options.json) {
         std::cout << server::to_json(stats).dump(2) << "\n";
     } else {
-        std::cout << render(stats, options.input.db, TerminalStyle::for_stdout());
+        std::cout << render(stats, trace_label(options.input), TerminalStyle::for_stdout());
     }
     return 0;
 }

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "collector/push_after_record.hpp"
 #include "collector/record_options.hpp"
 #include "collector/recorder.hpp"
 
@@ -89,9 +90,23 @@ int main(int argc, char** argv) {
     record_cmd->add_flag("--quiet", options.quiet, "No progress on stderr, only errors");
     record_cmd->add_flag("--verbose", options.verbose,
                          "Print every probe and libbpf's messages (verifier logs)");
+    PushRequest push;
+    record_cmd->add_option(
+        "--push", push.clickhouse,
+        "When the recording ends, store it in this ClickHouse (http://HOST:PORT) "
+        "with `causeway push`, as node --node of job --job; credentials from "
+        "CLICKHOUSE_USER and CLICKHOUSE_PASSWORD");
+    record_cmd->add_option("--job", push.job, "With --push: the training job");
+    record_cmd->add_option("--node", push.node, "With --push: the node name (default: the host)");
+    record_cmd->add_option("--rank", push.rank, "With --push: the node's rank in the job");
+    record_cmd->add_option("--cluster", push.cluster,
+                           "With --push: write through Distributed tables over this cluster");
     record_cmd->add_option("command", options.command, "The command to run and trace, after --");
     CLI11_PARSE(app, argc, argv);
 
+    if (!push.clickhouse.empty() && push.job.empty()) {
+        return fail("--push needs --job: the training job this recording belongs to");
+    }
     auto floor = parse_duration_ns(offcpu_floor);
     if (!floor) {
         return fail("--offcpu-floor: " + floor.error().message);
@@ -121,6 +136,11 @@ int main(int argc, char** argv) {
     }
     if (!options.quiet) {
         std::fprintf(stderr, "causeway-collector: %s\n", summary_line(*summary).c_str());
+    }
+    if (!push.clickhouse.empty()) {
+        if (auto pushed = push_recording(push, options.db_path); !pushed) {
+            return fail(pushed.error().message);
+        }
     }
     return 0;
 }

@@ -9,6 +9,8 @@ packages=(
   libbpf-dev bpftool libelf-dev zlib1g-dev libzstd-dev
   libsqlite3-dev sqlite3 nlohmann-json3-dev libcpp-httplib-dev libfmt-dev catch2 libcli11-dev
   bpftrace jq
+  # The ClickHouse server the fleet tests start as two shards on loopback (tests/clickhouse/).
+  clickhouse-server clickhouse-client
   # Real PyTorch (CPU) for the torch-* scenarios: Debian's interpreter, /usr/bin/python3.
   python3-torch
   # The interpreter's internal headers: tests/collector/python_offsets_test.cpp checks the

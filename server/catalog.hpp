@@ -96,7 +96,8 @@ struct Catalog {
     std::string instructions;  // initialize / server/discover `instructions`
 };
 
-// The tools, the investigate prompt and the resources of Causeway.
-Catalog make_causeway_catalog();
+// The tools, the investigate prompt and the resources of Causeway; with a ClickHouse URL also
+// get_fleet_overview over the jobs stored there.
+Catalog make_causeway_catalog(const std::string& clickhouse_url = "");
 
 }  // namespace causeway::server

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # Writes the output JSON Schemas of schemas/tools/ from shared fragments (distribution, session,
-# chain, process row, ...) so the seven files cannot drift apart. They follow server/analysis_json.cpp
+# chain, process row, ...) so the files cannot drift apart. They follow server/analysis_json.cpp
 # field for field. Run: python3 schemas/tools/generate_output_schemas.py (then commit the .json files).
 import json, os
 OUT=os.path.dirname(os.path.abspath(__file__))
@@ -51,5 +51,9 @@ bucket=obj({"start_ns":I,"cuda_calls":I,"cuda_ns":I,"cuda_p50_ns":I,"cuda_p99_ns
 more["get_timeline"]=top({"trace":trace,"range":window,"bucket_ns":I,"buckets":arr(bucket,"Equal buckets in time order.")},"Timeline.")
 cell={"description":"A value: null, integer, number, string (untrusted, sanitised) or {blob_bytes}.","type":["null","integer","number","string","object"]}
 more["run_sql"]=top({"trace":trace,"columns":arr(S),"rows":arr(arr(cell),"At most `limit` rows."),"row_count":I,"truncated":B,"elapsed_ns":I,"offset":I,"next_offset":nul(I),"note":note},"Query result.")
+cause=obj({"cause":{"type":"string","enum":verdict_names},"lost_ns":I},"Loop time the node's chains of this class cost (ns).")
+fleet_node=obj({"node":S,"rank":nul(I),"loop_calls":I,"loop_span_ns":I,"loop_calls_per_s":N,"all_calls":I,"verdict":S,"causes":arr(cause,"Largest loss first.")},"One node: its GPU loop (the busiest thread) and its diagnosis.")
+straggler=obj({"node":S,"rank":nul(I),"loop_calls_per_s":N,"cause":S,"cause_lost_ns":I,"slower_than_median_pct":N},"The slowest node and its largest cause.")
+more["get_fleet_overview"]=top({"job":S,"nodes":arr(fleet_node,"In node name order."),"straggler":dict(straggler,type=["object","null"],description="The slowest node and its largest cause; null when no node has CUDA calls."),"skew_pct":N},"Every node of a job side by side, summed in ClickHouse.")
 for name,s in more.items():
     open(os.path.join(OUT,name+".output.json"),"w").write(json.dumps(s,indent=2)+"\n")

@@ -1,0 +1,45 @@
+#pragma once
+// A ClickHouse server reached over its HTTP interface (the one every release since 2016 serves:
+// POST /?query=..., data in the body). Credentials come from CLICKHOUSE_USER and
+// CLICKHOUSE_PASSWORD in the environment, never from the command line, and travel as HTTP basic
+// auth, which 18.16 and current releases both accept.
+
+#include <memory>
+#include <string>
+
+#include "tracedb/result.hpp"
+
+namespace causeway::fleet {
+
+class ClickHouseClient {
+  public:
+    // Checks the URL's form only; the first query says whether the server answers.
+    // `distributed_sync` makes an INSERT into a Distributed table return only once every shard
+    // holds the rows, so that a push marked complete is complete on every shard.
+    static Result<ClickHouseClient> open(const std::string& url, bool distributed_sync);
+    ClickHouseClient(ClickHouseClient&&) noexcept;
+    ClickHouseClient& operator=(ClickHouseClient&&) noexcept;
+    ~ClickHouseClient();
+
+    const std::string& url() const { return url_; }
+    // Runs a statement or a SELECT (its FORMAT clause included) and returns the response body.
+    Result<std::string> query(const std::string& sql) const;
+    // INSERT INTO table (columns) FORMAT RowBinary with `rows` as the body: one HTTP request.
+    Status insert_row_binary(const std::string& table, const std::string& columns,
+                             const std::string& rows) const;
+
+  private:
+    ClickHouseClient() = default;
+    Result<std::string> post(const std::string& sql_in_url, const std::string& body,
+                             const std::string& what) const;
+
+    struct Connection;
+    std::string url_;
+    bool distributed_sync_ = false;
+    std::unique_ptr<Connection> connection_;
+};
+
+// A string as a ClickHouse single-quoted literal.
+std::string quote(const std::string& text);
+
+}  // namespace causeway::fleet

@@ -1,0 +1,319 @@
+#include "fleet/push.hpp"
+
+#include <chrono>
+
+#include "analysis/diagnosis.hpp"
+#include "fleet/push_tables.hpp"
+#include "fleet/row_binary.hpp"
+#include "fleet/trace_tables.hpp"
+#include "tracedb/reader.hpp"
+#include "tracedb/schema.hpp"
+
+namespace causeway::fleet {
+namespace {
+
+struct Recording {
+    std::string host;
+    std::string push_id;
+};
+
+// FNV-1a, 64 bits: stable across builds and machines, unlike std::hash.
+std::uint64_t fnv1a(std::uint64_t hash, std::string_view bytes) {
+    for (unsigned char c : bytes) {
+        hash = (hash ^ c) * 0x100000001b3ULL;
+    }
+    return hash;
+}
+
+// The recording's identity: its host, the clocks at its start and how many calls and off-CPU
+// intervals it holds. The same file pushed twice has the same id; another recording of the same
+// node has another.
+Result<Recording> identify(const tracedb::TraceReader& trace) {
+    auto row = trace.db().prepare(
+        "SELECT host, start_mono_ns, start_wall_ns, (SELECT count(*) FROM cuda_call), "
+        "(SELECT count(*) FROM offcpu) FROM session WHERE id = 1");
+    if (!row) {
+        return row.error();
+    }
+    if (row->step() != SQLITE_ROW) {
+        return Error{trace.path() + " has no session row: it is not a finished recording"};
+    }
+    Recording recording{row->column_text(0), {}};
+    std::uint64_t hash = 0xcbf29ce484222325ULL;
+    hash = fnv1a(hash, recording.host);
+    for (int col = 1; col <= 4; ++col) {
+        hash = fnv1a(hash, "\x1f" + std::to_string(row->column_int64(col)));
+    }
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(hash));
+    recording.push_id = hex;
+    return recording;
+}
+
+std::uint64_t now_ns() {
+    return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                          std::chrono::system_clock::now().time_since_epoch())
+                                          .count());
+}
+
+struct Owner {
+    std::string job;
+    std::string node;
+    std::string push_id;
+    std::uint64_t attempt = 0;
+};
+
+void write_owner(RowBinaryWriter& out, const Owner& owner) {
+    out.string(owner.job);
+    out.string(owner.node);
+    out.string(owner.push_id);
+    out.uint64(owner.attempt);
+}
+
+void write_value(RowBinaryWriter& out, const tracedb::Statement& row, int col,
+                 const TraceColumn& column) {
+    bool is_null = row.column_is_null(col);
+    if (!column.not_null) {
+        out.null_flag(is_null);
+        if (is_null) {
+            return;
+        }
+    }
+    switch (column.kind) {
+        case ColumnKind::kInt64:
+            out.int64(row.column_int64(col));
+            break;
+        case ColumnKind::kFloat64:
+            out.float64(row.column_double(col));
+            break;
+        case ColumnKind::kString:
+            out.string(row.column_text(col));
+            break;
+    }
+}
+
+class TablePusher {
+  public:
+    TablePusher(const ClickHouseClient& client, const PushOptions& options, const Owner& owner)
+        : client_(client), options_(options), owner_(owner) {}
+
+    Status push(const tracedb::TraceReader& trace, const TraceTable& table,
+                std::uint64_t& rows_out) {
+        std::string columns = column_list(table);
+        auto select = trace.db().prepare("SELECT " + columns + " FROM " + table.name);
+        if (!select) {
+            return Error{"cannot read table " + table.name + " of " + trace.path() + ": " +
+                         select.error().message};
+        }
+        std::string insert_columns = std::string(kOwnerColumns) + ", " + columns;
+        RowBinaryWriter batch;
+        std::size_t rows_in_batch = 0;
+        std::uint64_t row_index = 0;
+        int step = 0;
+        while ((step = select->step()) == SQLITE_ROW) {
+            write_owner(batch, owner_);
+            batch.uint64(row_index++);
+            for (std::size_t col = 0; col < table.columns.size(); ++col) {
+                write_value(batch, *select, static_cast<int>(col), table.columns[col]);
+            }
+            if (++rows_in_batch == options_.batch_rows) {
+                if (auto sent = send(table.name, insert_columns, batch); !sent) {
+                    return sent;
+                }
+                rows_in_batch = 0;
+            }
+        }
+        if (step != SQLITE_DONE) {
+            return Error{"cannot read table " + table.name + " of " + trace.path() + ": " +
+                         trace.db().last_error()};
+        }
+        rows_out = row_index;
+        return rows_in_batch == 0 ? Status(Ok{}) : send(table.name, insert_columns, batch);
+    }
+
+    Status send(const std::string& trace_table, const std::string& columns,
+                RowBinaryWriter& batch) {
+        if (auto sent =
+                client_.insert_row_binary(clickhouse_table(trace_table), columns, batch.bytes());
+            !sent) {
+            return sent;
+        }
+        bytes_sent_ += batch.size();
+        batch.clear();
+        ++batches_sent_;
+        if (options_.after_batch) {
+            options_.after_batch(batches_sent_);
+        }
+        return Ok{};
+    }
+
+    std::uint64_t bytes_sent() const { return bytes_sent_; }
+
+  private:
+    const ClickHouseClient& client_;
+    const PushOptions& options_;
+    const Owner& owner_;
+    std::uint64_t batches_sent_ = 0;
+    std::uint64_t bytes_sent_ = 0;
+};
+
+struct PushState {
+    std::string push_id;
+    bool complete = false;
+};
+
+// The node's current push (its latest attempt), if it has one.
+Result<std::optional<PushState>> current_push(const ClickHouseClient& client, const Owner& owner) {
+    auto body =
+        client.query("SELECT argMax(push_id, version_ns), argMax(complete, version_ns) FROM " +
+                     push_table() + " WHERE job = " + quote(owner.job) +
+                     " AND node = " + quote(owner.node) + " GROUP BY job, node FORMAT RowBinary");
+    if (!body) {
+        return body.error();
+    }
+    RowBinaryReader reader(*body, "the push state of node " + owner.node);
+    if (reader.at_end()) {
+        return std::optional<PushState>();
+    }
+    auto push_id = reader.string();
+    auto complete = push_id ? reader.uint8() : Result<std::uint8_t>(push_id.error());
+    if (!complete) {
+        return complete.error();
+    }
+    return std::optional<PushState>(PushState{*push_id, *complete != 0});
+}
+
+Status mark_push(const ClickHouseClient& client, const Owner& owner, const PushOptions& options,
+                 const std::string& host, const std::string& source, bool complete,
+                 std::int64_t rows) {
+    RowBinaryWriter row;
+    row.string(owner.job);
+    row.string(owner.node);
+    row.int64(options.rank);
+    row.string(owner.push_id);
+    row.uint64(owner.attempt);
+    row.uint8(complete ? 1 : 0);
+    row.uint64(owner.attempt + (complete ? 1 : 0));
+    row.uint64(static_cast<std::uint64_t>(rows));
+    row.string(host);
+    row.string(source);
+    return client.insert_row_binary(
+        push_table(),
+        "job, node, rank, push_id, attempt, complete, version_ns, rows_stored, host, source",
+        row.bytes());
+}
+
+Status push_node_causes(const ClickHouseClient& client, const tracedb::TraceReader& trace,
+                        const Owner& owner) {
+    auto model = analysis::load_trace(trace);
+    if (!model) {
+        return Error{"cannot analyse " + trace.path() +
+                     " for the fleet summary: " + model.error().message};
+    }
+    auto diagnosis = analysis::diagnose(*model, analysis::DiagnosisOptions{});
+    RowBinaryWriter rows;
+    auto add_row = [&](std::uint64_t index, const std::string& cause, const std::string& root_cause,
+                       std::int64_t lost_ns) {
+        write_owner(rows, owner);
+        rows.uint64(index);
+        rows.string(cause);
+        rows.string(root_cause);
+        rows.int64(lost_ns);
+        rows.string(diagnosis.verdict.name);
+    };
+    for (std::size_t i = 0; i < diagnosis.chains.size(); ++i) {
+        const auto& chain = diagnosis.chains[i];
+        add_row(i, chain.root_cause_class, chain.root_cause, chain.time_lost_ns);
+    }
+    if (diagnosis.chains.empty()) {
+        // A node with no chain still says what it is (HEALTHY, INSUFFICIENT-DATA).
+        add_row(0, diagnosis.verdict.name, diagnosis.verdict.summary, 0);
+    }
+    return client.insert_row_binary(
+        node_cause_table(),
+        "job, node, push_id, attempt, chain_index, cause, root_cause, lost_ns, verdict",
+        rows.bytes());
+}
+
+}  // namespace
+
+Status create_tables(const ClickHouseClient& client, const std::string& cluster, bool local_only) {
+    auto statements = schema_statements(cluster);
+    if (!statements) {
+        return statements.error();
+    }
+    for (const auto& sql : statements->local) {
+        if (auto done = client.query(sql); !done) {
+            return done.error();
+        }
+    }
+    for (const auto& sql : local_only ? std::vector<std::string>{} : statements->distributed) {
+        if (auto done = client.query(sql); !done) {
+            return done.error();
+        }
+    }
+    return Ok{};
+}
+
+Result<PushSummary> push_trace(const ClickHouseClient& client, const std::string& db_path,
+                               const PushOptions& options) {
+    auto trace = tracedb::TraceReader::open(db_path);
+    if (!trace) {
+        return trace.error();
+    }
+    if (trace->schema_version() != tracedb::kSchemaVersion) {
+        return Error{db_path + " is a version " + std::to_string(trace->schema_version()) +
+                     " trace; push sends version " + std::to_string(tracedb::kSchemaVersion) +
+                     " tables only. Record it again with this collector to push it"};
+    }
+    auto recording = identify(*trace);
+    if (!recording) {
+        return recording.error();
+    }
+    Owner owner{options.job, options.node.empty() ? recording->host : options.node,
+                recording->push_id, now_ns()};
+    PushSummary summary;
+    summary.node = owner.node;
+    summary.push_id = owner.push_id;
+    summary.attempt = owner.attempt;
+    auto current = current_push(client, owner);
+    if (!current) {
+        return current.error();
+    }
+    if (*current && (*current)->push_id == owner.push_id && (*current)->complete) {
+        summary.already_pushed = true;
+        return summary;
+    }
+    if (auto marked = mark_push(client, owner, options, recording->host, db_path, false, 0);
+        !marked) {
+        return marked.error();
+    }
+    auto tables = trace_tables();
+    if (!tables) {
+        return tables.error();
+    }
+    TablePusher pusher(client, options, owner);
+    for (const auto& table : *tables) {
+        std::uint64_t rows = 0;
+        if (auto pushed = pusher.push(*trace, table, rows); !pushed) {
+            return Error{pushed.error().message + " (the push of node " + owner.node +
+                         " stays incomplete and invisible; run the same push again to finish it)"};
+        }
+        summary.rows += static_cast<std::int64_t>(rows);
+        if (table.name == "cuda_call") {
+            summary.cuda_calls = static_cast<std::int64_t>(rows);
+        }
+    }
+    summary.bytes_sent = static_cast<std::int64_t>(pusher.bytes_sent());
+    if (auto causes = push_node_causes(client, *trace, owner); !causes) {
+        return causes.error();
+    }
+    if (auto marked =
+            mark_push(client, owner, options, recording->host, db_path, true, summary.rows);
+        !marked) {
+        return marked.error();
+    }
+    return summary;
+}
+
+}  // namespace causeway::fleet

@@ -1,0 +1,60 @@
+#pragma once
+// The ClickHouse side of the trace schema. Every table of schemas/trace.sql has a ClickHouse
+// table with the same columns, named causeway_v<schema version>_<table>, plus the columns that
+// say whose rows they are (job, node, push_id, attempt) and the row's position in the file
+// (row_index). The column list is read from the embedded schema itself, so a new trace column
+// reaches ClickHouse with the next schema version and no second list to keep in step.
+
+#include <string>
+#include <vector>
+
+#include "tracedb/result.hpp"
+
+namespace causeway::fleet {
+
+enum class ColumnKind { kInt64, kFloat64, kString };
+
+struct TraceColumn {
+    std::string name;
+    ColumnKind kind = ColumnKind::kInt64;
+    bool not_null = false;  // NOT NULL in SQLite: a plain ClickHouse type, else Nullable(...)
+};
+
+struct TraceTable {
+    std::string name;  // the SQLite table
+    std::vector<TraceColumn> columns;
+    // True for tables scanned per thread in time order (cuda_call, offcpu): their ClickHouse
+    // sorting key ends in (thread_id, ts_ns).
+    bool thread_time_ordered = false;
+};
+
+// The tables of schemas/trace.sql, in name order.
+Result<std::vector<TraceTable>> trace_tables();
+
+// The prefix of every table of this schema version: 'causeway_v3_'.
+std::string table_prefix();
+// The ClickHouse table of a trace table (reads and writes go through it).
+std::string clickhouse_table(const std::string& trace_table);
+
+// Columns that every pushed row carries before the trace's own:
+//   job      String  the training job the recording belongs to (--job)
+//   node     String  the host or node name within the job (--node)
+//   push_id  String  the recording's identity (push_identity.hpp)
+//   attempt  UInt64  the push attempt that wrote the row (ns since the Unix epoch at its start)
+//   row_index UInt64 the row's position in its SQLite table (0-based), so a copy rebuilt from
+//                    ClickHouse has the rows in the file's order
+inline constexpr const char* kOwnerColumns = "job, node, push_id, attempt, row_index";
+
+std::string column_list(const TraceTable& table);
+
+// CREATE TABLE IF NOT EXISTS statements for every table of the schema (trace tables, the push
+// table and the node-cause table). Without a cluster: MergeTree tables under the names above.
+// With one: MergeTree tables named ..._local (to be created on every shard) and Distributed
+// tables under the names above, sharded by (job, node) so that one node's rows sit on one shard.
+struct SchemaStatements {
+    std::vector<std::string> local;        // run on every shard (or the only server)
+    std::vector<std::string> distributed;  // run where clients read and write; empty without one
+};
+Result<SchemaStatements> schema_statements(const std::string& cluster);
+
+}  // namespace causeway::fleet

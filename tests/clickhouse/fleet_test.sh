@@ -1,0 +1,189 @@
+#!/usr/bin/env bash
+# e2e:clickhouse_fleet — four nodes of one job pushed through a Distributed table over two real
+# clickhouse-server shards on loopback:
+#   * `fleet` names the DataLoader-starved node as the straggler, with INPUT-BOUND as its cause;
+#   * `explain --clickhouse` prints the same JSON as `explain --db` on the pushed file;
+#   * pushing a recording again sends nothing;
+#   * a push whose server is killed half way (at a known batch, not after a delay) is invisible,
+#     and its retry completes with every row exactly once.
+#   * `causeway-collector record --push` stores the recording when it ends (as root).
+# Usage: fleet_test.sh CAUSEWAY FLEET_FIXTURE COLLECTOR WORKLOAD. Exit 77 (skip) when clickhouse-server is missing,
+# unless CAUSEWAY_REQUIRE_CLICKHOUSE=1 or CAUSEWAY_REQUIRE_RUNTIME=1 (then it fails).
+set -euo pipefail
+causeway="$1"
+fixture="$2"
+collector="$3"
+workload="$4"
+here="$(cd "$(dirname "$0")" && pwd)"
+work="$(mktemp -d "${TMPDIR:-/tmp}/causeway-fleet-test.XXXXXX")"
+pids=()
+cleanup() {
+    for pid in "${pids[@]}"; do
+        kill -CONT "$pid" 2>/dev/null || true
+        kill "$pid" 2>/dev/null || true
+    done
+    for pid in "${pids[@]}"; do
+        while kill -0 "$pid" 2>/dev/null; do sleep 0.1; done
+    done
+    rm -rf "$work"
+}
+trap cleanup EXIT
+fail() {
+    echo "FAIL: $*" >&2
+    exit 1
+}
+
+status=0
+"$here/start_shards.sh" "$work" >/dev/null || status=$?
+if ((status == 77)); then
+    if [[ "${CAUSEWAY_REQUIRE_CLICKHOUSE:-0}" == 1 || "${CAUSEWAY_REQUIRE_RUNTIME:-0}" == 1 ]]; then
+        fail "clickhouse-server is not installed; run scripts/install-deps.sh" \
+            "(CAUSEWAY_REQUIRE_CLICKHOUSE or CAUSEWAY_REQUIRE_RUNTIME is set)"
+    fi
+    echo "SKIP: clickhouse-server is not installed (scripts/install-deps.sh installs it)"
+    exit 77
+fi
+((status == 0)) || fail "the ClickHouse shards did not start (see $work/shard*/server.err.log)"
+# shellcheck disable=SC1091
+source "$work/env"
+pids+=("$SHARD1_PID" "$SHARD2_PID")
+ch() {  # URL SQL: one query, TabSeparated answer
+    curl -sSf "$1" --data-binary "$2 FORMAT TabSeparated"
+}
+
+# The shards hold the MergeTree tables; shard 1 also the Distributed tables every push and
+# query goes through.
+"$causeway" push --clickhouse "$SHARD2_URL" --cluster causeway_test --create-tables-only >/dev/null
+"$causeway" push --clickhouse "$SHARD1_URL" --cluster causeway_test --create-tables-only >/dev/null
+
+for n in 1 2 3 4; do
+    kind=gpu-bound
+    [[ $n == 3 ]] && kind=starved
+    "$fixture" "$work/node-$n.db" "host-$n" "$kind"
+    "$causeway" push --clickhouse "$SHARD1_URL" --cluster causeway_test --job train-1 \
+        --node "node-$n" --rank $((n - 1)) "$work/node-$n.db" >/dev/null
+done
+
+echo "== fleet names the starved node and its cause"
+"$causeway" fleet --clickhouse "$SHARD1_URL" --job train-1 --json >"$work/fleet.json"
+"$causeway" fleet --clickhouse "$SHARD1_URL" --job train-1
+[[ "$(jq -r '.nodes | length' "$work/fleet.json")" == 4 ]] || fail "fleet does not list 4 nodes"
+[[ "$(jq -r '.straggler.node' "$work/fleet.json")" == node-3 ]] || fail "straggler is not node-3"
+[[ "$(jq -r '.straggler.rank' "$work/fleet.json")" == 2 ]] || fail "straggler rank is not 2"
+[[ "$(jq -r '.straggler.cause' "$work/fleet.json")" == INPUT-BOUND ]] ||
+    fail "the straggler's cause is not INPUT-BOUND"
+[[ "$(jq -r '[.nodes[] | select(.node != "node-3") | .verdict] | unique | join(",")' \
+    "$work/fleet.json")" == GPU-BOUND ]] || fail "the other nodes are not GPU-BOUND"
+# 300 loop calls/s on the healthy nodes against 150 on the starved one: the skew is about half.
+jq -e '.skew_pct > 45 and .skew_pct < 55' "$work/fleet.json" >/dev/null || fail "skew not ~50%"
+
+echo "== the rows are spread over both shards, one node on one shard"
+on_shards=$(($(ch "$SHARD1_URL" "SELECT uniqExact(node) FROM causeway_v3_cuda_call_local") + \
+    $(ch "$SHARD2_URL" "SELECT uniqExact(node) FROM causeway_v3_cuda_call_local")))
+((on_shards == 4)) || fail "nodes on the shards add up to $on_shards, not 4"
+[[ "$(ch "$SHARD1_URL" "SELECT count() FROM causeway_v3_cuda_call_local")" != 0 &&
+    "$(ch "$SHARD2_URL" "SELECT count() FROM causeway_v3_cuda_call_local")" != 0 ]] ||
+    fail "one shard holds no call: the Distributed table did not shard"
+
+echo "== explain --clickhouse answers what explain --db answers"
+for n in 1 3; do
+    "$causeway" explain --json --db "$work/node-$n.db" >"$work/explain-db-$n.json"
+    "$causeway" explain --json --clickhouse "$SHARD1_URL" --job train-1 --node "node-$n" \
+        >"$work/explain-ch-$n.json"
+    diff "$work/explain-db-$n.json" "$work/explain-ch-$n.json" ||
+        fail "explain of node-$n differs between the file and ClickHouse"
+done
+
+echo "== MCP serves the stored nodes and get_fleet_overview"
+printf '%s\n' \
+    '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"fleet-test","version":"1"}}}' \
+    '{"jsonrpc":"2.0","method":"notifications/initialized"}' \
+    '{"jsonrpc":"2.0","id":2,"method":"tools/list"}' \
+    '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"get_fleet_overview","arguments":{"job":"train-1"}}}' \
+    '{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"get_causal_chains","arguments":{"trace":"train-1.node-3","limit":1}}}' |
+    "$causeway" mcp --clickhouse "$SHARD1_URL" >"$work/mcp.out" 2>"$work/mcp.err"
+jq -se '.[] | select(.id == 2) | .result.tools[] | select(.name == "get_fleet_overview") | .outputSchema' \
+    "$work/mcp.out" >/dev/null || fail "tools/list has no get_fleet_overview with an output schema"
+[[ "$(jq -sr '.[] | select(.id == 3) | .result.structuredContent.straggler.node' "$work/mcp.out")" == node-3 ]] ||
+    fail "get_fleet_overview does not name node-3: $(cat "$work/mcp.out" "$work/mcp.err")"
+[[ "$(jq -sr '.[] | select(.id == 4) | .result.structuredContent.verdict.name' "$work/mcp.out")" == INPUT-BOUND ]] ||
+    fail "get_causal_chains on train-1.node-3 is not INPUT-BOUND"
+
+echo "== credentials come from the environment; a wrong one or a dead server is a clear error"
+CLICKHOUSE_USER=pusher CLICKHOUSE_PASSWORD=fleet-test-secret \
+    "$causeway" fleet --clickhouse "$SHARD1_URL" --job train-1 >/dev/null ||
+    fail "fleet as user pusher with its password failed"
+if CLICKHOUSE_USER=pusher CLICKHOUSE_PASSWORD=wrong \
+    "$causeway" fleet --clickhouse "$SHARD1_URL" --job train-1 >/dev/null 2>"$work/auth.err"; then
+    fail "a wrong password was accepted"
+fi
+grep -q "CLICKHOUSE_PASSWORD" "$work/auth.err" || fail "the login error does not say where credentials come from: $(cat "$work/auth.err")"
+if "$causeway" push --clickhouse http://127.0.0.1:1 --job j "$work/node-1.db" 2>"$work/down.err"; then
+    fail "a push to a closed port succeeded"
+fi
+grep -q "cannot reach ClickHouse at http://127.0.0.1:1" "$work/down.err" ||
+    fail "unclear error for a dead server: $(cat "$work/down.err")"
+
+echo "== pushing the same recording again sends nothing"
+"$causeway" push --clickhouse "$SHARD1_URL" --cluster causeway_test --job train-1 \
+    --node node-3 --rank 2 "$work/node-3.db" | grep -q "nothing sent" || fail "re-push sent rows"
+
+echo "== a push whose server dies half way stays invisible; the retry completes it once"
+"$fixture" "$work/node-5.db" host-5 starved
+# The push stops itself (SIGSTOP) once 3 batches of 100 rows are stored; then the server it
+# talks to is killed and the push goes on into the dead server.
+CAUSEWAY_PUSH_STOP_AFTER_BATCHES=3 "$causeway" push --clickhouse "$SHARD1_URL" \
+    --cluster causeway_test --job train-2 --node node-5 --batch-rows 100 "$work/node-5.db" \
+    >"$work/push-1.out" 2>"$work/push-1.err" &
+push_pid=$!
+pids+=("$push_pid")
+until [[ "$(awk '{print $3}' "/proc/$push_pid/stat" 2>/dev/null)" == T ]]; do
+    kill -0 "$push_pid" 2>/dev/null || fail "the push ended before its third batch"
+    sleep 0.05
+done
+kill -9 "$SHARD1_PID"
+while kill -0 "$SHARD1_PID" 2>/dev/null; do sleep 0.05; done
+kill -CONT "$push_pid"
+push_status=0
+wait "$push_pid" || push_status=$?
+((push_status != 0)) || fail "the push into a killed server reported success"
+grep -q "stays incomplete and invisible" "$work/push-1.err" || fail "$(cat "$work/push-1.err")"
+SHARD1_PID="$("$work/shard1/restart.sh")"
+pids+=("$SHARD1_PID")
+stored_rows() {  # the trace rows of node-5 in both shards, visible or not
+    echo $(($(ch "$SHARD1_URL" "SELECT count() FROM causeway_v3_cuda_call_local WHERE job = 'train-2'") + \
+        $(ch "$SHARD2_URL" "SELECT count() FROM causeway_v3_cuda_call_local WHERE job = 'train-2'")))
+}
+(($(stored_rows) > 0)) || fail "the killed push stored no batch: the test did not stop it half way"
+if "$causeway" fleet --clickhouse "$SHARD1_URL" --job train-2 >/dev/null 2>&1; then
+    fail "fleet shows a job whose only push is incomplete"
+fi
+"$causeway" push --clickhouse "$SHARD1_URL" --cluster causeway_test --job train-2 --node node-5 \
+    --batch-rows 100 "$work/node-5.db" >/dev/null || fail "the retry failed"
+visible="SELECT count(), uniqExact(row_index) FROM causeway_v3_cuda_call WHERE job = 'train-2'
+    AND (job, node, push_id, attempt) GLOBAL IN (SELECT job, node, argMax(push_id, version_ns),
+    argMax(attempt, version_ns) FROM causeway_v3_push WHERE job = 'train-2' GROUP BY job, node
+    HAVING argMax(complete, version_ns) = 1)"
+[[ "$(ch "$SHARD1_URL" "$visible")" == $'600\t600' ]] ||
+    fail "node-5 shows $(ch "$SHARD1_URL" "$visible") calls (count, distinct), not 600 once"
+"$causeway" explain --json --db "$work/node-5.db" >"$work/explain-db-5.json"
+"$causeway" explain --json --clickhouse "$SHARD1_URL" --job train-2 --node node-5 \
+    >"$work/explain-ch-5.json"
+diff "$work/explain-db-5.json" "$work/explain-ch-5.json" || fail "explain of the retried node differs"
+echo "== causeway-collector record --push stores the recording when it ends"
+if [[ "$(id -u)" != 0 ]]; then
+    [[ "${CAUSEWAY_REQUIRE_RUNTIME:-0}" != 1 ]] || fail "record --push needs root to record"
+    echo "SKIP: record --push needs root (the rest passed)"
+    exit 77
+fi
+"$collector" record --db "$work/recorded.db" --quiet --push "$SHARD1_URL" \
+    --cluster causeway_test --job rec-1 --node recorded --rank 0 -- "$workload" --duration 1 \
+    >"$work/record.out" || fail "record --push failed: $(cat "$work/record.out")"
+grep -q "Pushed $work/recorded.db as node recorded of job rec-1" "$work/record.out" ||
+    fail "record --push did not push: $(cat "$work/record.out")"
+"$causeway" explain --json --db "$work/recorded.db" >"$work/explain-db-rec.json"
+"$causeway" explain --json --clickhouse "$SHARD1_URL" --job rec-1 --node recorded \
+    >"$work/explain-ch-rec.json"
+diff "$work/explain-db-rec.json" "$work/explain-ch-rec.json" ||
+    fail "explain of the recorded node differs between the file and ClickHouse"
+echo "PASS"

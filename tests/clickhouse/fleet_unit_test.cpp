@@ -1,0 +1,90 @@
+// Fleet pieces that need no server: RowBinary both ways, the ClickHouse schema derived from the
+// trace schema, and the fleet JSON against the get_fleet_overview output schema.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+
+#include "fleet/row_binary.hpp"
+#include "fleet/trace_tables.hpp"
+#include "server/fleet_json.hpp"
+#include "server/schema_check.hpp"
+#include "server/tool_schemas.hpp"
+
+using namespace causeway::fleet;
+
+TEST_CASE("RowBinary values read back as written", "[fleet][unit]") {
+    RowBinaryWriter out;
+    out.int64(-5);
+    out.uint64(1ULL << 63);
+    out.float64(2.5);
+    out.string(std::string(300, 'x'));  // a length that takes two LEB128 bytes
+    out.null_flag(true);
+    out.string("");
+    RowBinaryReader in(out.bytes(), "test");
+    CHECK(in.int64().value() == -5);
+    CHECK(in.uint64().value() == (1ULL << 63));
+    CHECK(in.float64().value() == 2.5);
+    CHECK(in.string().value() == std::string(300, 'x'));
+    CHECK(in.null_flag().value());
+    CHECK(in.string().value().empty());
+    CHECK(in.at_end());
+}
+
+TEST_CASE("a RowBinary answer cut in a row is an error naming what was read", "[fleet][unit]") {
+    RowBinaryWriter out;
+    out.string("node-1");
+    std::string cut = out.bytes().substr(0, 3);
+    RowBinaryReader in(cut, "the nodes of job j");
+    auto value = in.string();
+    REQUIRE_FALSE(value);
+    CHECK(value.error().message.find("the nodes of job j") != std::string::npos);
+    RowBinaryReader empty("", "x");
+    CHECK_FALSE(empty.int64());
+}
+
+TEST_CASE("every trace table has a ClickHouse table, calls ordered per thread in time",
+          "[fleet][unit]") {
+    auto tables = trace_tables();
+    REQUIRE(tables);
+    auto find = [&](const std::string& name) {
+        return std::find_if(tables->begin(), tables->end(),
+                            [&](const TraceTable& t) { return t.name == name; });
+    };
+    for (const char* name : {"session", "process", "thread", "cuda_call", "offcpu", "meta",
+                             "stack_python_frame", "data_quality", "event_count"}) {
+        INFO(name);
+        CHECK(find(name) != tables->end());
+    }
+    CHECK(find("cuda_call")->thread_time_ordered);
+    CHECK(find("offcpu")->thread_time_ordered);
+    CHECK_FALSE(find("process")->thread_time_ordered);
+    auto statements = schema_statements("c1");
+    REQUIRE(statements);
+    CHECK(statements->local.size() == tables->size() + 2);  // plus push and node_cause
+    CHECK(statements->distributed.size() == statements->local.size());
+    auto calls =
+        std::find_if(statements->local.begin(), statements->local.end(), [](const std::string& s) {
+            return s.find(" causeway_v3_cuda_call_local ") != std::string::npos;
+        });
+    REQUIRE(calls != statements->local.end());
+    CHECK(calls->find("ORDER BY (job, node, thread_id, ts_ns)") != std::string::npos);
+    CHECK(calls->find("bytes Nullable(Int64)") != std::string::npos);
+    CHECK(calls->find("ts_ns Int64") != std::string::npos);
+    auto single = schema_statements("");
+    REQUIRE(single);
+    CHECK(single->distributed.empty());
+}
+
+TEST_CASE("fleet JSON matches the get_fleet_overview output schema", "[fleet][unit]") {
+    auto schema = causeway::server::tool_schema("get_fleet_overview.output.json");
+    FleetOverview overview;
+    overview.job = "train-1";
+    overview.nodes.push_back(
+        {"node-1", 0, 600, 2'000'000'000, 300, 600, "GPU-BOUND", {{"GPU-BOUND", 1'600'000'000}}});
+    overview.nodes.push_back({"node-2", -1, 0, 0, 0, 0, "INSUFFICIENT-DATA", {}});
+    CHECK(causeway::server::schema_violation(schema, causeway::server::to_json(overview)) == "");
+    overview.straggler = Straggler{"node-1", 0, 300, "GPU-BOUND", 1'600'000'000, 0};
+    auto json = causeway::server::to_json(overview);
+    CHECK(causeway::server::schema_violation(schema, json) == "");
+    CHECK(json["nodes"][1]["rank"].is_null());
+}
