@@ -1,5 +1,5 @@
 #pragma once
-// The seven tools, one file each (tools_*.cpp); catalog.cpp lists them.
+// The eight tools, one file each (tools_*.cpp); catalog.cpp lists them.
 
 #include "server/catalog.hpp"
 
@@ -12,6 +12,7 @@ ToolSpec make_stacks_tool();
 ToolSpec make_timeline_tool();
 ToolSpec make_run_sql_tool();
 ToolSpec make_check_tool();
+ToolSpec make_compare_traces_tool();
 
 // What get_trace_stats answers without arguments; also the resource causeway://traces/X/summary.
 Result<json> trace_summary(const Trace& trace);

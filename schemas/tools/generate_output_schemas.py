@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # Writes the output JSON Schemas of schemas/tools/ from shared fragments (distribution, session,
-# chain, process row, ...) so the seven files cannot drift apart. They follow server/analysis_json.cpp
+# chain, process row, ...) so the files cannot drift apart. They follow server/analysis_json.cpp
 # field for field. Run: python3 schemas/tools/generate_output_schemas.py (then commit the .json files).
 import json, os
 OUT=os.path.dirname(os.path.abspath(__file__))
@@ -51,5 +51,13 @@ bucket=obj({"start_ns":I,"cuda_calls":I,"cuda_ns":I,"cuda_p50_ns":I,"cuda_p99_ns
 more["get_timeline"]=top({"trace":trace,"range":window,"bucket_ns":I,"buckets":arr(bucket,"Equal buckets in time order.")},"Timeline.")
 cell={"description":"A value: null, integer, number, string (untrusted, sanitised) or {blob_bytes}.","type":["null","integer","number","string","object"]}
 more["run_sql"]=top({"trace":trace,"columns":arr(S),"rows":arr(arr(cell),"At most `limit` rows."),"row_count":I,"truncated":B,"elapsed_ns":I,"offset":I,"next_offset":nul(I),"note":note},"Query result.")
+rank=obj({"tested":B,"before_values":I,"after_values":I,"z":N,"p_value":N,"after_larger_probability":N},"Mann-Whitney U over the calls (normal approximation, tie-corrected); tested false with fewer than 8 calls a side.")
+shift=obj({"rank_test":rank,"adjusted_p_value":{"type":"number","description":"Holm-adjusted across the ops of this comparison."},"beyond_noise":{"type":"boolean","description":"Adjusted p below alpha AND the median moved by the effect floor (see significance_method)."}})
+loop=obj({"unit":{"type":"string","enum":["steps","calls"]},"marker_op":nul(S),"calls_per_step":I,"count":I,"span_ns":I,"per_s":N},"The GPU loop's throughput: steps (marked by marker_op) or CUDA calls of the GPU-driving threads, per second.")
+recording=obj({"path":S,"program":{"type":"string","description":U},"verdict":{"type":"string","enum":verdict_names},"range":window,"gpu_threads":arr({"type":"string","description":U}),"loop":loop})
+cause=obj({"key":{"type":"string","description":"class/actor kind/actor name: how a cause is matched across recordings."},"root_cause_class":{"type":"string","enum":verdict_names},"actor_kind":{"type":"string","enum":actor_kinds},"actor_name":{"type":"string","description":U},"status":{"type":"string","enum":["gone","new","persists"]},"before_ns":nul(I),"after_ns":nul(I),"before_share":nul(N),"after_share":nul(N)},"A cause's loop time lost before and after; null where it was no chain (below 10% of the loop).")
+opchange=obj({"op":S,"api":S,"category":S,"before":dist,"after":dist,"shift":shift})
+bootstrap=obj({"tested":B,"before_values":I,"after_values":I,"rate_ratio":N,"ci_low":N,"ci_high":N,"p_value":N},"Bootstrap of the ratio of mean step intervals (before / after: above 1 is faster after).")
+more["compare_traces"]=top({"headline":S,"before":recording,"after":recording,"throughput_method":S,"throughput_ratio":N,"throughput_test":bootstrap,"throughput_beyond_noise":B,"causes":arr(cause,"Causes before first, then new ones."),"ops":arr(opchange,"CUDA ops called in both, by total time before; at most `limit`."),"ops_total":I,"ops_only_before":arr(S),"ops_only_after":arr(S),"significance_method":S,"warnings":arr(S,"What differs besides the change (program, CPUs, host, lost events)."),"note":note},"Comparison of two recordings.")
 for name,s in more.items():
     open(os.path.join(OUT,name+".output.json"),"w").write(json.dumps(s,indent=2)+"\n")
