@@ -18,7 +18,8 @@ namespace causeway::analysis {
 struct ShiftTest {
     RankTest rank;
     double adjusted_p_value = 1;
-    bool beyond_noise = false;
+    bool significant = false;   // adjusted p below the level, whatever the effect's size
+    bool beyond_noise = false;  // significant AND at least the effect floor
 };
 
 struct OpLatencyChange {
