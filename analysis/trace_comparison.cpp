@@ -109,8 +109,9 @@ void judge_changes(TraceComparison& c, const ComparisonOptions& options) {
         tests[i]->adjusted_p_value = adjusted[i];
     }
     for (auto& op : c.ops.common) {
-        op.shift.beyond_noise = op.shift.rank.tested && op.shift.adjusted_p_value < options.alpha &&
-                                median_moved(op.before.p50_ns, op.after.p50_ns, options);
+        op.shift.significant = op.shift.rank.tested && op.shift.adjusted_p_value < options.alpha;
+        op.shift.beyond_noise =
+            op.shift.significant && median_moved(op.before.p50_ns, op.after.p50_ns, options);
     }
     c.throughput_beyond_noise = c.throughput_test.tested &&
                                 c.throughput_test.p_value < options.throughput_alpha &&

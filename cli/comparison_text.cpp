@@ -30,8 +30,8 @@ std::string noise_word(const analysis::ShiftTest& shift) {
     if (!shift.rank.tested) {
         return "too few to test";
     }
-    return (shift.beyond_noise ? "CHANGED" : "noise") + std::string(" (p=") +
-           format_decimal(shift.adjusted_p_value, 3) + ")";
+    const char* word = shift.beyond_noise ? "CHANGED" : shift.significant ? "below floor" : "noise";
+    return word + std::string(" (p=") + format_decimal(shift.adjusted_p_value, 3) + ")";
 }
 
 std::string throughput_noise(const analysis::TraceComparison& c) {

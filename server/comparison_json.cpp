@@ -18,6 +18,7 @@ json to_json(const analysis::RankTest& t) {
 json to_json(const analysis::ShiftTest& s) {
     return {{"rank_test", to_json(s.rank)},
             {"adjusted_p_value", s.adjusted_p_value},
+            {"significant", s.significant},
             {"beyond_noise", s.beyond_noise}};
 }
 

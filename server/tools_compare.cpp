@@ -93,7 +93,10 @@ std::string render(const json& answer) {
             op["before"]["count"].get<std::int64_t>(), op["after"]["count"].get<std::int64_t>(),
             pair(op, "p50_ns"), pair(op, "p90_ns"), pair(op, "p99_ns"),
             shift["rank_test"]["tested"].get<bool>()
-                ? fmt::format("{} ({})", shift["beyond_noise"].get<bool>() ? "yes" : "no",
+                ? fmt::format("{} ({})",
+                              shift["beyond_noise"].get<bool>()  ? "yes"
+                              : shift["significant"].get<bool>() ? "no: below the effect floor"
+                                                                 : "no",
                               analysis::format_decimal(shift["adjusted_p_value"].get<double>(), 3))
                 : "too few calls");
     }
