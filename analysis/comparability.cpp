@@ -30,6 +30,13 @@ std::string program_of(const TraceModel& model, int training_process) {
         std::istringstream words(*model.session.command_line);
         std::string word;
         words >> word;
+        // env [-i] [NAME=VALUE ...] program: the program is what env runs.
+        while (base_name(word) == "env" || word.find('=') != std::string::npos ||
+               (word.size() > 1 && word[0] == '-')) {
+            if (!(words >> word)) {
+                break;
+            }
+        }
         const std::string executable = base_name(word);
         if (executable.rfind("python", 0) != 0) {
             return executable;

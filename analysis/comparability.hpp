@@ -12,7 +12,8 @@
 namespace causeway::analysis {
 
 // The program a recording ran: the executable's file name, or for an interpreter (python3,
-// python3.11, ...) its script or module; from the recorded command line, else the name of the
+// python3.11, ...) its script or module, and behind `env NAME=VALUE` the program env runs; from
+// the recorded command line, else the name of the
 // process that drove the GPU. Empty when neither is known.
 std::string program_of(const TraceModel& model, int training_process);
 

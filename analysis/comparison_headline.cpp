@@ -17,7 +17,7 @@ std::string throughput_part(const TraceComparison& c) {
     } else if (ratio > 0 && ratio <= 1 / 1.5) {
         change = format_decimal(1 / ratio, 1) + "x fewer " + unit;
     } else {
-        const double percent = std::round((ratio - 1) * 100);
+        const double percent = std::round((ratio - 1) * 100) + 0.0;  // -0 reads as +0
         change = (percent >= 0 ? "+" : "") + format_decimal(percent, 0) + "% " + unit;
     }
     return c.throughput_beyond_noise ? change : unit + " unchanged within noise (" + change + ")";

@@ -87,9 +87,10 @@ std::string measure_throughput(Side& before, Side& after) {
 }
 
 bool median_moved(std::int64_t before_ns, std::int64_t after_ns, const ComparisonOptions& options) {
-    const double moved = std::fabs(static_cast<double>(after_ns) - static_cast<double>(before_ns));
-    return moved >= static_cast<double>(options.min_abs_change_ns) &&
-           moved >= options.min_relative_change * static_cast<double>(before_ns);
+    const double low = static_cast<double>(std::min(before_ns, after_ns));
+    const double high = static_cast<double>(std::max(before_ns, after_ns));
+    return high - low >= static_cast<double>(options.min_abs_change_ns) &&
+           high >= options.min_op_ratio * low;
 }
 
 // Holm across the ops' tests, then each verdict with its floor; throughput on its own.
@@ -115,7 +116,7 @@ void judge_changes(TraceComparison& c, const ComparisonOptions& options) {
     }
     c.throughput_beyond_noise = c.throughput_test.tested &&
                                 c.throughput_test.p_value < options.throughput_alpha &&
-                                std::fabs(c.throughput_ratio - 1) >= options.min_relative_change;
+                                std::fabs(c.throughput_ratio - 1) >= options.min_throughput_change;
 }
 
 std::string significance_method(const ComparisonOptions& options) {
@@ -123,13 +124,14 @@ std::string significance_method(const ComparisonOptions& options) {
            "correction (at most " +
            std::to_string(kMaxRankTestValues) +
            " calls a side, an even stride), Holm correction across the ops at alpha " +
-           format_decimal(options.alpha, 3) + ", and the median must move by " +
-           format_percent(options.min_relative_change) + " and " +
+           format_decimal(options.alpha, 3) + ", and the median must grow or shrink " +
+           format_decimal(options.min_op_ratio, 1) + "x and move by " +
            format_duration(options.min_abs_change_ns) +
+           " (two recordings of one workload differ that much)" +
            "; throughput: bootstrap of the ratio of mean intervals (" +
            std::to_string(kBootstrapResamples) + " resamples, fixed seed) at alpha " +
            format_decimal(options.throughput_alpha, 2) + ", and it must change by " +
-           format_percent(options.min_relative_change);
+           format_percent(options.min_throughput_change);
 }
 
 }  // namespace
