@@ -133,14 +133,8 @@ Result<ToolAnswer> answer(const json& arguments, const TraceSet& traces, ToolCon
     json structured = to_json(*comparison);
     const auto limit =
         static_cast<std::size_t>(integer_argument(arguments, input_schema(), "limit"));
-    const std::size_t total = structured["ops"].size();
-    if (total > limit) {
-        structured["ops"].erase(structured["ops"].begin() + static_cast<std::ptrdiff_t>(limit),
-                                structured["ops"].end());
-    }
-    structured["ops_total"] = total;
-    structured["note"] = cut_note(limit, total, "CUDA operations (largest total time before first)",
-                                  "raise limit for more");
+    cut_list(structured, "ops", limit, "CUDA operations (largest total time before first)",
+             "raise limit for more");
     sanitize_strings(structured);
     context.progress(2, kSteps, "rendering");
     std::string text = std::string(kUntrustedDataNote) + "\n" + render(structured);

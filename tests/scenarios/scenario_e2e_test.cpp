@@ -287,10 +287,13 @@ TEST_CASE("torch-slow-worker: one slow worker with CPUs to spare gets more worke
     CHECK(recommends(run.diagnosis, "raise num_workers"));
 }
 
-// Two recordings of one unchanged workload. gpu_bound: its steps are the device's time, so the
-// loop repeats the same way from run to run (a balanced loop's synchronisations are the small
-// difference of two large times and can legitimately swing between runs).
-TEST_CASE("compare: two recordings of the same workload report no change") {
+// Two recordings of one unchanged workload: the loop's throughput and its causes are unchanged.
+// gpu_bound: its steps are the device's time, so the loop repeats the same way from run to run.
+// Its ops are not checked: an async copy waits for the device queue when it is busy, so its
+// median depends on the phase of host and device and moved 2x between two such recordings (a
+// real difference between the runs, not noise in one); a recording compared with itself covers
+// the ops (check_self_comparison, in every scenario), hand-built traces the statistics.
+TEST_CASE("compare: two recordings of the same workload keep their throughput and causes") {
     causeway::testing::require_runtime_or_skip();
     causeway::testing::run_in_own_session();
     const ScenarioSpec spec =
@@ -301,10 +304,10 @@ TEST_CASE("compare: two recordings of the same workload report no change") {
     const nlohmann::json c = compare(dir.file("first.db"), dir.file("second.db"));
     INFO(c.dump(2));
     CHECK(c.at("throughput_beyond_noise") == false);
-    CHECK_FALSE(any_op_beyond_noise(c));
     for (const auto& cause : c.at("causes")) {
         CHECK(cause.at("status") == "persists");
     }
+    CHECK(c.at("headline").get<std::string>().rfind("steps/s unchanged within noise", 0) == 0);
     CHECK(c.at("warnings").empty());
 }
 
