@@ -31,6 +31,7 @@ struct Loop {
     std::int64_t step_ns = 10 * kMs;
     std::int64_t launch_us = 10;
     bool hog = false;
+    std::string program = "python";  // the training process's name (no command line recorded)
 };
 
 struct Recording {
@@ -40,8 +41,8 @@ struct Recording {
     explicit Recording(const Loop& loop) : model(build(loop)) {}
 
     TraceModel build(const Loop& loop) {
-        auto process = fixture.process(100, "python");
-        auto thread = fixture.thread(process, 100, "python");
+        auto process = fixture.process(100, loop.program);
+        auto thread = fixture.thread(process, 100, loop.program);
         std::int64_t hog_thread = 0;
         if (loop.hog) {
             auto outside = fixture.process(900, "noisy_hog", std::nullopt, false);
@@ -262,4 +263,17 @@ TEST_CASE("recordings with no CUDA op in common are refused", "[analysis][compar
     REQUIRE_FALSE(c);
     CHECK(c.error().message.find("no CUDA operation was called in both") != std::string::npos);
     CHECK(c.error().message.find("cudaMalloc") != std::string::npos);
+}
+
+TEST_CASE("recordings of different programs are compared on their common ops, with a warning",
+          "[analysis][compare]") {
+    Recording trainer(Loop{});
+    Recording other(Loop{.program = "serve"});
+    auto c = compare_traces(trainer.model, other.model, {});
+    REQUIRE(c);
+    REQUIRE(c->warnings.size() == 1);
+    CHECK(c->warnings[0].find("different programs (python before, serve after)") !=
+          std::string::npos);
+    CHECK(c->before.program == "python");
+    CHECK(c->after.program == "serve");
 }
