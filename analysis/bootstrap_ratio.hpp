@@ -14,8 +14,8 @@ namespace causeway::analysis {
 
 inline constexpr std::size_t kBootstrapResamples = 4000;
 // Intervals used per side (an even stride through longer lists): resampling costs
-// resamples x values, and a mean over 20k intervals is already exact to far below any floor.
-inline constexpr std::size_t kMaxBootstrapValues = 20'000;
+// resamples x values, and a mean over 5k intervals is already exact to far below any floor.
+inline constexpr std::size_t kMaxBootstrapValues = 5'000;
 // Fewer intervals than this on either side: no test.
 inline constexpr std::size_t kMinBootstrapValues = 5;
 
