@@ -1,46 +1,11 @@
 #include "analysis/trace_filter.hpp"
 
-#include <cmath>
-#include <cstdlib>
 #include <set>
 
 namespace causeway::analysis {
-namespace {
-
-const char* kDurationHelp =
-    "use a number with a unit: ns, us, ms, s or m (e.g. 1.5s, 250ms); a bare number is seconds";
-
-}  // namespace
 
 Result<std::int64_t> parse_duration_ns(const std::string& text) {
-    if (text.empty()) {
-        return Error{"empty duration: " + std::string(kDurationHelp)};
-    }
-    const char* begin = text.c_str();
-    char* end = nullptr;
-    double value = std::strtod(begin, &end);
-    if (end == begin || !std::isfinite(value) || value < 0) {
-        return Error{"'" + text + "' is not a duration: " + kDurationHelp};
-    }
-    std::string unit(end);
-    static const std::pair<const char*, double> kUnits[] = {
-        {"", 1e9}, {"s", 1e9}, {"ms", 1e6}, {"us", 1e3}, {"ns", 1}, {"m", 60e9}, {"min", 60e9},
-    };
-    for (const auto& [name, scale] : kUnits) {
-        if (unit != name) {
-            continue;
-        }
-        // Checked in double before rounding: std::llround of a value beyond int64 is undefined
-        // (in practice INT64_MIN, which once made a window start 292 years before the trace).
-        const double ns = value * scale;
-        if (!(ns <= static_cast<double>(kMaxDurationNs))) {
-            return Error{"'" + text +
-                         "' is too long: durations go up to 1e18 ns (about 31 years); a "
-                         "recording is far shorter, so pass a time inside it"};
-        }
-        return static_cast<std::int64_t>(std::llround(ns));
-    }
-    return Error{"'" + text + "' has an unknown unit '" + unit + "': " + kDurationHelp};
+    return tracedb::parse_duration_ns(text, tracedb::BareNumber::kSeconds);
 }
 
 Result<TimeWindow> parse_window(const std::string& text, std::int64_t trace_end_ns) {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "analysis/trace_model.hpp"
+#include "tracedb/duration_text.hpp"
 #include "tracedb/result.hpp"
 
 namespace causeway::analysis {
@@ -26,10 +27,8 @@ struct TraceFilter {
     std::optional<TimeWindow> window{};
 };
 
-// Longest duration a person or a model may name (1e18 ns, about 31.7 years): far beyond any
-// recording, and far enough below INT64_MAX (9.2e18 ns) that a window's start plus its length
-// and a bucket's end never overflow.
-inline constexpr std::int64_t kMaxDurationNs = 1'000'000'000'000'000'000;
+// Longest duration a person or a model may name (see tracedb/duration_text.hpp).
+using tracedb::kMaxDurationNs;
 
 // Parses a duration with a unit: "250ms", "1.5s", "40us", "2m", "900ns"; a bare number is
 // seconds. Refuses what is not a finite number from 0 to kMaxDurationNs, with a message that

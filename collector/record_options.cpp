@@ -1,28 +1,11 @@
 #include "collector/record_options.hpp"
 
-#include <cmath>
-#include <cstdlib>
-#include <utility>
+#include "tracedb/duration_text.hpp"
 
 namespace causeway::collector {
 
 Result<std::int64_t> parse_duration_ns(const std::string& text) {
-    static const std::pair<const char*, double> kUnits[] = {
-        {"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}};
-    char* end = nullptr;
-    double value = std::strtod(text.c_str(), &end);
-    std::string unit(end);
-    double scale = unit.empty() ? 1 : 0;
-    for (const auto& [name, ns] : kUnits) {
-        if (unit == name) {
-            scale = ns;
-        }
-    }
-    if (end == text.c_str() || scale == 0 || !std::isfinite(value) || value < 0) {
-        return Error{"invalid duration '" + text +
-                     "': use a number with a unit, e.g. 50us, 2ms, 1.5s (or plain nanoseconds)"};
-    }
-    return static_cast<std::int64_t>(std::llround(value * scale));
+    return tracedb::parse_duration_ns(text, tracedb::BareNumber::kNanoseconds);
 }
 
 Status validate(const RecordOptions& options) {

@@ -45,7 +45,7 @@ struct RecordOptions {
     std::string flags;  // the options as given, for session.collector_flags
 };
 
-// "50us", "2ms", "1.5s", "250ns", or a plain number of nanoseconds.
+// "50us", "2ms", "1.5s", "250ns", or a plain number of nanoseconds, up to 1e18 ns.
 Result<std::int64_t> parse_duration_ns(const std::string& text);
 
 // Checks the combination: exactly one of --pid and a command; a positive duration if given.

@@ -20,6 +20,13 @@ TEST_CASE("durations take a unit and say what is wrong otherwise") {
     CHECK(bad.error().message.find("'5 minutes'") != std::string::npos);
     CHECK_FALSE(parse_duration_ns("-1ms"));
     CHECK_FALSE(parse_duration_ns("ms"));
+    // Once overflowed std::llround and set the off-CPU floor to INT64_MIN.
+    for (const char* text : {"1e10s", "1e308s", "18446744073709551615", "nan", "inf"}) {
+        INFO(text);
+        auto huge = parse_duration_ns(text);
+        REQUIRE_FALSE(huge);
+        CHECK(huge.error().message.find(text) != std::string::npos);
+    }
 }
 
 TEST_CASE("record options need exactly one target and sane values") {

@@ -2,6 +2,13 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <thread>
+
 #include <catch2/catch.hpp>
 
 #include "tests/collector/collector_process.hpp"
@@ -10,11 +17,32 @@
 
 using namespace causeway::testing;
 
+namespace {
+
+// True once process `pid` has mapped the fake runtime and runs more than one thread (its device
+// thread): what the test needs to have predated the recording, waited for rather than guessed.
+bool runtime_loaded(pid_t pid) {
+    const std::string proc = "/proc/" + std::to_string(pid);
+    std::ifstream maps(proc + "/maps");
+    const std::string text((std::istreambuf_iterator<char>(maps)),
+                           std::istreambuf_iterator<char>());
+    std::error_code error;
+    auto tasks = std::filesystem::directory_iterator(proc + "/task", error);
+    return !error && text.find("fakecuda/libcudart.so.13") != std::string::npos &&
+           std::distance(tasks, std::filesystem::directory_iterator{}) >= 2;
+}
+
+}  // namespace
+
 TEST_CASE("a running process is traced with --pid until --duration") {
     require_runtime_or_skip();
     TempDir dir;
     pid_t workload = spawn({CW_FAKE_WORKLOAD_BIN, "counts", "2500"});  // about 5 s of work
-    usleep(500'000);  // let it load the runtime and start its device thread
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (!runtime_loaded(workload) && std::chrono::steady_clock::now() < deadline) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    REQUIRE(runtime_loaded(workload));
     std::string db = dir.file("attached.db");
     std::string pid = std::to_string(workload);
     auto run =
