@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
     causeway::cli::add_stats_command(app, exit_code);
     causeway::cli::add_query_command(app, exit_code);
     causeway::cli::add_check_command(app, exit_code);
+    causeway::cli::add_compare_command(app, exit_code);
     (void)exit_code;
     try {
         app.parse(argc, argv);

@@ -2,7 +2,8 @@
 # The main job, on a fresh Debian 12 machine, as root: installs what Causeway needs, builds it into
 # build/, records scenario 1 (a training loop fed by a DataLoader whose forked workers outnumber
 # the CPUs) with the real eBPF collector, prints `causeway explain` for the recording, and then
-# records the recommended fix (direct indexing) to show the speed-up and its verdict.
+# records the recommended fix (direct indexing) and shows what it changed with `causeway compare`
+# (its first line: the speed-up in steps/s and the cause that went away).
 # Usage: sudo scripts/demo.sh [--duration SECONDS] [--no-setup]   (default 4 s)
 # --no-setup skips installing and building and uses the build in $CAUSEWAY_BUILD_DIR (default
 # build/), as tests/scenarios/demo_test.sh does. It exits 0 once it has printed the speed-up.
@@ -33,7 +34,6 @@ step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 in_own_session() {
     setsid --wait bash -c 'echo -20 >"/proc/$$/autogroup" 2>/dev/null; exec "$@"' own-session "$@"
 }
-throughput() { sed -n 's/^throughput_batches_per_s=//p' "$1" | tail -n 1; }
 
 if ((setup)); then
     step "Installing dependencies (Debian packages)"
@@ -63,13 +63,6 @@ step "Applying the fix: direct indexing in the training process, no workers (rec
 in_own_session "$build"/collector/causeway-collector record --db "$work_dir/fixed.db" --quiet -- \
     "$build"/tests/workloads/scenarios/dataloader_oversubscribed --fixed --duration "$duration_s" |
     tee "$work_dir/after.out"
-# The verdict line only. Not `explain | head -n 1`: under pipefail, explain writing on after head
-# has gone is a SIGPIPE (exit 141) that would end the demo before the speed-up.
-fixed_verdict=$("$build"/cli/causeway explain --db "$work_dir/fixed.db")
-echo "${fixed_verdict%%$'\n'*}"
-before=$(throughput "$work_dir/before.out")
-after=$(throughput "$work_dir/after.out")
-awk -v b="$before" -v a="$after" 'BEGIN {
-    printf "\n%s batches/s with the DataLoader workers, %s batches/s with direct indexing: %.1fx\n",
-        b, a, (b > 0 ? a / b : 0) }'
-echo "The trace DB is kept at $db: try $build/cli/causeway stats --db $db"
+step "Before and after: $build/cli/causeway compare $db $work_dir/fixed.db"
+"$build"/cli/causeway compare "$db" "$work_dir/fixed.db"
+echo "The trace DBs are kept in $work_dir: try $build/cli/causeway stats --db $db"

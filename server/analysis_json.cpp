@@ -5,16 +5,12 @@
 #include <variant>
 
 #include "analysis/python_lines.hpp"
+#include "server/optional_json.hpp"
 
 namespace causeway::server {
 namespace {
 
 using nlohmann::json;
-
-template <class T>
-json optional_json(const std::optional<T>& value) {
-    return value ? json(*value) : json(nullptr);
-}
 
 template <class T>
 json array_of(const std::vector<T>& items) {

@@ -50,6 +50,17 @@ Result<ToolAnswer> answer_trace_question(const TraceQuestion& question, const js
     return ToolAnswer{std::move(answer).value(), std::move(text)};
 }
 
+void cut_list(json& answer, const std::string& list, std::size_t limit, const std::string& what,
+              const std::string& how_to_see_more) {
+    json& items = answer[list];
+    const std::size_t total = items.size();
+    if (total > limit) {
+        items.erase(items.begin() + static_cast<std::ptrdiff_t>(limit), items.end());
+    }
+    answer[list + "_total"] = total;
+    answer["note"] = cut_note(limit, total, what, how_to_see_more);
+}
+
 std::string cut_note(std::size_t shown, std::size_t total, const std::string& what,
                      const std::string& how_to_see_more) {
     if (shown >= total) {

@@ -26,6 +26,11 @@ struct TraceQuestion {
 Result<ToolAnswer> answer_trace_question(const TraceQuestion& question, const json& arguments,
                                          const TraceSet& traces, ToolContext& context);
 
+// Keeps the first `limit` items of answer[list]; sets answer[list + "_total"] to how many there
+// were and answer["note"] to cut_note(...) (empty when nothing was cut).
+void cut_list(json& answer, const std::string& list, std::size_t limit, const std::string& what,
+              const std::string& how_to_see_more);
+
 // The note an answer carries when a list was cut: "showing 20 of 143 ...; pass ... for more".
 std::string cut_note(std::size_t shown, std::size_t total, const std::string& what,
                      const std::string& how_to_see_more);

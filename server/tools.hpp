@@ -12,6 +12,7 @@ ToolSpec make_stacks_tool();
 ToolSpec make_timeline_tool();
 ToolSpec make_run_sql_tool();
 ToolSpec make_check_tool();
+ToolSpec make_compare_traces_tool();
 // Served only with a ClickHouse server (`causeway mcp --clickhouse URL`).
 ToolSpec make_fleet_overview_tool(const std::string& clickhouse_url);
 

@@ -23,14 +23,8 @@ const json& input_schema() {
 Result<json> compute(const TraceTarget& target, const analysis::TraceFilter& filter,
                      std::size_t limit) {
     json stats = to_json(analysis::compute_stats(*target.model, filter));
-    const std::size_t total = stats["ops"].size();
-    if (total > limit) {
-        stats["ops"].erase(stats["ops"].begin() + static_cast<std::ptrdiff_t>(limit),
-                           stats["ops"].end());
-    }
-    stats["ops_total"] = total;
-    stats["note"] = cut_note(limit, total, "CUDA operations (largest total time first)",
-                             "raise limit or filter with op");
+    cut_list(stats, "ops", limit, "CUDA operations (largest total time first)",
+             "raise limit or filter with op");
     return stats;
 }
 

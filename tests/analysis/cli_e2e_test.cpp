@@ -111,3 +111,33 @@ TEST_CASE("check --json gives the readiness the text shows, with the same exit c
     CHECK(parsed["problems"].is_array());
     CHECK(parsed["cuda_process_count"] == parsed["cuda_processes"].size());
 }
+
+TEST_CASE("compare prints its verdict line first; recordings with no common op are refused",
+          "[cli][e2e]") {
+    FixtureBuilder fixture;
+    const std::string db = contended_trace(fixture);
+    Run same = run("compare " + db + " " + db);
+    CHECK(same.exit_code == 0);
+    CHECK(same.output.rfind("steps/s unchanged within noise (+0% steps/s); nothing new\n", 0) == 0);
+    CHECK(same.output.find("How: a step is one cycle") != std::string::npos);
+    CHECK(same.output.find("Mann-Whitney U") != std::string::npos);
+    Run json = run("compare " + db + " " + db + " --json");
+    REQUIRE(json.exit_code == 0);
+    auto parsed = nlohmann::json::parse(json.output);
+    CHECK(parsed["throughput_ratio"] == 1.0);
+    CHECK(parsed["before"]["loop"]["marker_op"] == "cudaStreamSynchronize");
+
+    FixtureBuilder other;
+    auto process = other.process(300, "allocator");
+    auto thread = other.thread(process, 300, "allocator");
+    for (int i = 0; i < 30; ++i) {
+        other.call(thread, op::kMalloc, i * kMs, 10 * kUs, 4096);
+    }
+    other.load(40 * kMs);
+    Run refused = run("compare " + db + " " + other.path());
+    CHECK(refused.exit_code == 2);
+    CHECK(refused.output.find("no CUDA operation was called in both") != std::string::npos);
+    Run missing = run("compare " + db + " /nonexistent.db");
+    CHECK(missing.exit_code == 2);
+    CHECK(missing.output.find("after:") != std::string::npos);
+}

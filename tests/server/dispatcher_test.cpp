@@ -2,6 +2,8 @@
 #include <catch2/catch.hpp>
 
 #include "server/protocol.hpp"
+#include "server/schema_check.hpp"
+#include "server/tool_schemas.hpp"
 #include "tests/server/dispatcher_harness.hpp"
 
 using causeway::testing::DispatcherHarness;
@@ -67,11 +69,11 @@ TEST_CASE("a stateless request naming an unknown revision is -32022 with the sup
     CHECK(error_code_of(not_a_string) == -32022);
 }
 
-TEST_CASE("tools/list announces seven read-only tools with input and output schemas") {
+TEST_CASE("tools/list announces eight read-only tools with input and output schemas") {
     DispatcherHarness harness;
     harness.initialize();
     json tools = harness.request("tools/list")["result"]["tools"];
-    REQUIRE(tools.size() == 7);
+    REQUIRE(tools.size() == 8);
     std::vector<std::string> names;
     for (const auto& tool : tools) {
         names.push_back(tool["name"]);
@@ -83,11 +85,11 @@ TEST_CASE("tools/list announces seven read-only tools with input and output sche
     }
     for (const char* expected :
          {"get_trace_stats", "get_causal_chains", "get_per_process_breakdown", "get_stacks",
-          "get_timeline", "run_sql", "get_check"}) {
+          "get_timeline", "run_sql", "get_check", "compare_traces"}) {
         CHECK(std::find(names.begin(), names.end(), expected) != names.end());
     }
     json stateless = harness.stateless("tools/list")["result"];
-    CHECK(stateless["tools"].size() == 7);
+    CHECK(stateless["tools"].size() == 8);
     CHECK(stateless["resultType"] == "complete");
     CHECK(stateless["ttlMs"].get<int>() > 0);
     CHECK(stateless["cacheScope"] == "private");
@@ -144,7 +146,7 @@ TEST_CASE("prompts: list, get with arguments, refusals") {
     json prompts = harness.request("prompts/list")["result"]["prompts"];
     REQUIRE(prompts.size() == 1);
     CHECK(prompts[0]["name"] == "investigate");
-    CHECK(prompts[0]["arguments"].size() == 4);
+    CHECK(prompts[0]["arguments"].size() == 5);
     json got = harness.request(
         "prompts/get",
         {{"name", "investigate"},
@@ -163,6 +165,55 @@ TEST_CASE("prompts: list, get with arguments, refusals") {
           -32602);
     CHECK(error_code_of(harness.request(
               "prompts/get", {{"name", "investigate"}, {"arguments", {{"pid", 5}}}})) == -32602);
+}
+
+TEST_CASE("compare_traces: a trace against itself changes nothing, in its output schema") {
+    DispatcherHarness harness;
+    harness.initialize();
+    json result = harness.request(
+        "tools/call",
+        {{"name", "compare_traces"},
+         {"arguments", {{"before", "run"}, {"after", "run"}, {"limit", 2}}}})["result"];
+    INFO(result.dump(2));
+    REQUIRE(result["isError"] == false);
+    const json& answer = result["structuredContent"];
+    CHECK(causeway::server::schema_violation(
+              causeway::server::tool_schema("compare_traces.output.json"), answer) == "");
+    CHECK(answer["headline"].get<std::string>().find("unchanged within noise") !=
+          std::string::npos);
+    CHECK(answer["headline"].get<std::string>().find("nothing new") != std::string::npos);
+    CHECK(answer["throughput_beyond_noise"] == false);
+    CHECK(answer["ops"].size() <= 2);
+    for (const auto& op : answer["ops"]) {
+        CHECK(op["shift"]["beyond_noise"] == false);
+    }
+    for (const auto& cause : answer["causes"]) {
+        CHECK(cause["status"] == "persists");
+    }
+    CHECK(result["content"][0]["text"].get<std::string>().find("Throughput:") != std::string::npos);
+    json unknown = harness.request(
+        "tools/call", {{"name", "compare_traces"},
+                       {"arguments", {{"before", "run"}, {"after", "nope"}}}})["result"];
+    CHECK(unknown["isError"] == true);
+    CHECK(unknown["content"][0]["text"].get<std::string>().find("after") != std::string::npos);
+    CHECK(error_code_of(harness.request(
+              "tools/call", {{"name", "compare_traces"}, {"arguments", {{"before", "run"}}}})) ==
+          -32602);
+}
+
+TEST_CASE("investigate with a baseline starts from compare_traces") {
+    DispatcherHarness harness;
+    harness.initialize();
+    json got = harness.request("prompts/get",
+                               {{"name", "investigate"},
+                                {"arguments", {{"baseline", "run"}, {"trace", "run"}}}})["result"];
+    const std::string text = got["messages"][0]["content"]["text"];
+    CHECK(text.find(R"(compare_traces {"after":"run","before":"run"})") != std::string::npos);
+    CHECK(text.find("beyond_noise") != std::string::npos);
+    CHECK(text.find("get_causal_chains") != std::string::npos);
+    CHECK(error_code_of(harness.request(
+              "prompts/get",
+              {{"name", "investigate"}, {"arguments", {{"baseline", "missing"}}}})) == -32602);
 }
 
 TEST_CASE("completion/complete suggests prompt focuses and trace names") {

@@ -61,6 +61,7 @@ export const TOOL_CALLS = {
   get_timeline: { trace: 'run', buckets: 20 },
   run_sql: { trace: 'run', sql: 'SELECT pid, comm FROM process ORDER BY pid', limit: 5 },
   get_check: {},
+  compare_traces: { before: 'run', after: 'run', limit: 5 },
 };
 
 // Named checks run one after another; report() prints them and returns the exit status.

@@ -1,5 +1,5 @@
 // A real MCP client, the official TypeScript SDK, against `causeway mcp` over stdio and over
-// Streamable HTTP: lists the tools, calls all seven on the fixture traces, validates every
+// Streamable HTTP: lists the tools, calls all eight on the fixture traces, validates every
 // structuredContent against the tool's outputSchema (the files in schemas/tools/, which must be
 // what the server announces), gets the investigate prompt, reads the resources, completes
 // arguments, and checks bad arguments and tool failures.
@@ -47,7 +47,7 @@ try {
   await check('ping', async () => assert.deepEqual(await client.ping(), {}));
 
   let tools = [];
-  await check('tools/list: seven read-only tools whose outputSchema is the schema file', async () => {
+  await check('tools/list: eight read-only tools whose outputSchema is the schema file', async () => {
     tools = (await client.listTools()).tools;
     assert.deepEqual(tools.map((t) => t.name).sort(), Object.keys(TOOL_CALLS).sort());
     for (const tool of tools) {

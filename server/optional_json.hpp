@@ -1,0 +1,16 @@
+#pragma once
+// An optional value as JSON: the value, or null where it is not known. Shared by the serialisers
+// of the analysis structs.
+
+#include <optional>
+
+#include <nlohmann/json.hpp>
+
+namespace causeway::server {
+
+template <class T>
+nlohmann::json optional_json(const std::optional<T>& value) {
+    return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+}
+
+}  // namespace causeway::server
