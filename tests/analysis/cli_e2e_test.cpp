@@ -112,7 +112,7 @@ TEST_CASE("check --json gives the readiness the text shows, with the same exit c
     CHECK(parsed["cuda_process_count"] == parsed["cuda_processes"].size());
 }
 
-TEST_CASE("compare prints its verdict line first; recordings with no common op are refused",
+TEST_CASE("compare prints its verdict line first, recordings with no common op are refused",
           "[cli][e2e]") {
     FixtureBuilder fixture;
     const std::string db = contended_trace(fixture);

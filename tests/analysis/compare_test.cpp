@@ -203,7 +203,7 @@ TEST_CASE("two recordings of one workload differ only by their spread: no change
     CHECK_FALSE(any_op_changed(*c));
 }
 
-TEST_CASE("a slower op is found with its size; the others are unchanged", "[analysis][compare]") {
+TEST_CASE("a slower op is found with its size, the others are unchanged", "[analysis][compare]") {
     Recording before(Loop{});
     Recording after(Loop{.launch_us = 50});
     auto c = compare_traces(before.model, after.model, {});
