@@ -351,8 +351,9 @@ TEST_CASE("compare: two recordings of the same workload keep their throughput an
 
 // One op made slower by a known amount: FAKECUDA_LAUNCH_NS (the fake runtime's CPU cost of a
 // kernel launch, 4 us by default) raised by 36 us. compare must find cuLaunchKernel slower by
-// about that (it burns thread CPU time, so the wall time grows by at least it), and not blame
-// the copies.
+// about that (it burns thread CPU time, so the wall time grows by at least it). The other ops
+// are not checked: an async copy's time depends on where the emulated device's queue stands when
+// it is issued, which slower launches shift (its median moved 2.7x in one such pair).
 TEST_CASE("compare: an injected slowdown of one op is found with its size") {
     causeway::testing::require_runtime_or_skip();
     causeway::testing::run_in_own_session();
@@ -379,9 +380,6 @@ TEST_CASE("compare: an injected slowdown of one op is found with its size") {
             CHECK(op.at("shift").at("beyond_noise") == true);
             CHECK(moved_ns >= 30'000);   // 36 us injected
             CHECK(moved_ns <= 150'000);  // and not many times that
-        }
-        if (name == "cudaMemcpyAsync" || name == "cuMemcpyHtoDAsync_v2") {
-            CHECK(op.at("shift").at("beyond_noise") == false);
         }
     }
     CHECK(found);
