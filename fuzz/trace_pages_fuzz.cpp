@@ -30,14 +30,15 @@ namespace {
 
 std::string g_path;  // the file each input is written to (tmpfs), chosen once
 
-const std::vector<std::string> kColumns{"thread_id", "op_id", "ts_ns", "dur_ns",
-                                        "bytes",     "host_pinned", "ret", "stack_id"};
+const std::vector<std::string> kColumns{"thread_id", "op_id",       "ts_ns", "dur_ns",
+                                        "bytes",     "host_pinned", "ret",   "stack_id"};
 using Rows = std::vector<std::vector<std::int64_t>>;
 
 // cuda_call as SQL reads it, in the order of its cells; empty when SQLite refuses it.
 std::optional<Rows> rows_with_sql(const tracedb::Database& db) {
-    auto stmt = db.prepare("SELECT rowid, thread_id, op_id, ts_ns, dur_ns, bytes, host_pinned, "
-                           "ret, stack_id FROM cuda_call");
+    auto stmt = db.prepare(
+        "SELECT rowid, thread_id, op_id, ts_ns, dur_ns, bytes, host_pinned, "
+        "ret, stack_id FROM cuda_call");
     if (!stmt) {
         return std::nullopt;
     }
