@@ -26,7 +26,14 @@ verdict_names=["INPUT-BOUND","CPU-CONTENDED","LOCK-CONTENDED","GPU-BOUND","TRANS
 actor_kinds=["dataloader_workers","processes_outside","tree_threads","lock_holder","producer_thread","waker_thread","disk_io","network","timer","interrupt","unrecorded_waker","unknown_competitor","run_queue","several","device","transfers","allocator","start_up"]
 actor=obj({"kind":{"type":"string","enum":actor_kinds},"name":{"type":"string","description":U},"pid":I,"tid":I,"pids":arr(I),"in_tree":B},"Who or what the chain blames: one cause (pid: the process it belongs to or, for DataLoader workers, the process they feed; tid: when one thread).")
 effect=obj({"kind":S,"wait":S,"ns":I,"share":N,"count":I,"text":S},"One way the actor cost the GPU-driving threads; a chain's time lost is the sum of its effects.")
-chain=obj({"root_cause_class":{"type":"string","enum":verdict_names},"actor":actor,"effects":arr(effect),"symptom":S,"op":nul(S),"evidence":arr(evidence),"competitors":arr(competitor),"root_cause":S,"recommendations":arr(S),"confidence":confidence,"time_lost_ns":I,"time_lost_share":N})
+def described(t, desc): return dict(t, description=desc)
+code_line_props={"file":described(S,"co_filename as the interpreter names it. "+U),"function":described(S,"co_qualname; empty when unknown. "+U),"line":described(I,"1-based; 0 when unknown."),"library":described(B,"true when no frame of the user's own code was recorded: the innermost library frame."),"stacks":described(I,"Recorded stacks at this line."),"stacks_total":described(I,"Recorded stacks with Python frames weighed."),"share":described(N,"Share of the weighed time (ns) of those stacks."),"text":described(S,"'train.py:57 in train_step'. "+U)}
+def code_line(desc): return obj(code_line_props,desc)
+chain_required=["root_cause_class","actor","effects","symptom","op","evidence","competitors","root_cause","recommendations","confidence","time_lost_ns","time_lost_share"]
+chain=obj({"root_cause_class":{"type":"string","enum":verdict_names},"actor":actor,"effects":arr(effect),"symptom":S,"op":nul(S),"evidence":arr(evidence),"competitors":arr(competitor),"root_cause":S,"recommendations":arr(S),"confidence":confidence,"time_lost_ns":I,"time_lost_share":N,
+  "gpu_thread_line":code_line("Present where Python frames were recorded: the GPU-driving threads' own Python line during this chain's time (its calls, or their switch-outs blamed on its actor)."),
+  "actor_line":code_line("Present where Python frames were recorded: the actor's own Python line when it gave up a CPU it had taken from a GPU-driving thread."),
+  "code":described(S,"Present with gpu_thread_line or actor_line: one line for a person ('waits at train.py:57 in train_step; workers spend CPU at dataset.py:31 in __getitem__'). "+U)},required=chain_required)
 verdict=obj({"name":{"type":"string","enum":verdict_names},"summary":S,"numbers":arr(evidence)})
 sched=obj({"oncpu_ns":I,"preempted_ns":I,"blocked_ns":I,"runq_wait_ns":I,"voluntary_switches":I,"involuntary_switches":I,"worst_stall_ns":I,"worst_stall_reason":nul(S),"worst_stall_at_ns":nul(I)})
 thread=obj({"tid":I,"comm":{"type":"string","description":U},"role":S,"cuda_calls":I,"cuda_ns":I,"sched":sched})
@@ -44,7 +51,16 @@ schemas["get_per_process_breakdown"]=top({"trace":trace,"processes":arr(process,
 for name,s in schemas.items():
     open(os.path.join(OUT,name+".output.json"),"w").write(json.dumps(s,indent=2)+"\n")
 frame=obj({"address":I,"module":{"type":["string","null"],"description":U},"symbol":{"type":["string","null"],"description":U},"offset":nul(I)})
-stack=obj({"stack_id":I,"pid":I,"calls":I,"total_ns":I,"ops":arr(obj({"op":S,"calls":I,"total_ns":I,"max_ns":I})),"frames":arr(frame,"Innermost first, at most `depth`."),"frames_total":I})
+pyframe_props={"file":{"type":["string","null"],"description":U},"function":{"type":["string","null"],"description":U},"line":nul(I),"library":described(B,"A frame of installed packages or the standard library (folded in the text)."),"package":described(S,"What a library frame is folded under ('torch', 'stdlib'); empty for the user's own code.")}
+merged_frame=obj(dict(frame["properties"],**pyframe_props,kind={"type":"string","enum":["native","python"]}),"A native frame (address, module, symbol, offset) or a Python frame (file, function, line, library, package).",required=["kind"])
+stack=obj({"stack_id":I,"pid":I,"calls":I,"total_ns":I,"ops":arr(obj({"op":S,"calls":I,"total_ns":I,"max_ns":I})),"frames":arr(frame,"Innermost first, at most `depth`."),"frames_total":I,
+  "python_frames":arr(obj(pyframe_props),"Present where Python frames were recorded: innermost first."),
+  "python_truncated":{"type":["boolean","null"],"description":"true: the thread had more Python frames than the collector keeps; the outermost are missing."},
+  "merged_frames":arr(merged_frame,"Present where Python frames were recorded: native frames above the interpreter loop, then the Python frames, innermost first, at most `depth`."),
+  "merged_frames_total":I,
+  "interpreter_frames_hidden":described(I,"Native frames of the interpreter loop and below it, not shown."),
+  "user_line":dict(code_line("The user's own innermost Python line of this stack; null when no frame had a file."),type=["object","null"])},
+  required=["stack_id","pid","calls","total_ns","ops","frames","frames_total"])
 more={}
 more["get_stacks"]=top({"trace":trace,"stacks_in_trace":I,"calls_with_stack":I,"stacks":arr(stack,"By total CUDA time, at most `limit`."),"note":note},"Call stacks behind CUDA time.")
 bucket=obj({"start_ns":I,"cuda_calls":I,"cuda_ns":I,"cuda_p50_ns":I,"cuda_p99_ns":I,"cuda_max_ns":I,"preempted_ns":I,"blocked_ns":I,"runq_wait_ns":I,"switches":I,"cpu_busy_pct":nul(N),"page_allocs":I,"page_alloc_bytes":I})
