@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <utility>
+
 namespace causeway::server {
 
 using nlohmann::json;
@@ -10,6 +12,19 @@ Result<TraceTarget> resolve_trace(const TraceSet& traces, const json& arguments)
     std::optional<std::string> name;
     if (arguments.contains("trace")) {
         name = arguments["trace"].get<std::string>();
+    }
+    // Served from ClickHouse, a node's trace is named "<job>.<node>": job and node say the same.
+    if (arguments.contains("job") || arguments.contains("node")) {
+        if (!arguments.contains("job") || !arguments.contains("node")) {
+            return Error{"arguments job and node go together: pass both (or trace alone)"};
+        }
+        std::string job_node =
+            arguments["job"].get<std::string>() + "." + arguments["node"].get<std::string>();
+        if (name && *name != job_node) {
+            return Error{fmt::format("trace '{}' and job/node '{}' name different traces: pass one",
+                                     *name, job_node)};
+        }
+        name = std::move(job_node);
     }
     auto trace = traces.find(name);
     if (!trace) {

@@ -100,7 +100,9 @@ printf '%s\n' \
     '{"jsonrpc":"2.0","method":"notifications/initialized"}' \
     '{"jsonrpc":"2.0","id":2,"method":"tools/list"}' \
     '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"get_fleet_overview","arguments":{"job":"train-1"}}}' \
-    '{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"get_causal_chains","arguments":{"trace":"train-1.node-3","limit":1}}}' |
+    '{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"get_causal_chains","arguments":{"trace":"train-1.node-3","limit":1}}}' \
+    '{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"get_causal_chains","arguments":{"job":"train-1","node":"node-3","limit":1}}}' \
+    '{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"get_trace_stats","arguments":{"job":"train-1"}}}' |
     "$causeway" mcp --clickhouse "$SHARD1_URL" >"$work/mcp.out" 2>"$work/mcp.err"
 jq -se '.[] | select(.id == 2) | .result.tools[] | select(.name == "get_fleet_overview") | .outputSchema' \
     "$work/mcp.out" >/dev/null || fail "tools/list has no get_fleet_overview with an output schema"
@@ -108,6 +110,10 @@ jq -se '.[] | select(.id == 2) | .result.tools[] | select(.name == "get_fleet_ov
     fail "get_fleet_overview does not name node-3: $(cat "$work/mcp.out" "$work/mcp.err")"
 [[ "$(jq -sr '.[] | select(.id == 4) | .result.structuredContent.verdict.name' "$work/mcp.out")" == INPUT-BOUND ]] ||
     fail "get_causal_chains on train-1.node-3 is not INPUT-BOUND"
+[[ "$(jq -sr '.[] | select(.id == 5) | .result.structuredContent.verdict.name' "$work/mcp.out")" == INPUT-BOUND ]] ||
+    fail "get_causal_chains with job train-1 and node node-3 is not INPUT-BOUND"
+jq -sr '.[] | select(.id == 6) | .result.content[0].text' "$work/mcp.out" | grep -q "job and node go together" ||
+    fail "a job without its node is not refused clearly: $(cat "$work/mcp.out")"
 
 echo "== credentials come from the environment; a wrong one or a dead server is a clear error"
 CLICKHOUSE_USER=pusher CLICKHOUSE_PASSWORD=fleet-test-secret \
