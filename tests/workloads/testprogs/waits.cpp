@@ -3,9 +3,9 @@
 //  1. the main thread reads a pipe that thread `cw_producer` writes after 2 ms of CPU work;
 //  2. the main thread locks a mutex that thread `cw_locker` holds through 2 ms of CPU work;
 //  3. the main thread sleeps 2 ms (nanosleep: its timer's interrupt ends the sleep).
-// In 1 and 2 the other thread acts only once it has seen the main thread asleep, and then works
-// 2 ms more: every round is one sleep of known length and waker, however loaded the machine is
-// (a race between the two threads once let rounds pass without a sleep).
+// In 1 and 2 the other thread acts only once it has seen the main thread blocked in that read or
+// lock, and then works 2 ms more: every round is one sleep of known length and waker, however
+// loaded the machine is (a race between the two threads once let rounds pass without a sleep).
 #include <pthread.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -17,7 +17,6 @@
 #include <cstdlib>
 #include <fstream>
 #include <mutex>
-#include <sstream>
 #include <string>
 #include <thread>
 
@@ -31,24 +30,23 @@ void spin_for(std::chrono::steady_clock::duration d) {
     }
 }
 
-// True while thread `tid` of this process sleeps (state S or D in /proc).
-bool asleep(pid_t tid) {
-    std::ifstream stat("/proc/self/task/" + std::to_string(tid) + "/stat");
-    std::stringstream text;
-    text << stat.rdbuf();
-    const std::string line = text.str();
-    const auto after_name = line.rfind(')');
-    if (after_name == std::string::npos || after_name + 2 >= line.size()) {
-        std::fprintf(stderr, "cannot read the state of thread %d\n", tid);
+// True while thread `tid` of this process is blocked in system call `nr` (/proc's syscall file:
+// the number first while blocked, "running" otherwise). The state alone is not enough: a thread
+// also sleeps on a kernel lock, e.g. while another thread faults in its stack.
+bool blocked_in(pid_t tid, long nr) {
+    std::ifstream file("/proc/self/task/" + std::to_string(tid) + "/syscall");
+    std::string first;
+    if (!(file >> first)) {
+        std::fprintf(stderr, "cannot read the system call of thread %d\n", tid);
         std::exit(1);
     }
-    const char state = line[after_name + 2];
-    return state == 'S' || state == 'D';
+    return first == std::to_string(nr);
 }
 
-// Waits until thread `tid` sleeps, then keeps it asleep for kWorkTime of this thread's CPU work.
-void work_once_asleep(pid_t tid) {
-    while (!asleep(tid)) {
+// Waits until thread `tid` blocks in system call `nr`, then keeps it asleep for kWorkTime of
+// this thread's CPU work.
+void work_once_blocked(pid_t tid, long nr) {
+    while (!blocked_in(tid, nr)) {
         std::this_thread::yield();
     }
     spin_for(kWorkTime);
@@ -64,7 +62,7 @@ void read_from_producer(int rounds) {
     std::thread producer([&] {
         prctl(PR_SET_NAME, "cw_producer");
         for (int i = 0; i < rounds; ++i) {
-            work_once_asleep(reader);
+            work_once_blocked(reader, SYS_read);
             char byte = 1;
             if (write(fds[1], &byte, 1) != 1) {
                 std::exit(1);
@@ -93,7 +91,7 @@ void wait_for_lock_holder(int rounds) {
             {
                 std::lock_guard<std::mutex> held(lock);
                 held_round.store(i);
-                work_once_asleep(waiter);  // asleep in the lock: the only place it sleeps here
+                work_once_blocked(waiter, SYS_futex);  // asleep in the lock
             }
             while (taken_round.load() < i) {
                 std::this_thread::yield();
