@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <iostream>
 
-#include "analysis/trace_comparison.hpp"
+#include "analysis/compare/trace_comparison.hpp"
 #include "cli/commands.hpp"
 #include "cli/comparison_text.hpp"
 #include "cli/trace_input.hpp"

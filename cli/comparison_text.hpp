@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "analysis/trace_comparison.hpp"
+#include "analysis/compare/trace_comparison.hpp"
 #include "cli/terminal_style.hpp"
 
 namespace causeway::cli {

@@ -1,7 +1,7 @@
 #include "cli/diagnosis_text.hpp"
 
 #include "analysis/human_units.hpp"
-#include "analysis/python_lines.hpp"
+#include "analysis/measure/python_lines.hpp"
 #include "cli/text_table.hpp"
 
 namespace causeway::cli {

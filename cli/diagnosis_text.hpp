@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "analysis/diagnosis.hpp"
+#include "analysis/diagnose/diagnosis.hpp"
 #include "cli/terminal_style.hpp"
 
 namespace causeway::cli {

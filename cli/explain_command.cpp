@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <iostream>
 
-#include "analysis/diagnosis.hpp"
+#include "analysis/diagnose/diagnosis.hpp"
 #include "cli/commands.hpp"
 #include "cli/diagnosis_text.hpp"
 #include "cli/trace_input.hpp"

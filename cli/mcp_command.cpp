@@ -19,11 +19,11 @@
 #include "cli/commands.hpp"
 #include "cli/temp_folder.hpp"
 #include "fleet/materialise.hpp"
-#include "server/catalog.hpp"
-#include "server/dispatcher.hpp"
-#include "server/http_transport.hpp"
-#include "server/stdio_transport.hpp"
-#include "server/trace_set.hpp"
+#include "server/methods/catalog.hpp"
+#include "server/rpc/dispatcher.hpp"
+#include "server/tools/trace_set.hpp"
+#include "server/transport/http_transport.hpp"
+#include "server/transport/stdio_transport.hpp"
 
 namespace causeway::cli {
 namespace {

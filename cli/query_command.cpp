@@ -1,11 +1,11 @@
 // causeway query: one read-only SQL query against a trace, protected by the engine (see
-// analysis/readonly_sql.hpp); an aligned table for a person, JSON for programs.
+// analysis/sql/readonly_sql.hpp); an aligned table for a person, JSON for programs.
 #include <cstdio>
 #include <iostream>
 #include <limits>
 #include <variant>
 
-#include "analysis/readonly_sql.hpp"
+#include "analysis/sql/readonly_sql.hpp"
 #include "cli/commands.hpp"
 #include "cli/terminal_style.hpp"
 #include "cli/text_table.hpp"

@@ -4,7 +4,7 @@
 #include <iostream>
 
 #include "analysis/human_units.hpp"
-#include "analysis/trace_stats.hpp"
+#include "analysis/measure/trace_stats.hpp"
 #include "cli/commands.hpp"
 #include "cli/diagnosis_text.hpp"
 #include "cli/terminal_style.hpp"

@@ -7,8 +7,8 @@
 #include <optional>
 #include <string>
 
-#include "analysis/trace_filter.hpp"
-#include "analysis/trace_model.hpp"
+#include "analysis/model/trace_filter.hpp"
+#include "analysis/model/trace_model.hpp"
 #include "tracedb/result.hpp"
 
 namespace causeway::cli {

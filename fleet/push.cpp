@@ -2,7 +2,7 @@
 
 #include <chrono>
 
-#include "analysis/diagnosis.hpp"
+#include "analysis/diagnose/diagnosis.hpp"
 #include "fleet/push_tables.hpp"
 #include "fleet/row_binary.hpp"
 #include "fleet/trace_tables.hpp"

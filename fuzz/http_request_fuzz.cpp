@@ -1,12 +1,12 @@
-// The HTTP/1.1 request parser (server/http_request_parser.hpp) on any bytes, fed whole and in
-// pieces: the pieces must not change the outcome (a server reads whatever the network gives
+// The HTTP/1.1 request parser (server/transport/http_request_parser.hpp) on any bytes, fed whole
+// and in pieces: the pieces must not change the outcome (a server reads whatever the network gives
 // it), a body never passes the limit, every refusal carries a status the server can answer.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
 
 #include "fuzz/fuzz_check.hpp"
-#include "server/http_request_parser.hpp"
+#include "server/transport/http_request_parser.hpp"
 #include "tests/server/feed_in_pieces.hpp"
 
 using causeway::fuzz::require;

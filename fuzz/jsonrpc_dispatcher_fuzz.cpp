@@ -10,9 +10,9 @@
 #include <nlohmann/json.hpp>
 
 #include "fuzz/fuzz_check.hpp"
-#include "server/catalog.hpp"
-#include "server/dispatcher.hpp"
-#include "server/trace_set.hpp"
+#include "server/methods/catalog.hpp"
+#include "server/rpc/dispatcher.hpp"
+#include "server/tools/trace_set.hpp"
 #include "tests/server/fixture_trace.hpp"
 #include "tests/server/stdio_run.hpp"
 

@@ -15,10 +15,10 @@
 #include <string>
 #include <vector>
 
-#include "analysis/diagnosis.hpp"
-#include "analysis/plausible_values.hpp"
-#include "analysis/trace_model.hpp"
-#include "analysis/trace_stats.hpp"
+#include "analysis/diagnose/diagnosis.hpp"
+#include "analysis/measure/trace_stats.hpp"
+#include "analysis/model/plausible_values.hpp"
+#include "analysis/model/trace_model.hpp"
 #include "fuzz/fuzz_check.hpp"
 #include "tracedb/btree_scan.hpp"
 #include "tracedb/reader.hpp"

@@ -1,4 +1,4 @@
-// Duration and window parsing (analysis/trace_filter.hpp) on any text: it either parses to a
+// Duration and window parsing (analysis/model/trace_filter.hpp) on any text: it either parses to a
 // value in range (a duration in [0, kMaxDurationNs], a window with 0 <= start < end) or is refused
 // with a message. Every `window` a tool, a prompt or `causeway stats --window` takes goes through
 // here, and an out-of-range start once crashed get_timeline.
@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-#include "analysis/trace_filter.hpp"
+#include "analysis/model/trace_filter.hpp"
 #include "fuzz/fuzz_check.hpp"
 
 using causeway::analysis::kMaxDurationNs;

@@ -5,8 +5,8 @@
 #include <optional>
 #include <tuple>
 
-#include "analysis/python_lines.hpp"
-#include "analysis/text_caps.hpp"
+#include "analysis/measure/python_lines.hpp"
+#include "analysis/model/text_caps.hpp"
 #include "interop/json_event_writer.hpp"
 #include "interop/track_lanes.hpp"
 

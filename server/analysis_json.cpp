@@ -4,7 +4,7 @@
 #include <type_traits>
 #include <variant>
 
-#include "analysis/python_lines.hpp"
+#include "analysis/measure/python_lines.hpp"
 #include "server/optional_json.hpp"
 
 namespace causeway::server {

@@ -6,17 +6,17 @@
 
 #include <nlohmann/json.hpp>
 
-#include "analysis/causal_chain.hpp"
-#include "analysis/data_quality.hpp"
-#include "analysis/diagnosis.hpp"
-#include "analysis/distribution.hpp"
-#include "analysis/process_breakdown.hpp"
-#include "analysis/readonly_sql.hpp"
-#include "analysis/stacks.hpp"
-#include "analysis/timeline.hpp"
-#include "analysis/trace_filter.hpp"
-#include "analysis/trace_stats.hpp"
-#include "analysis/verdict.hpp"
+#include "analysis/diagnose/causal_chain.hpp"
+#include "analysis/diagnose/data_quality.hpp"
+#include "analysis/diagnose/diagnosis.hpp"
+#include "analysis/diagnose/verdict.hpp"
+#include "analysis/measure/distribution.hpp"
+#include "analysis/measure/process_breakdown.hpp"
+#include "analysis/measure/stacks.hpp"
+#include "analysis/measure/timeline.hpp"
+#include "analysis/measure/trace_stats.hpp"
+#include "analysis/model/trace_filter.hpp"
+#include "analysis/sql/readonly_sql.hpp"
 
 namespace causeway::server {
 

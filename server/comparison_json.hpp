@@ -1,11 +1,11 @@
 #pragma once
-// JSON of a comparison of two recordings (analysis/trace_comparison.hpp): what `causeway
+// JSON of a comparison of two recordings (analysis/compare/trace_comparison.hpp): what `causeway
 // compare --json` prints and the structuredContent of the compare_traces tool. Durations in ns,
 // rates per second, shares 0..1, NULL where a cause was no chain on one side.
 
 #include <nlohmann/json.hpp>
 
-#include "analysis/trace_comparison.hpp"
+#include "analysis/compare/trace_comparison.hpp"
 
 namespace causeway::server {
 

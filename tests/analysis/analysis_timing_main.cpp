@@ -5,8 +5,8 @@
 #include <chrono>
 #include <cstdio>
 
-#include "analysis/diagnosis.hpp"
-#include "analysis/trace_stats.hpp"
+#include "analysis/diagnose/diagnosis.hpp"
+#include "analysis/measure/trace_stats.hpp"
 #include "tracedb/reader.hpp"
 
 using namespace causeway;

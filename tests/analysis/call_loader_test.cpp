@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/call_loader.hpp"
+#include "analysis/model/call_loader.hpp"
 #include "tests/analysis/fixture_builder.hpp"
 #include "tests/support/temp_dir.hpp"
 #include "tracedb/writer.hpp"

@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <numeric>
 
-#include "analysis/bootstrap_ratio.hpp"
-#include "analysis/loop_steps.hpp"
-#include "analysis/rank_test.hpp"
-#include "analysis/trace_comparison.hpp"
+#include "analysis/compare/bootstrap_ratio.hpp"
+#include "analysis/compare/rank_test.hpp"
+#include "analysis/compare/trace_comparison.hpp"
+#include "analysis/measure/loop_steps.hpp"
 #include "tests/analysis/fixture_builder.hpp"
 
 using namespace causeway::analysis;

@@ -7,7 +7,7 @@
 #include <random>
 #include <vector>
 
-#include "analysis/distribution.hpp"
+#include "analysis/measure/distribution.hpp"
 
 using causeway::analysis::summarize;
 

@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <string>
 
-#include "analysis/diagnosis.hpp"
-#include "analysis/trace_stats.hpp"
+#include "analysis/diagnose/diagnosis.hpp"
+#include "analysis/measure/trace_stats.hpp"
 #include "tests/analysis/fixture_builder.hpp"
 
 using namespace causeway::analysis;

@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "analysis/trace_model.hpp"
+#include "analysis/model/trace_model.hpp"
 #include "tests/support/temp_dir.hpp"
 #include "tracedb/writer.hpp"
 

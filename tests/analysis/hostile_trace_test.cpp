@@ -9,11 +9,11 @@
 #include <limits>
 #include <string>
 
-#include "analysis/diagnosis.hpp"
+#include "analysis/diagnose/diagnosis.hpp"
 #include "analysis/human_units.hpp"
-#include "analysis/text_caps.hpp"
-#include "analysis/timeline.hpp"
-#include "analysis/trace_stats.hpp"
+#include "analysis/measure/timeline.hpp"
+#include "analysis/measure/trace_stats.hpp"
+#include "analysis/model/text_caps.hpp"
 #include "tests/analysis/fixture_builder.hpp"
 
 using namespace causeway::analysis;

@@ -3,10 +3,10 @@
 // its CPU (from hand-built traces with Python frames and switch-out stacks).
 #include <catch2/catch.hpp>
 
-#include "analysis/diagnosis.hpp"
-#include "analysis/python_lines.hpp"
-#include "analysis/stack_merge.hpp"
-#include "analysis/stacks.hpp"
+#include "analysis/diagnose/diagnosis.hpp"
+#include "analysis/measure/python_lines.hpp"
+#include "analysis/measure/stack_merge.hpp"
+#include "analysis/measure/stacks.hpp"
 #include "server/analysis_json.hpp"
 #include "tests/analysis/fixture_builder.hpp"
 #include "tracedb/reader.hpp"

@@ -6,8 +6,8 @@
 
 #include <thread>
 
-#include "analysis/readonly_sql.hpp"
-#include "analysis/sql_memory_budget.hpp"
+#include "analysis/sql/readonly_sql.hpp"
+#include "analysis/sql/sql_memory_budget.hpp"
 #include "tests/analysis/fixture_builder.hpp"
 
 using namespace causeway::analysis;

@@ -4,7 +4,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "analysis/stacks.hpp"
+#include "analysis/measure/stacks.hpp"
 #include "tests/analysis/fixture_builder.hpp"
 #include "tracedb/reader.hpp"
 

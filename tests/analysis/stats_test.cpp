@@ -1,9 +1,9 @@
 // Trace statistics, filters, timeline and stacks over hand-built fixtures with known answers.
 #include <catch2/catch.hpp>
 
-#include "analysis/stacks.hpp"
-#include "analysis/timeline.hpp"
-#include "analysis/trace_stats.hpp"
+#include "analysis/measure/stacks.hpp"
+#include "analysis/measure/timeline.hpp"
+#include "analysis/measure/trace_stats.hpp"
 #include "tests/analysis/fixture_builder.hpp"
 #include "tracedb/reader.hpp"
 

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "analysis/diagnosis.hpp"
+#include "analysis/diagnose/diagnosis.hpp"
 #include "tests/analysis/fixture_builder.hpp"
 
 using namespace causeway::analysis;

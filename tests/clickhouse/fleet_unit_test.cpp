@@ -7,8 +7,8 @@
 #include "fleet/row_binary.hpp"
 #include "fleet/trace_tables.hpp"
 #include "server/fleet_json.hpp"
-#include "server/schema_check.hpp"
-#include "server/tool_schemas.hpp"
+#include "server/tools/schema_check.hpp"
+#include "server/tools/tool_schemas.hpp"
 
 using namespace causeway::fleet;
 

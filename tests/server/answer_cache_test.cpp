@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "server/answer_cache.hpp"
+#include "server/tools/answer_cache.hpp"
 
 using causeway::server::AnswerCache;
 using nlohmann::json;

@@ -6,7 +6,7 @@
 #include <chrono>
 #include <string>
 
-#include "server/protocol.hpp"
+#include "server/rpc/protocol.hpp"
 #include "tests/server/dispatcher_harness.hpp"
 
 using causeway::testing::DispatcherHarness;

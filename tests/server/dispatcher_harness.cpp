@@ -2,8 +2,8 @@
 
 #include <stdexcept>
 
-#include "server/catalog.hpp"
-#include "server/protocol.hpp"
+#include "server/methods/catalog.hpp"
+#include "server/rpc/protocol.hpp"
 #include "tests/server/fixture_trace.hpp"
 
 namespace causeway::testing {

@@ -9,8 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "server/dispatcher.hpp"
-#include "server/trace_set.hpp"
+#include "server/rpc/dispatcher.hpp"
+#include "server/tools/trace_set.hpp"
 #include "tests/support/temp_dir.hpp"
 
 namespace causeway::testing {

@@ -1,9 +1,9 @@
 // The JSON-RPC dispatcher: every method, both protocol eras, error codes, notifications.
 #include <catch2/catch.hpp>
 
-#include "server/protocol.hpp"
-#include "server/schema_check.hpp"
-#include "server/tool_schemas.hpp"
+#include "server/rpc/protocol.hpp"
+#include "server/tools/schema_check.hpp"
+#include "server/tools/tool_schemas.hpp"
 #include "tests/server/dispatcher_harness.hpp"
 
 using causeway::testing::DispatcherHarness;

@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "server/http_request_parser.hpp"
+#include "server/transport/http_request_parser.hpp"
 
 namespace causeway::testing {
 

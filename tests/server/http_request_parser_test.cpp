@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "server/http_request_parser.hpp"
+#include "server/transport/http_request_parser.hpp"
 #include "tests/server/feed_in_pieces.hpp"
 
 using causeway::server::HttpParserLimits;

@@ -12,7 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "server/http_transport.hpp"
+#include "server/transport/http_transport.hpp"
 #include "tests/server/dispatcher_harness.hpp"
 
 namespace causeway::testing {

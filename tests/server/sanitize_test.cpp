@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "server/sanitize.hpp"
-#include "server/schema_check.hpp"
+#include "server/tools/schema_check.hpp"
 
 using causeway::server::sanitize_strings;
 using causeway::server::sanitize_untrusted;

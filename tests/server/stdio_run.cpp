@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <stdexcept>
 
-#include "server/stdio_transport.hpp"
+#include "server/transport/stdio_transport.hpp"
 
 namespace causeway::testing {
 

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "server/dispatcher.hpp"
+#include "server/rpc/dispatcher.hpp"
 
 namespace causeway::testing {
 

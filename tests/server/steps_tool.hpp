@@ -5,7 +5,7 @@
 
 #include <atomic>
 
-#include "server/catalog.hpp"
+#include "server/methods/catalog.hpp"
 
 namespace causeway::testing {
 

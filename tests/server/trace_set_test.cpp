@@ -6,9 +6,9 @@
 
 #include <fstream>
 
-#include "server/catalog.hpp"
-#include "server/dispatcher.hpp"
-#include "server/trace_set.hpp"
+#include "server/methods/catalog.hpp"
+#include "server/rpc/dispatcher.hpp"
+#include "server/tools/trace_set.hpp"
 #include "tests/server/fixture_trace.hpp"
 #include "tests/support/temp_dir.hpp"
 

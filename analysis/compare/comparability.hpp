@@ -1,0 +1,31 @@
+#pragma once
+// Whether two recordings can be compared, and what a reader of the comparison must know when
+// they differ in more than the change under test: another program, another machine, lost events.
+
+#include <string>
+#include <vector>
+
+#include "analysis/compare/op_latency_change.hpp"
+#include "analysis/model/trace_model.hpp"
+#include "tracedb/result.hpp"
+
+namespace causeway::analysis {
+
+// The program a recording ran: the executable's file name, or for an interpreter (python3,
+// python3.11, ...) its script or module, and behind `env NAME=VALUE` the program env runs; from
+// the recorded command line, else the name of the
+// process that drove the GPU. Empty when neither is known.
+std::string program_of(const TraceModel& model, int training_process);
+
+// Refuses two recordings with no CUDA op called in both (there is nothing to compare: different
+// jobs, or one that never reached the GPU); the error names both files and their ops.
+Status check_common_ops(const TraceModel& before, const TraceModel& after, const OpChanges& ops);
+
+// What differs besides the change: the program (compared anyway, on the ops they share), the
+// CPU count, the host, events lost in either recording.
+std::vector<std::string> comparison_warnings(const TraceModel& before,
+                                             const std::string& before_program,
+                                             const TraceModel& after,
+                                             const std::string& after_program);
+
+}  // namespace causeway::analysis

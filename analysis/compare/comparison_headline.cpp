@@ -1,0 +1,85 @@
+#include "analysis/compare/comparison_headline.hpp"
+
+#include <cmath>
+#include <vector>
+
+#include "analysis/human_units.hpp"
+
+namespace causeway::analysis {
+namespace {
+
+std::string throughput_part(const TraceComparison& c) {
+    const std::string unit = std::string(loop_unit_name(c.after.loop.unit)) + "/s";
+    const double ratio = c.throughput_ratio;
+    std::string change;
+    if (ratio >= 1.5) {
+        change = format_decimal(ratio, 1) + "x more " + unit;
+    } else if (ratio > 0 && ratio <= 1 / 1.5) {
+        change = format_decimal(1 / ratio, 1) + "x fewer " + unit;
+    } else {
+        const double percent = std::round((ratio - 1) * 100) + 0.0;  // -0 reads as +0
+        change = (percent >= 0 ? "+" : "") + format_decimal(percent, 0) + "% " + unit;
+    }
+    return c.throughput_beyond_noise ? change : unit + " unchanged within noise (" + change + ")";
+}
+
+std::string cause_name(const CauseChange& cause) {
+    return cause.root_cause_class + " by " + cause.actor_name;
+}
+
+// The op whose median moved most (beyond noise), as "cudaLaunchKernel p50 8.1 us -> 44 us"; a
+// runtime op before the driver call it makes (cudaMemcpyAsync rather than cuMemcpyHtoDAsync).
+std::string largest_op_change(const TraceComparison& c) {
+    const OpLatencyChange* largest = nullptr;
+    double largest_moved = 0;
+    for (const auto& op : c.ops.common) {
+        const double moved = std::fabs(static_cast<double>(op.after.p50_ns - op.before.p50_ns));
+        const bool replaces_driver_op =
+            largest != nullptr && largest->api == "driver" && op.api == "runtime";
+        const bool loses_to_runtime_op =
+            largest != nullptr && largest->api == "runtime" && op.api == "driver";
+        if (op.shift.beyond_noise && !loses_to_runtime_op &&
+            (replaces_driver_op || moved > largest_moved)) {
+            largest = &op;
+            largest_moved = moved;
+        }
+    }
+    if (largest == nullptr) {
+        return {};
+    }
+    return largest->op + " p50 " + format_duration(largest->before.p50_ns) + " -> " +
+           format_duration(largest->after.p50_ns);
+}
+
+}  // namespace
+
+std::string comparison_headline(const TraceComparison& c) {
+    std::vector<std::string> parts{throughput_part(c)};
+    std::vector<std::string> added;
+    for (const auto& cause : c.causes) {
+        if (cause.status == CauseStatus::kGone) {
+            parts.push_back(cause_name(cause) + " is gone");
+        } else if (cause.status == CauseStatus::kNew) {
+            added.push_back(cause_name(cause));
+        }
+    }
+    if (auto op = largest_op_change(c); !op.empty()) {
+        parts.push_back(op);
+    }
+    if (added.empty()) {
+        parts.emplace_back("nothing new");
+    } else {
+        std::string text = "new: ";
+        for (std::size_t i = 0; i < added.size(); ++i) {
+            text += (i > 0 ? ", " : "") + added[i];
+        }
+        parts.push_back(text);
+    }
+    std::string line;
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+        line += (i > 0 ? "; " : "") + parts[i];
+    }
+    return line;
+}
+
+}  // namespace causeway::analysis

@@ -1,0 +1,87 @@
+#pragma once
+// One builder per root-cause class. Each looks at the measured evidence and returns a chain only
+// when its own evidence crosses its threshold; recommendations are added only when the evidence
+// supports them.
+
+#include <optional>
+#include <vector>
+
+#include "analysis/diagnose/actor_causes.hpp"
+#include "analysis/diagnose/causal_chain.hpp"
+#include "analysis/diagnose/dataloader_facts.hpp"
+#include "analysis/diagnose/process_roles.hpp"
+#include "analysis/measure/call_accounting.hpp"
+#include "analysis/measure/system_context.hpp"
+#include "analysis/model/trace_model.hpp"
+
+namespace causeway::analysis {
+
+// A cause must cost at least this share of the GPU-driving threads' span to become a chain.
+inline constexpr double kChainMinShare = 0.10;
+// Waiting for the GPU is the normal state of a well-fed training loop; it becomes the verdict
+// only when it dominates.
+inline constexpr double kGpuBoundMinShare = 0.30;
+// The CPUs had no room for the traced tree when its runnable threads filled them, or when its
+// threads were preempted at least this share of the time they were runnable. Judged from the
+// tree's own scheduling, not from system-wide CPU use: a background job at a lower weight (a
+// build in another autogroup) fills idle CPUs yet leaves them to the tree whenever it asks.
+inline constexpr double kSaturatedPreemptedShare = 0.25;
+// Without the tree's scheduling (an imported trace): at or above this average CPU use the
+// machine had no core to spare.
+inline constexpr double kSaturatedCpuBusyPct = 80.0;
+
+struct ChainInputs {
+    const TraceModel& model;
+    const Roles& roles;
+    const CallAccounting& accounting;
+    const DataLoaderFacts& loader;
+    TimeWindow range;
+    SystemContext during_slow_calls;  // while slow calls ran
+    SystemContext during_span;        // while the GPU-driving threads ran their loop
+
+    double share_of_span(std::int64_t ns) const {
+        return accounting.span_ns > 0
+                   ? static_cast<double>(ns) / static_cast<double>(accounting.span_ns)
+                   : 0.0;
+    }
+};
+
+// One chain per cause of the GPU threads' time off a CPU (actor_causes.hpp) that costs at least
+// kChainMinShare; smaller causes of one class together when they reach it.
+std::vector<CausalChain> actor_chains(const ChainInputs& in);
+// The class-specific part of an actor chain: symptom, evidence, root cause, advice, confidence.
+void describe_cpu_contention(const ChainInputs& in, const Cause& cause, CausalChain& chain);
+void describe_waiting(const ChainInputs& in, const Cause& cause, CausalChain& chain);
+void describe_lock_wait(const ChainInputs& in, const Cause& cause, CausalChain& chain);
+
+// The Python lines of an actor chain: where the GPU-driving threads were when they left a CPU
+// for this cause (else at its slow calls), and where the actor's threads were when they gave
+// up a CPU taken from them. Nothing when the trace holds no Python frames.
+void add_actor_code_lines(const ChainInputs& in, const Cause& cause, CausalChain& chain);
+// The Python line of a chain of the device's own time: the GPU-driving threads' calls of its
+// class (sync calls for GPU-BOUND, copies, allocations, first calls), by their time.
+void add_device_code_line(const ChainInputs& in, CausalChain& chain);
+
+std::optional<CausalChain> gpu_bound_chain(const ChainInputs& in);
+std::optional<CausalChain> transfer_chain(const ChainInputs& in);
+std::optional<CausalChain> allocation_churn_chain(const ChainInputs& in);
+std::optional<CausalChain> cold_start_chain(const ChainInputs& in);
+
+// Shared by the builders.
+Evidence evidence(std::string key, double value, std::string unit, std::string text);
+// Whether the CPUs were full for the traced tree while the GPU threads ran their loop (its
+// runnable threads against the CPU count and how long they waited for a CPU; system snapshots
+// when the tree's scheduling is not recorded).
+bool cpus_saturated(const ChainInputs& in);
+// CPUs the tree left idle during the loop (same sources as cpus_saturated).
+double idle_cpus(const ChainInputs& in);
+// The actor and effect of a chain whose time is the device's or the API's own.
+void blame_device(CausalChain& chain, const char* kind, const char* name, const char* effect);
+Confidence confidence_from(double coverage, double high, double medium);
+// Time in the category's calls that is the GPU's or the API's own: minus what CPU contention
+// explains (runnable but not running) and minus one-time start-up excess (COLD-START's).
+std::int64_t category_own_ns(const CallAccounting& accounting, OpCategory category);
+// "cudaStreamSynchronize: 20 of 200 calls slow (> 1.20 ms); p99 40.0 ms = 350x p50 (114 us)"
+std::string slow_op_symptom(const TraceModel& model, const OpAccount& op);
+
+}  // namespace causeway::analysis

@@ -1,0 +1,178 @@
+// The user's Python lines behind a chain: "waits at train.py:57 in train_step" for the threads
+// that drive the GPU, "spend CPU at dataset.py:31 in __getitem__" for the workers that took
+// their CPU. Read from the Python frames of CUDA call stacks and of switch-out stacks.
+#include <algorithm>
+#include <set>
+
+#include "analysis/diagnose/chain_builders.hpp"
+#include "analysis/human_units.hpp"
+#include "analysis/measure/python_lines.hpp"
+
+namespace causeway::analysis {
+namespace {
+
+const std::vector<PythonFrame>* python_frames_of(const TraceModel& model, std::int64_t stack_id) {
+    auto it = model.python_frames.find(stack_id);
+    return it == model.python_frames.end() ? nullptr : &it->second;
+}
+
+const ThreadAccount* primary_account(const CallAccounting& acc, int thread_index) {
+    auto it = std::find_if(acc.primary.begin(), acc.primary.end(),
+                           [&](const ThreadAccount& t) { return t.thread_index == thread_index; });
+    return it == acc.primary.end() ? nullptr : &*it;
+}
+
+// The off-CPU interval of `thread` that starts at `ts_ns` (a switch-out), if it was stored.
+const OffCpuInterval* interval_at(const TraceModel& model, int thread, std::int64_t ts_ns) {
+    const auto& intervals = model.offcpu_by_thread[static_cast<std::size_t>(thread)];
+    auto it =
+        std::lower_bound(intervals.begin(), intervals.end(), ts_ns,
+                         [](const OffCpuInterval& o, std::int64_t ts) { return o.ts_ns < ts; });
+    return it != intervals.end() && it->ts_ns == ts_ns ? &*it : nullptr;
+}
+
+// Inside the GPU thread's loop (its first call to its last return), as the chain's time is.
+bool in_loop(const ThreadAccount& primary, std::int64_t ts_ns) {
+    return ts_ns >= primary.span_start_ns && ts_ns < primary.span_end_ns;
+}
+
+bool belongs_to(const Cause& cause, const CauseKey& key) {
+    return cause.key == key ||
+           std::find(cause.members.begin(), cause.members.end(), key) != cause.members.end();
+}
+
+// The cause a GPU thread's switch-out at `o` is blamed on: who took its CPU when preempted, who
+// ended its sleep when it slept between calls; nullopt for a sleep inside a call (the device's).
+std::optional<CauseKey> switch_out_cause(const ChainInputs& in, const ThreadAccount& primary,
+                                         const OffCpuInterval& o) {
+    if (o.preempted) {
+        return competitor_cause(in.model, in.roles, o.next_thread_index);
+    }
+    // gap_sleeps are in time order.
+    auto sleep = std::lower_bound(
+        primary.gap_sleeps.begin(), primary.gap_sleeps.end(), o.ts_ns,
+        [](const SleepOverlap& s, std::int64_t ts) { return s.interval->ts_ns < ts; });
+    if (sleep == primary.gap_sleeps.end() || sleep->interval != &o) {
+        return std::nullopt;
+    }
+    return sleep_cause(in.model, in.roles, o);
+}
+
+void tally_calls(const ChainInputs& in, const std::vector<std::uint32_t>& calls, LineTally& tally) {
+    const CudaCalls& c = in.model.calls;
+    for (std::uint32_t i : calls) {
+        if (c.stack_id[i] < 0 || primary_account(in.accounting, c.thread_index[i]) == nullptr) {
+            continue;
+        }
+        if (const auto* frames = python_frames_of(in.model, c.stack_id[i])) {
+            tally.add(*frames, c.dur_ns[i]);
+        }
+    }
+}
+
+std::string stacks_note(const CodeLine& line) {
+    return format_percent(line.share) + " of the time of " + std::to_string(line.stacks_total) +
+           (line.stacks_total == 1 ? " recorded Python stack" : " recorded Python stacks") +
+           (line.library ? "; no frame of the user's own code, so the innermost library frame"
+                         : "");
+}
+
+void add_gpu_thread_line(CausalChain& chain, const CodeLine& line, const std::string& what) {
+    chain.evidence.push_back(evidence("gpu_thread_python_line", line.share, "ratio",
+                                      "the GPU-driving thread " + what + " at " +
+                                          describe_line(line) + " (" + stacks_note(line) + ")"));
+    chain.gpu_thread_line = line;
+}
+
+}  // namespace
+
+void add_actor_code_lines(const ChainInputs& in, const Cause& cause, CausalChain& chain) {
+    if (in.model.python_frames.empty()) {
+        return;
+    }
+    LineTally waits, actor;
+    for (const SwitchOutSample& sample : in.model.switch_outs) {
+        const auto* frames = python_frames_of(in.model, sample.stack_id);
+        if (frames == nullptr) {
+            continue;
+        }
+        if (sample.competitor) {
+            const ThreadAccount* primary =
+                sample.gpu_thread_index >= 0
+                    ? primary_account(in.accounting, sample.gpu_thread_index)
+                    : nullptr;
+            if (primary == nullptr || !in_loop(*primary, sample.gpu_switch_out_ns) ||
+                !belongs_to(cause, competitor_cause(in.model, in.roles, sample.thread_index))) {
+                continue;
+            }
+            // Weighed by how long the GPU thread stayed off the CPU this thread took.
+            const OffCpuInterval* taken =
+                interval_at(in.model, sample.gpu_thread_index, sample.gpu_switch_out_ns);
+            actor.add(*frames, taken != nullptr ? taken->dur_ns : 0);
+            continue;
+        }
+        const ThreadAccount* primary = primary_account(in.accounting, sample.thread_index);
+        const OffCpuInterval* o =
+            primary != nullptr ? interval_at(in.model, sample.thread_index, sample.ts_ns) : nullptr;
+        if (o == nullptr || !in_loop(*primary, o->ts_ns)) {
+            continue;
+        }
+        if (auto key = switch_out_cause(in, *primary, *o); key && belongs_to(cause, *key)) {
+            waits.add(*frames, o->dur_ns);
+        }
+    }
+    if (auto line = waits.top()) {
+        add_gpu_thread_line(chain, *line,
+                            chain.root_cause_class == kCpuContended ? "lost its CPU" : "waits");
+    } else {
+        LineTally slow;
+        tally_calls(in, in.accounting.slow_calls, slow);
+        if (auto slow_line = slow.top()) {
+            add_gpu_thread_line(chain, *slow_line, "makes its slow CUDA calls");
+        }
+    }
+    if (auto line = actor.top()) {
+        chain.evidence.push_back(evidence("actor_python_line", line->share, "ratio",
+                                          chain.actor.name + " spent the CPU it took at " +
+                                              describe_line(*line) + " (" + stacks_note(*line) +
+                                              ", sampled when it gave that CPU up)"));
+        chain.actor_line = line;
+    }
+}
+
+void add_device_code_line(const ChainInputs& in, CausalChain& chain) {
+    if (in.model.python_frames.empty()) {
+        return;
+    }
+    std::set<OpCategory> categories;
+    if (chain.root_cause_class == kGpuBound) {
+        categories = {OpCategory::kSync};
+    } else if (chain.root_cause_class == kTransferBound) {
+        categories = {OpCategory::kCopy};
+    } else if (chain.root_cause_class == kAllocationChurn) {
+        categories = {OpCategory::kAlloc, OpCategory::kFree};
+    }
+    LineTally tally;
+    if (chain.root_cause_class == kColdStart) {
+        tally_calls(in, in.accounting.cold_calls, tally);
+    } else {
+        const CudaCalls& c = in.model.calls;
+        for (const ThreadAccount& primary : in.accounting.primary) {
+            std::vector<std::uint32_t> calls;
+            for (std::uint32_t i :
+                 in.model.calls_by_thread[static_cast<std::size_t>(primary.thread_index)]) {
+                if (!c.enclosed[i] && in.range.contains(c.ts_ns[i]) &&
+                    categories.count(
+                        in.model.ops[static_cast<std::size_t>(c.op_index[i])].category) > 0) {
+                    calls.push_back(i);
+                }
+            }
+            tally_calls(in, calls, tally);
+        }
+    }
+    if (auto line = tally.top()) {
+        add_gpu_thread_line(chain, *line, "waits");
+    }
+}
+
+}  // namespace causeway::analysis

@@ -1,0 +1,123 @@
+#include "analysis/diagnose/diagnosis.hpp"
+
+#include <algorithm>
+#include <future>
+
+#include "analysis/diagnose/chain_builders.hpp"
+#include "analysis/diagnose/dataloader_facts.hpp"
+#include "analysis/diagnose/evidence_limits.hpp"
+#include "analysis/diagnose/process_roles.hpp"
+#include "analysis/measure/call_accounting.hpp"
+#include "analysis/measure/system_context.hpp"
+
+namespace causeway::analysis {
+namespace {
+
+Intervals primary_spans(const CallAccounting& acc) {
+    Intervals spans;
+    for (const auto& t : acc.primary) {
+        spans.emplace_back(t.span_start_ns, t.span_end_ns);
+    }
+    std::sort(spans.begin(), spans.end());
+    Intervals merged;
+    for (const auto& s : spans) {
+        if (!merged.empty() && s.first <= merged.back().second) {
+            merged.back().second = std::max(merged.back().second, s.second);
+        } else {
+            merged.push_back(s);
+        }
+    }
+    return merged;
+}
+
+std::int64_t host_event_rows(const TraceModel& model) {
+    std::int64_t rows = static_cast<std::int64_t>(model.page_alloc.size() + model.snapshots.size() +
+                                                  model.event_counts.size());
+    for (const auto& list : model.offcpu_by_thread) {
+        rows += static_cast<std::int64_t>(list.size());
+    }
+    return rows;
+}
+
+bool scheduling_known(const TraceModel& model) {
+    return std::any_of(model.offcpu_by_thread.begin(), model.offcpu_by_thread.end(),
+                       [](const auto& list) { return !list.empty(); });
+}
+
+// Off-CPU intervals whose reason the recorder did not know (an imported trace stores them as
+// blocked) cannot tell preemption from sleep; chains that rest on that split stay LOW and say why.
+void cap_chains_resting_on_unknown_reasons(const TraceModel& model,
+                                           std::vector<CausalChain>& chains) {
+    auto unknown = std::find_if(
+        model.data_quality.begin(), model.data_quality.end(), [](const DataQualityItem& item) {
+            return item.source == "sched" && item.counter == "offcpu_reason_unknown" &&
+                   item.value > 0;
+        });
+    if (unknown == model.data_quality.end()) {
+        return;
+    }
+    for (auto& chain : chains) {
+        if (chain.root_cause_class != kInputBound && chain.root_cause_class != kCpuContended &&
+            chain.root_cause_class != kLockContended && chain.root_cause_class != kGpuBound) {
+            continue;
+        }
+        chain.confidence = Confidence::kLow;
+        chain.evidence.push_back(
+            {"offcpu_reason_unknown", static_cast<double>(unknown->value), "count",
+             std::to_string(unknown->value) +
+                 " off-CPU intervals have no recorded reason (preempted or asleep), so this "
+                 "chain's split between waiting and contention is not proven"});
+    }
+}
+
+}  // namespace
+
+Diagnosis diagnose(const TraceModel& model, const DiagnosisOptions& options) {
+    ResolvedFilter filter(model, options.filter);
+    Roles roles = assign_roles(model);
+    // The per-process table reads every call again on its own: it runs beside the chains.
+    auto processes = std::async(std::launch::async, [&] {
+        return process_breakdown(model, roles, options.filter, options.breakdown);
+    });
+    CallAccounting accounting = account_calls(model, roles, filter);
+    DataLoaderFacts loader = dataloader_facts(model, roles);
+    ChainInputs inputs{
+        .model = model,
+        .roles = roles,
+        .accounting = accounting,
+        .loader = loader,
+        .range = filter.window(),
+        .during_slow_calls = context_during(model, accounting.slow_intervals, filter.window()),
+        .during_span = context_during(model, primary_spans(accounting), filter.window()),
+    };
+
+    Diagnosis d;
+    d.session = session_summary(model);
+    d.range = filter.window();
+    if (accounting.accounted_calls >= kMinCallsForVerdict) {
+        d.chains = actor_chains(inputs);
+        for (auto builder :
+             {gpu_bound_chain, transfer_chain, allocation_churn_chain, cold_start_chain}) {
+            if (auto chain = builder(inputs)) {
+                add_device_code_line(inputs, *chain);
+                d.chains.push_back(std::move(*chain));
+            }
+        }
+    }
+    cap_chains_resting_on_unknown_reasons(model, d.chains);
+    std::stable_sort(d.chains.begin(), d.chains.end(),
+                     [](const auto& a, const auto& b) { return a.time_lost_ns > b.time_lost_ns; });
+    d.data_quality = data_quality_report(model);
+    d.verdict = decide_verdict(accounting, d.chains, d.data_quality, scheduling_known(model),
+                               host_event_rows(model));
+    for (const auto& t : accounting.primary) {
+        const ThreadInfo& thread = model.threads[static_cast<std::size_t>(t.thread_index)];
+        d.gpu_threads.push_back(
+            {model.process_of_thread(t.thread_index).pid, thread.tid, thread.comm});
+    }
+    d.processes = processes.get();
+    d.evidence_limits = evidence_limits(model, roles, accounting);
+    return d;
+}
+
+}  // namespace causeway::analysis

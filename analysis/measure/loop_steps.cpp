@@ -1,0 +1,137 @@
+#include "analysis/measure/loop_steps.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+
+namespace causeway::analysis {
+namespace {
+
+// Accounted calls of one thread in `filter`, in time order (indices into model.calls).
+std::vector<std::uint32_t> accounted_calls(const TraceModel& model, const ResolvedFilter& filter,
+                                           int thread_index) {
+    std::vector<std::uint32_t> calls;
+    for (std::uint32_t call : model.calls_by_thread[static_cast<std::size_t>(thread_index)]) {
+        if (model.calls.enclosed[call] == 0 && filter.call_selected(call)) {
+            calls.push_back(call);
+        }
+    }
+    return calls;
+}
+
+bool is_sync(const TraceModel& model, int op_index) {
+    return model.ops[static_cast<std::size_t>(op_index)].category == OpCategory::kSync;
+}
+
+}  // namespace
+
+const char* loop_unit_name(LoopUnit unit) {
+    return unit == LoopUnit::kSteps ? "steps" : "calls";
+}
+
+std::vector<StepMarker> step_markers(const TraceModel& model, const ResolvedFilter& filter,
+                                     int thread_index) {
+    const std::vector<std::uint32_t> calls = accounted_calls(model, filter, thread_index);
+    // Per op: where it was last seen (position in `calls`), its first position, and how many
+    // recurrences were each distance apart.
+    struct Seen {
+        std::size_t first = 0;
+        std::size_t last = 0;
+        std::int64_t occurrences = 0;
+        std::map<std::int64_t, std::int64_t> distances;
+    };
+    std::map<int, Seen> seen;
+    for (std::size_t position = 0; position < calls.size(); ++position) {
+        Seen& op = seen[model.calls.op_index[calls[position]]];
+        if (op.occurrences > 0) {
+            ++op.distances[static_cast<std::int64_t>(position - op.last)];
+        } else {
+            op.first = position;
+        }
+        op.last = position;
+        ++op.occurrences;
+    }
+    struct Ranked {
+        StepMarker marker;
+        std::size_t first = 0;
+    };
+    std::vector<Ranked> ranked;
+    for (const auto& [op_index, op] : seen) {
+        if (op.occurrences < kMinStepsForMarker) {
+            continue;
+        }
+        const auto mode =
+            std::max_element(op.distances.begin(), op.distances.end(),
+                             [](const auto& a, const auto& b) { return a.second < b.second; });
+        const double regularity =
+            static_cast<double>(mode->second) / static_cast<double>(op.occurrences - 1);
+        if (regularity >= kMinStepRegularity) {
+            ranked.push_back({{op_index, mode->first, regularity, op.occurrences}, op.first});
+        }
+    }
+    std::sort(ranked.begin(), ranked.end(), [&](const Ranked& a, const Ranked& b) {
+        if (a.marker.calls_per_step != b.marker.calls_per_step) {
+            return a.marker.calls_per_step > b.marker.calls_per_step;
+        }
+        const bool a_sync = is_sync(model, a.marker.op_index);
+        if (a_sync != is_sync(model, b.marker.op_index)) {
+            return a_sync;
+        }
+        return a.first < b.first;
+    });
+    std::vector<StepMarker> markers;
+    for (const auto& r : ranked) {
+        markers.push_back(r.marker);
+    }
+    return markers;
+}
+
+LoopThroughput measure_loop(const TraceModel& model, const ResolvedFilter& filter,
+                            const std::vector<int>& threads, const StepMarker& marker) {
+    LoopThroughput loop;
+    if (marker.op_index >= 0 && !threads.empty()) {
+        loop.unit = LoopUnit::kSteps;
+        loop.marker_op = model.ops[static_cast<std::size_t>(marker.op_index)].name;
+        loop.calls_per_step = marker.calls_per_step;
+        std::int64_t previous_ns = -1;
+        std::int64_t first_ns = 0;
+        for (std::uint32_t call : accounted_calls(model, filter, threads.front())) {
+            if (model.calls.op_index[call] != marker.op_index) {
+                continue;
+            }
+            const std::int64_t ts_ns = model.calls.ts_ns[call];
+            if (previous_ns >= 0) {
+                loop.interval_ns.push_back(ts_ns - previous_ns);
+                loop.span_ns = ts_ns - first_ns;
+            } else {
+                first_ns = ts_ns;
+            }
+            previous_ns = ts_ns;
+        }
+    } else {
+        std::int64_t start_ns = std::numeric_limits<std::int64_t>::max();
+        std::int64_t end_ns = std::numeric_limits<std::int64_t>::min();
+        for (int thread : threads) {
+            const auto calls = accounted_calls(model, filter, thread);
+            for (std::size_t i = 1; i < calls.size(); ++i) {
+                loop.interval_ns.push_back(model.calls.ts_ns[calls[i]] -
+                                           model.calls.ts_ns[calls[i - 1]]);
+            }
+            if (!calls.empty()) {
+                start_ns = std::min(start_ns, model.calls.ts_ns[calls.front()]);
+                end_ns = std::max(end_ns, model.calls.end_ns(calls.back()));
+            }
+            loop.count += static_cast<std::int64_t>(calls.size());
+        }
+        loop.span_ns = end_ns > start_ns ? end_ns - start_ns : 0;
+    }
+    if (loop.unit == LoopUnit::kSteps) {
+        loop.count = static_cast<std::int64_t>(loop.interval_ns.size());
+    }
+    loop.per_s = loop.span_ns > 0
+                     ? static_cast<double>(loop.count) * 1e9 / static_cast<double>(loop.span_ns)
+                     : 0.0;
+    return loop;
+}
+
+}  // namespace causeway::analysis

@@ -1,0 +1,604 @@
+#include "analysis/model/trace_model.hpp"
+
+#include <algorithm>
+#include <functional>
+#include <future>
+#include <initializer_list>
+#include <unordered_map>
+
+#include "analysis/model/call_enclosure.hpp"
+#include "analysis/model/call_loader.hpp"
+#include "analysis/model/load_findings.hpp"
+#include "analysis/model/plausible_values.hpp"
+#include "analysis/model/python_stacks_loader.hpp"
+#include "analysis/model/text_caps.hpp"
+
+namespace causeway::analysis {
+namespace {
+
+using tracedb::Database;
+using tracedb::Statement;
+
+// Maps minted DB ids to dense vector indices.
+using IdIndex = std::unordered_map<std::int64_t, int>;
+
+int lookup(const IdIndex& index, std::int64_t id) {
+    auto it = index.find(id);
+    return it == index.end() ? -1 : it->second;
+}
+
+Result<Statement> query(const Database& db, const char* sql) {
+    auto stmt = db.prepare(sql);
+    if (!stmt) {
+        return Error{"cannot read the trace: " + stmt.error().message};
+    }
+    return stmt;
+}
+
+Status step_error(const Database& db, const char* table) {
+    return Error{std::string("cannot read table ") + table + ": " + db.last_error()};
+}
+
+OpCategory parse_category(const std::string& text) {
+    static const std::pair<const char*, OpCategory> kNames[] = {
+        {"copy", OpCategory::kCopy},   {"kernel", OpCategory::kKernel},
+        {"sync", OpCategory::kSync},   {"alloc", OpCategory::kAlloc},
+        {"free", OpCategory::kFree},   {"stream", OpCategory::kStream},
+        {"event", OpCategory::kEvent},
+    };
+    for (const auto& [name, category] : kNames) {
+        if (text == name) {
+            return category;
+        }
+    }
+    return OpCategory::kOther;
+}
+
+// Columns that a schema version added are read as NULL from older files.
+Status load_session(const Database& db, std::int64_t schema_version, SessionInfo& out) {
+    auto stmt = query(db, schema_version >= 2
+                              ? "SELECT host, kernel, cpu_count, cpu_model, gpu, command_line, "
+                                "collector_version, source, offcpu_floor_ns, page_bucket_ns, "
+                                "start_wall_ns, stop_ns, machine FROM session WHERE id = 1"
+                              : "SELECT host, kernel, cpu_count, cpu_model, gpu, command_line, "
+                                "collector_version, source, offcpu_floor_ns, page_bucket_ns, "
+                                "start_wall_ns, stop_ns, NULL FROM session WHERE id = 1");
+    if (!stmt) {
+        return stmt.error();
+    }
+    if (stmt->step() != SQLITE_ROW) {
+        return Error{"the trace has no session row: it was not completely created. Re-record it."};
+    }
+    out.host = column_capped(*stmt, 0, kNameBytes);
+    out.kernel = column_capped(*stmt, 1, kNameBytes);
+    out.cpu_count = stmt->column_int64(2);
+    out.cpu_model = optional_column_capped(*stmt, 3, kNameBytes);
+    out.gpu = optional_column_capped(*stmt, 4, kNameBytes);
+    out.command_line = optional_column_capped(*stmt, 5, kTextBytes);
+    out.collector_version = column_capped(*stmt, 6, kNameBytes);
+    out.source = column_capped(*stmt, 7, kNameBytes);
+    out.offcpu_floor_ns = stmt->column_int64(8);
+    out.page_bucket_ns = stmt->column_int64(9);
+    out.start_wall_ns = stmt->column_int64(10);
+    out.stop_ns = stmt->column_optional_int64(11);
+    out.machine = optional_column_capped(*stmt, 12, kNameBytes);
+    return Ok{};
+}
+
+// A session row with an impossible stop time or CPU count: the value is dropped (the end of the
+// trace then comes from its last event; the CPU count reads as unknown, 0) and reported.
+std::vector<DataQualityItem> check_session(SessionInfo& session) {
+    std::vector<DataQualityItem> findings;
+    if (session.stop_ns && !PlausibleValues::possible_stop(*session.stop_ns)) {
+        findings.push_back({"analysis", "impossible_stop_time", 1, "error",
+                            "the session's stop_ns " + std::to_string(*session.stop_ns) +
+                                " is not 0 .. 366 days after its start: the end of the trace is "
+                                "taken from its last event instead"});
+        session.stop_ns.reset();
+    }
+    constexpr std::int64_t kMostCpus = 1 << 20;
+    if (session.cpu_count < 0 || session.cpu_count > kMostCpus) {
+        findings.push_back({"analysis", "impossible_cpu_count", 1, "error",
+                            "the session's cpu_count " + std::to_string(session.cpu_count) +
+                                " is not 0 .. 2^20: read as unknown (0)"});
+        session.cpu_count = 0;
+    }
+    return findings;
+}
+
+Status load_processes(const Database& db, TraceModel& model, IdIndex& process_index) {
+    auto stmt = query(db,
+                      "SELECT id, pid, parent_id, ppid, comm, cmdline, in_tree, start_ns, "
+                      "exec_ns, exit_ns, exit_code FROM process ORDER BY id");
+    if (!stmt) {
+        return stmt.error();
+    }
+    std::vector<std::optional<std::int64_t>> parent_ids;
+    int rc;
+    while ((rc = stmt->step()) == SQLITE_ROW) {
+        ProcessInfo p;
+        p.id = stmt->column_int64(0);
+        p.pid = stmt->column_int64(1);
+        parent_ids.push_back(stmt->column_optional_int64(2));
+        p.ppid = stmt->column_optional_int64(3);
+        p.comm = column_capped(*stmt, 4, kNameBytes);
+        p.cmdline = optional_column_capped(*stmt, 5, kTextBytes);
+        p.in_tree = stmt->column_int64(6) != 0;
+        p.start_ns = stmt->column_optional_int64(7);
+        p.exec_ns = stmt->column_optional_int64(8);
+        p.exit_ns = stmt->column_optional_int64(9);
+        p.exit_code = stmt->column_optional_int64(10);
+        process_index[p.id] = static_cast<int>(model.processes.size());
+        model.processes.push_back(std::move(p));
+    }
+    if (rc != SQLITE_DONE) {
+        return step_error(db, "process");
+    }
+    for (std::size_t i = 0; i < model.processes.size(); ++i) {
+        if (parent_ids[i]) {
+            model.processes[i].parent_index = lookup(process_index, *parent_ids[i]);
+        }
+    }
+    return Ok{};
+}
+
+Status load_threads(const Database& db, TraceModel& model, const IdIndex& process_index,
+                    IdIndex& thread_index) {
+    auto stmt = query(db, "SELECT id, tid, process_id, comm, start_ns, exit_ns FROM thread");
+    if (!stmt) {
+        return stmt.error();
+    }
+    int rc;
+    std::int64_t orphans = 0;
+    while ((rc = stmt->step()) == SQLITE_ROW) {
+        ThreadInfo t;
+        t.id = stmt->column_int64(0);
+        t.tid = stmt->column_int64(1);
+        t.process_index = lookup(process_index, stmt->column_int64(2));
+        t.comm = column_capped(*stmt, 3, kNameBytes);
+        t.start_ns = stmt->column_optional_int64(4);
+        t.exit_ns = stmt->column_optional_int64(5);
+        if (t.process_index < 0) {
+            ++orphans;
+            continue;
+        }
+        int index = static_cast<int>(model.threads.size());
+        thread_index[t.id] = index;
+        model.processes[static_cast<std::size_t>(t.process_index)].thread_indices.push_back(index);
+        model.threads.push_back(std::move(t));
+    }
+    if (rc != SQLITE_DONE) {
+        return step_error(db, "thread");
+    }
+    if (orphans > 0) {
+        model.notes.push_back(std::to_string(orphans) +
+                              " thread rows name a process that is not in the file; skipped");
+    }
+    auto renames = query(db,
+                         "SELECT thread_id, old_comm FROM thread_rename "
+                         "WHERE old_comm IS NOT NULL ORDER BY thread_id, ts_ns");
+    if (!renames) {
+        return renames.error();
+    }
+    while ((rc = renames->step()) == SQLITE_ROW) {
+        int index = lookup(thread_index, renames->column_int64(0));
+        if (index >= 0) {
+            model.threads[static_cast<std::size_t>(index)].former_comms.push_back(
+                column_capped(*renames, 1, kNameBytes));
+        }
+    }
+    return rc == SQLITE_DONE ? Status{Ok{}} : step_error(db, "thread_rename");
+}
+
+Status load_ops(const Database& db, TraceModel& model, IdIndex& op_index) {
+    auto stmt = query(db, "SELECT id, name, api, category FROM cuda_op ORDER BY id");
+    if (!stmt) {
+        return stmt.error();
+    }
+    int rc;
+    while ((rc = stmt->step()) == SQLITE_ROW) {
+        OpInfo op;
+        op.id = stmt->column_int64(0);
+        op.name = column_capped(*stmt, 1, kNameBytes);
+        op.driver = stmt->column_text(2) == "driver";
+        op.category = parse_category(stmt->column_text(3));
+        op_index[op.id] = static_cast<int>(model.ops.size());
+        model.ops.push_back(std::move(op));
+    }
+    return rc == SQLITE_DONE ? Status{Ok{}} : step_error(db, "cuda_op");
+}
+
+// Takes the columns read by load_calls into the model and names the rows it skipped.
+void adopt_calls(LoadedCalls loaded, const PlausibleValues& plausible, TraceModel& model,
+                 std::int64_t& last_event_ns) {
+    report_call_loading(loaded, plausible, model.data_quality);
+    model.calls = std::move(loaded.calls);
+    last_event_ns = std::max(last_event_ns, loaded.last_end_ns);
+    if (loaded.unknown_thread > 0) {
+        model.notes.push_back(std::to_string(loaded.unknown_thread) +
+                              " CUDA calls name a thread that is not in the file; skipped");
+    }
+    if (loaded.unknown_op > 0) {
+        model.notes.push_back(std::to_string(loaded.unknown_op) +
+                              " CUDA calls name an op that is not in cuda_op; skipped");
+    }
+}
+
+// Sorts each list by `less`, stably. Rows are appended to the DB in roughly ts order, so most
+// lists are already sorted and are only checked.
+template <class T, class Less>
+void sort_each_if_needed(std::vector<std::vector<T>>& lists, Less less) {
+    for (auto& list : lists) {
+        if (!std::is_sorted(list.begin(), list.end(), less)) {
+            std::stable_sort(list.begin(), list.end(), less);
+        }
+    }
+}
+
+void index_calls_by_thread(TraceModel& model) {
+    const CudaCalls& c = model.calls;
+    model.calls_by_thread.assign(model.threads.size(), {});
+    for (std::uint32_t i = 0; i < c.size(); ++i) {
+        model.calls_by_thread[static_cast<std::size_t>(c.thread_index[i])].push_back(i);
+    }
+    sort_each_if_needed(model.calls_by_thread,
+                        [&c](std::uint32_t a, std::uint32_t b) { return c.ts_ns[a] < c.ts_ns[b]; });
+}
+
+Status load_offcpu(const Database& db, std::int64_t schema_version, TraceModel& model,
+                   const IdIndex& thread_index, const PlausibleValues& plausible,
+                   LeftOutRows& left_out, std::int64_t& last_event_ns) {
+    model.offcpu_by_thread.assign(model.threads.size(), {});
+    auto stmt = query(db, schema_version >= 2
+                              ? "SELECT thread_id, ts_ns, dur_ns, reason, runq_wait_ns, cpu, "
+                                "next_thread_id, wake_context, waker_thread_id, syscall_nr, iowait "
+                                "FROM offcpu"
+                              : "SELECT thread_id, ts_ns, dur_ns, reason, runq_wait_ns, cpu, "
+                                "next_thread_id, NULL, NULL, NULL, NULL FROM offcpu");
+    if (!stmt) {
+        return stmt.error();
+    }
+    int rc;
+    std::int64_t unknown = 0;
+    while ((rc = stmt->step()) == SQLITE_ROW) {
+        int thread = lookup(thread_index, stmt->column_int64(0));
+        if (thread < 0) {
+            ++unknown;
+            continue;
+        }
+        OffCpuInterval o;
+        o.ts_ns = stmt->column_int64(1);
+        o.dur_ns = stmt->column_int64(2);
+        o.preempted = stmt->column_int64(3) == 0;
+        o.runq_wait_ns = stmt->column_int64(4);
+        if (!plausible.interval(o.ts_ns, o.dur_ns) || o.runq_wait_ns < 0 ||
+            o.runq_wait_ns > o.dur_ns) {
+            left_out.add([&] {
+                return "ts_ns " + std::to_string(o.ts_ns) + ", dur_ns " + std::to_string(o.dur_ns) +
+                       ", runq_wait_ns " + std::to_string(o.runq_wait_ns);
+            });
+            continue;
+        }
+        o.cpu = static_cast<std::int32_t>(stmt->column_int64(5));
+        if (auto next = stmt->column_optional_int64(6)) {
+            o.next_thread_index = lookup(thread_index, *next);
+        }
+        if (auto wake = stmt->column_optional_int64(7); wake && *wake >= 0 && *wake <= 3) {
+            o.wake = static_cast<Wake>(*wake);
+        }
+        if (auto waker = stmt->column_optional_int64(8)) {
+            o.waker_thread_index = lookup(thread_index, *waker);
+        }
+        if (auto nr = stmt->column_optional_int64(9); nr && *nr >= kNoSyscall && *nr < 1 << 20) {
+            o.syscall_nr = static_cast<std::int32_t>(*nr);
+        }
+        if (auto iowait = stmt->column_optional_int64(10)) {
+            o.iowait = *iowait != 0 ? 1 : 0;
+        }
+        last_event_ns = std::max(last_event_ns, o.end_ns());
+        model.offcpu_by_thread[static_cast<std::size_t>(thread)].push_back(o);
+    }
+    if (rc != SQLITE_DONE) {
+        return step_error(db, "offcpu");
+    }
+    // Read in stored order, not through the index (a random lookup per row), then sorted.
+    sort_each_if_needed(
+        model.offcpu_by_thread,
+        [](const OffCpuInterval& a, const OffCpuInterval& b) { return a.ts_ns < b.ts_ns; });
+    if (unknown > 0) {
+        model.notes.push_back(std::to_string(unknown) +
+                              " off-CPU intervals name a thread that is not in the file; skipped");
+    }
+    return Ok{};
+}
+
+Status load_sched_totals(const Database& db, TraceModel& model, const IdIndex& thread_index,
+                         const PlausibleValues& plausible, LeftOutRows& left_out) {
+    model.sched_by_thread.assign(model.threads.size(), std::nullopt);
+    auto stmt = query(db,
+                      "SELECT thread_id, voluntary_switches, involuntary_switches, oncpu_ns, "
+                      "preempted_ns, blocked_ns, runq_wait_ns, wakeups FROM thread_sched_total");
+    if (!stmt) {
+        return stmt.error();
+    }
+    int rc;
+    while ((rc = stmt->step()) == SQLITE_ROW) {
+        int thread = lookup(thread_index, stmt->column_int64(0));
+        if (thread < 0) {
+            continue;
+        }
+        SchedTotal total{
+            .voluntary_switches = stmt->column_int64(1),
+            .involuntary_switches = stmt->column_int64(2),
+            .oncpu_ns = stmt->column_int64(3),
+            .preempted_ns = stmt->column_int64(4),
+            .blocked_ns = stmt->column_int64(5),
+            .runq_wait_ns = stmt->column_int64(6),
+            .wakeups = stmt->column_int64(7),
+        };
+        // One thread is in one place at a time: none of its totals outlasts the session.
+        if (!plausible.duration(total.oncpu_ns) || !plausible.duration(total.preempted_ns) ||
+            !plausible.duration(total.blocked_ns) || !plausible.duration(total.runq_wait_ns) ||
+            !plausible.amount(total.voluntary_switches) ||
+            !plausible.amount(total.involuntary_switches) || !plausible.amount(total.wakeups)) {
+            left_out.add([&] {
+                return "thread_id " + std::to_string(stmt->column_int64(0)) + ", oncpu_ns " +
+                       std::to_string(total.oncpu_ns) + ", preempted_ns " +
+                       std::to_string(total.preempted_ns) + ", blocked_ns " +
+                       std::to_string(total.blocked_ns);
+            });
+            continue;
+        }
+        model.sched_by_thread[static_cast<std::size_t>(thread)] = total;
+    }
+    return rc == SQLITE_DONE ? Status{Ok{}} : step_error(db, "thread_sched_total");
+}
+
+Status load_page_alloc(const Database& db, TraceModel& model, const IdIndex& process_index,
+                       const PlausibleValues& plausible, LeftOutRows& left_out) {
+    auto stmt = query(db,
+                      "SELECT process_id, bucket_ns, count, bytes FROM page_alloc "
+                      "ORDER BY bucket_ns");
+    if (!stmt) {
+        return stmt.error();
+    }
+    int rc;
+    while ((rc = stmt->step()) == SQLITE_ROW) {
+        PageAllocBucket bucket{.process_index = lookup(process_index, stmt->column_int64(0)),
+                               .bucket_ns = stmt->column_int64(1),
+                               .count = stmt->column_int64(2),
+                               .bytes = stmt->column_int64(3)};
+        if (!plausible.time(bucket.bucket_ns) || !plausible.amount(bucket.count) ||
+            !plausible.amount(bucket.bytes)) {
+            left_out.add([&] {
+                return "bucket_ns " + std::to_string(bucket.bucket_ns) + ", count " +
+                       std::to_string(bucket.count) + ", bytes " + std::to_string(bucket.bytes);
+            });
+            continue;
+        }
+        model.page_alloc.push_back(bucket);
+    }
+    return rc == SQLITE_DONE ? Status{Ok{}} : step_error(db, "page_alloc");
+}
+
+Status load_snapshots(const Database& db, TraceModel& model, const PlausibleValues& plausible,
+                      LeftOutRows& left_out) {
+    auto stmt = query(db,
+                      "SELECT ts_ns, cpu_busy_pct, cpu_iowait_pct, mem_available_bytes, load1, "
+                      "procs_running, ctxt_per_s FROM system_snapshot ORDER BY ts_ns");
+    if (!stmt) {
+        return stmt.error();
+    }
+    int rc;
+    while ((rc = stmt->step()) == SQLITE_ROW) {
+        Snapshot snapshot{.ts_ns = stmt->column_int64(0),
+                          .cpu_busy_pct = stmt->column_double(1),
+                          .cpu_iowait_pct = stmt->column_double(2),
+                          .mem_available_bytes = stmt->column_int64(3),
+                          .load1 = stmt->column_double(4),
+                          .procs_running = stmt->column_int64(5),
+                          .ctxt_per_s = stmt->column_double(6)};
+        auto percent = [](double pct) { return pct >= 0 && pct <= 100; };  // false for NaN
+        auto rate = [](double value) { return value >= 0 && value < 1e15; };
+        if (!plausible.time(snapshot.ts_ns) || !percent(snapshot.cpu_busy_pct) ||
+            !percent(snapshot.cpu_iowait_pct) || !plausible.amount(snapshot.procs_running) ||
+            !rate(snapshot.load1) || !rate(snapshot.ctxt_per_s)) {
+            left_out.add([&] {
+                return "ts_ns " + std::to_string(snapshot.ts_ns) + ", cpu_busy_pct " +
+                       std::to_string(snapshot.cpu_busy_pct) + ", load1 " +
+                       std::to_string(snapshot.load1);
+            });
+            continue;
+        }
+        model.snapshots.push_back(snapshot);
+    }
+    return rc == SQLITE_DONE ? Status{Ok{}} : step_error(db, "system_snapshot");
+}
+
+Status load_data_quality(const Database& db, TraceModel& model) {
+    auto stmt = query(db,
+                      "SELECT source, counter, value, severity, description FROM data_quality "
+                      "ORDER BY CASE severity WHEN 'data_loss' THEN 0 WHEN 'error' THEN 1 "
+                      "ELSE 2 END, source, counter");
+    if (!stmt) {
+        return stmt.error();
+    }
+    int rc;
+    while ((rc = stmt->step()) == SQLITE_ROW) {
+        model.data_quality.push_back({.source = column_capped(*stmt, 0, kNameBytes),
+                                      .counter = column_capped(*stmt, 1, kNameBytes),
+                                      .value = stmt->column_int64(2),
+                                      .severity = column_capped(*stmt, 3, kNameBytes),
+                                      .description = column_capped(*stmt, 4, kTextBytes)});
+    }
+    return rc == SQLITE_DONE ? Status{Ok{}} : step_error(db, "data_quality");
+}
+
+Status load_event_counts(const Database& db, TraceModel& model, const IdIndex& process_index,
+                         const PlausibleValues& plausible, LeftOutRows& left_out) {
+    auto stmt = query(db,
+                      "SELECT process_id, bucket_ns, bucket_dur_ns, event, count, total_dur_ns, "
+                      "max_dur_ns FROM event_count ORDER BY bucket_ns");
+    if (!stmt) {
+        return stmt.error();
+    }
+    int rc;
+    while ((rc = stmt->step()) == SQLITE_ROW) {
+        auto process = stmt->column_optional_int64(0);
+        EventCount count{.process_index = process ? lookup(process_index, *process) : -1,
+                         .bucket_ns = stmt->column_int64(1),
+                         .bucket_dur_ns = stmt->column_int64(2),
+                         .event = column_capped(*stmt, 3, kNameBytes),
+                         .count = stmt->column_int64(4),
+                         .total_dur_ns = stmt->column_optional_int64(5),
+                         .max_dur_ns = stmt->column_optional_int64(6)};
+        // A bucket starts in the session but may end after it (an importer's last bucket).
+        if (!plausible.time(count.bucket_ns) || !plausible.length(count.bucket_dur_ns) ||
+            !plausible.amount(count.count) || !plausible.amount(count.total_dur_ns.value_or(0)) ||
+            !plausible.length(count.max_dur_ns.value_or(0))) {
+            left_out.add([&] {
+                return "bucket_ns " + std::to_string(count.bucket_ns) + ", bucket_dur_ns " +
+                       std::to_string(count.bucket_dur_ns) + ", count " +
+                       std::to_string(count.count);
+            });
+            continue;
+        }
+        model.event_counts.push_back(std::move(count));
+    }
+    return rc == SQLITE_DONE ? Status{Ok{}} : step_error(db, "event_count");
+}
+
+Status load_probes(const Database& db, TraceModel& model) {
+    auto stmt = query(db, "SELECT library, symbol, kind, required, attached, error FROM probe");
+    if (!stmt) {
+        return stmt.error();
+    }
+    int rc;
+    while ((rc = stmt->step()) == SQLITE_ROW) {
+        model.probes.push_back({.library = column_capped(*stmt, 0, kTextBytes),
+                                .symbol = column_capped(*stmt, 1, kTextBytes),
+                                .kind = column_capped(*stmt, 2, kNameBytes),
+                                .required = stmt->column_int64(3) != 0,
+                                .attached = stmt->column_int64(4) != 0,
+                                .error = optional_column_capped(*stmt, 5, kTextBytes)});
+    }
+    return rc == SQLITE_DONE ? Status{Ok{}} : step_error(db, "probe");
+}
+
+}  // namespace
+
+const char* category_name(OpCategory category) {
+    switch (category) {
+        case OpCategory::kCopy:
+            return "copy";
+        case OpCategory::kKernel:
+            return "kernel";
+        case OpCategory::kSync:
+            return "sync";
+        case OpCategory::kAlloc:
+            return "alloc";
+        case OpCategory::kFree:
+            return "free";
+        case OpCategory::kStream:
+            return "stream";
+        case OpCategory::kEvent:
+            return "event";
+        case OpCategory::kOther:
+            break;
+    }
+    return "other";
+}
+
+std::int64_t TraceModel::end_ns() const {
+    return session.stop_ns ? std::max(*session.stop_ns, std::int64_t{0}) : last_event_ns_;
+}
+
+int TraceModel::find_op(const std::string& name) const {
+    for (std::size_t i = 0; i < ops.size(); ++i) {
+        if (ops[i].name == name) {
+            return static_cast<int>(i);
+        }
+    }
+    return -1;
+}
+
+Result<TraceModel> load_trace(const tracedb::TraceReader& reader) {
+    const Database& db = reader.db();
+    TraceModel model;
+    model.path = reader.path();
+    model.notes = reader.notes();
+    IdIndex process_ids, thread_ids, op_ids;
+    std::int64_t last_event_ns = 0;
+    auto run = [&model](std::initializer_list<std::function<Status()>> steps) -> Status {
+        for (const auto& step : steps) {
+            if (auto status = step(); !status) {
+                return Error{model.path + ": " + status.error().message};
+            }
+        }
+        return Ok{};
+    };
+    if (auto status = run({
+            [&] { return load_session(db, reader.schema_version(), model.session); },
+            [&] { return load_processes(db, model, process_ids); },
+            [&] { return load_threads(db, model, process_ids, thread_ids); },
+            [&] { return load_ops(db, model, op_ids); },
+        });
+        !status) {
+        return status.error();
+    }
+    std::vector<DataQualityItem> session_findings = check_session(model.session);
+    const PlausibleValues plausible(model.session.stop_ns);
+    // cuda_call is by far the largest table: it is read on connections of its own while this
+    // one reads the others.
+    const IdLookup thread_of_id(thread_ids), op_of_id(op_ids);
+    auto calls = std::async(std::launch::async, load_calls, reader.path(), std::cref(thread_of_id),
+                            std::cref(op_of_id), std::cref(plausible));
+    std::vector<LeftOutRows> left_out{
+        {"impossible_offcpu_intervals", "off-CPU intervals",
+         "an interval must lie inside the session, and its run-queue wait inside it"},
+        {"impossible_sched_totals", "per-thread scheduling totals",
+         "no total of one thread may be negative or outlast the session"},
+        {"impossible_page_alloc_buckets", "page-allocation buckets",
+         "a bucket must lie inside the session and count 0 .. 2^50 pages and bytes"},
+        {"impossible_snapshots", "system snapshots",
+         "a snapshot must lie inside the session, with percentages of 0 .. 100"},
+        {"impossible_event_counts", "event-count buckets",
+         "a bucket must start inside the session, last at most 366 days and count 0 .. 2^50 "
+         "events"},
+    };
+    auto others = run({
+        [&] {
+            return load_offcpu(db, reader.schema_version(), model, thread_ids, plausible,
+                               left_out[0], last_event_ns);
+        },
+        [&] { return load_sched_totals(db, model, thread_ids, plausible, left_out[1]); },
+        [&] { return load_page_alloc(db, model, process_ids, plausible, left_out[2]); },
+        [&] { return load_snapshots(db, model, plausible, left_out[3]); },
+        [&] { return load_data_quality(db, model); },
+        [&] { return load_event_counts(db, model, process_ids, plausible, left_out[4]); },
+        [&] { return load_probes(db, model); },
+        [&] { return load_python_stacks(db, reader.schema_version(), thread_ids, model); },
+    });
+    auto loaded = calls.get();  // joined before anything returns
+    if (!others) {
+        return others.error();
+    }
+    if (!loaded) {
+        return Error{model.path + ": " + loaded.error().message};
+    }
+    model.data_quality.insert(model.data_quality.end(), session_findings.begin(),
+                              session_findings.end());
+    report_left_out(left_out, plausible, model.data_quality);
+    adopt_calls(std::move(*loaded), plausible, model, last_event_ns);
+    auto stacks = db.query_int64("SELECT count(*) FROM stack");
+    model.stack_count = stacks ? *stacks : 0;
+    for (const auto& s : model.snapshots) {
+        last_event_ns = std::max(last_event_ns, s.ts_ns);
+    }
+    model.last_event_ns_ = last_event_ns;
+    index_calls_by_thread(model);
+    model.calls.enclosed = mark_enclosed_driver_calls(model);
+    return model;
+}
+
+}  // namespace causeway::analysis

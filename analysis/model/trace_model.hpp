@@ -1,0 +1,304 @@
+#pragma once
+// The whole trace in memory, read once: the input of every analysis function. cuda_call is held
+// column by column (it has millions of rows and no index, so it is read in one pass); the other
+// tables are small and held as plain rows. Ids of the DB are replaced by dense indices into the
+// vectors here (thread_index, op_index, process_index); -1 means "none" where a column may be
+// NULL. A TraceModel is immutable once loaded, so a server can cache it for a finished trace.
+
+#include <sys/mman.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <new>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "analysis/model/saturating.hpp"
+#include "tracedb/reader.hpp"
+#include "tracedb/result.hpp"
+
+namespace causeway::analysis {
+
+struct SessionInfo {
+    std::string host;
+    std::string kernel;
+    std::int64_t cpu_count = 0;
+    std::optional<std::string> machine;  // uname machine: how offcpu syscall numbers count
+    std::optional<std::string> cpu_model;
+    std::optional<std::string> gpu;
+    std::optional<std::string> command_line;
+    std::string collector_version;
+    std::string source;  // 'causeway-collector', 'import:ingero', 'synthetic'
+    std::int64_t offcpu_floor_ns = 0;
+    std::int64_t page_bucket_ns = 0;
+    std::int64_t start_wall_ns = 0;
+    std::optional<std::int64_t> stop_ns;  // NULL: still recording or the collector died
+
+    bool imported() const { return source.rfind("import:", 0) == 0; }
+};
+
+struct ProcessInfo {
+    std::int64_t id = 0;
+    std::int64_t pid = 0;
+    int parent_index = -1;  // index into TraceModel::processes; -1 when not traced
+    std::optional<std::int64_t> ppid;
+    std::string comm;
+    std::optional<std::string> cmdline;
+    bool in_tree = true;
+    std::optional<std::int64_t> start_ns;
+    std::optional<std::int64_t> exec_ns;
+    std::optional<std::int64_t> exit_ns;
+    std::optional<std::int64_t> exit_code;
+    std::vector<int> thread_indices;  // threads of this process
+};
+
+struct ThreadInfo {
+    std::int64_t id = 0;
+    std::int64_t tid = 0;
+    int process_index = -1;
+    std::string comm;                       // latest name
+    std::vector<std::string> former_comms;  // names before renames, oldest first
+    std::optional<std::int64_t> start_ns;
+    std::optional<std::int64_t> exit_ns;
+};
+
+enum class OpCategory { kCopy, kKernel, kSync, kAlloc, kFree, kStream, kEvent, kOther };
+const char* category_name(OpCategory category);
+
+struct OpInfo {
+    std::int64_t id = 0;
+    std::string name;
+    bool driver = false;  // libcuda (cu*) rather than libcudart (cuda*)
+    OpCategory category = OpCategory::kOther;
+};
+
+// A column of cuda_call in memory. Growing it leaves new elements uninitialised (they are all
+// written right after): the loader sizes each column once for millions of rows and fills it from
+// several threads, so the pages are first touched by the threads that fill them, not zeroed by
+// one thread beforehand.
+template <class T>
+struct UninitialisedAllocator : std::allocator<T> {
+    static constexpr std::size_t kHugeBytes = 2 << 20;
+    template <class U>
+    struct rebind {
+        using other = UninitialisedAllocator<U>;
+    };
+    UninitialisedAllocator() = default;
+    template <class U>
+    explicit UninitialisedAllocator(const UninitialisedAllocator<U>&) noexcept {}
+    T* allocate(std::size_t n) {
+        std::size_t bytes = n * sizeof(T);
+        if (bytes < kHugeBytes) {
+            return std::allocator<T>::allocate(n);
+        }
+        // Millions of rows: 2 MiB pages take a page fault per 2 MiB instead of per 4 KiB, which
+        // in a VM was up to a second of system time for a 10M-call trace.
+        std::size_t rounded = (bytes + kHugeBytes - 1) / kHugeBytes * kHugeBytes;
+        void* p = std::aligned_alloc(kHugeBytes, rounded);
+        if (p == nullptr) {
+            throw std::bad_alloc();
+        }
+        ::madvise(p, rounded, MADV_HUGEPAGE);
+        return static_cast<T*>(p);
+    }
+    void deallocate(T* p, std::size_t n) noexcept {
+        if (n * sizeof(T) < kHugeBytes) {
+            std::allocator<T>::deallocate(p, n);
+        } else {
+            std::free(p);
+        }
+    }
+    template <class U>
+    void construct(U* p) noexcept {
+        ::new (static_cast<void*>(p)) U;
+    }
+    template <class U, class... Args>
+    void construct(U* p, Args&&... args) {
+        ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+    }
+};
+template <class T>
+using CallColumn = std::vector<T, UninitialisedAllocator<T>>;
+
+// cuda_call, one vector per column the analysis uses; row i of each describes call i, in the
+// file's order. (copy_kind and stream_id are not held.)
+struct CudaCalls {
+    CallColumn<std::int32_t> thread_index;
+    CallColumn<std::int32_t> op_index;
+    CallColumn<std::int64_t> ts_ns;
+    CallColumn<std::int64_t> dur_ns;
+    CallColumn<std::int64_t> bytes;       // -1: NULL
+    CallColumn<std::int8_t> host_pinned;  // -1: NULL
+    CallColumn<std::int32_t> ret;
+    // stack.id of the call's user stack; -1: none recorded. (Stack ids are minted per distinct
+    // stack of a process, bounded by the collector's 16384-entry stack map, so 32 bits hold them.)
+    CallColumn<std::int32_t> stack_id;
+    // 1 when a driver call runs inside a runtime call of the same thread (cudaMemcpy calls
+    // cuMemcpy*): counted in statistics, never twice in time accounting.
+    CallColumn<std::uint8_t> enclosed;
+
+    std::size_t size() const { return ts_ns.size(); }
+    std::int64_t end_ns(std::size_t i) const { return ts_ns[i] + dur_ns[i]; }
+};
+
+// Who ended a sleep (offcpu.wake_context).
+enum class Wake : std::int8_t {
+    kUnknown = -1,  // not recorded (older files, imported traces)
+    kNone = 0,      // no wakeup seen (preempted, or the wakeup was missed)
+    kThread = 1,    // a thread: waker_thread_index
+    kHardIrq = 2,   // a hard interrupt: a timer, a device completion
+    kSoftIrq = 3,   // a softirq: network receive, block completion, timer wheel
+};
+// OffCpuInterval::syscall_nr outside any system call, and where it was not recorded.
+inline constexpr std::int32_t kNoSyscall = -1;
+inline constexpr std::int32_t kSyscallUnknown = -2;
+
+struct OffCpuInterval {
+    std::int64_t ts_ns = 0;
+    std::int64_t dur_ns = 0;
+    std::int64_t runq_wait_ns = 0;
+    int next_thread_index = -1;   // -1: the idle task or a thread not in the file
+    int waker_thread_index = -1;  // wake == kThread: who woke it; -1 otherwise
+    bool preempted = false;       // false: blocked
+    Wake wake = Wake::kUnknown;
+    std::int8_t iowait = -1;  // 1: slept in an I/O wait, 0: not, -1: not recorded
+    std::int32_t cpu = 0;
+    std::int32_t syscall_nr = kSyscallUnknown;  // blocked: the system call it slept in
+
+    std::int64_t end_ns() const { return ts_ns + dur_ns; }
+    // The moment it was woken: the end of the sleep, before the run-queue wait.
+    std::int64_t woken_ns() const { return end_ns() - runq_wait_ns; }
+};
+
+struct SchedTotal {
+    std::int64_t voluntary_switches = 0;
+    std::int64_t involuntary_switches = 0;
+    std::int64_t oncpu_ns = 0;
+    std::int64_t preempted_ns = 0;
+    std::int64_t blocked_ns = 0;
+    std::int64_t runq_wait_ns = 0;
+    std::int64_t wakeups = 0;
+};
+
+// Adds a thread's totals into `out` (any struct with these six fields), saturating: per-process
+// and whole-trace sums of them.
+template <class Sums>
+void add_sched_totals(const SchedTotal& total, Sums& out) {
+    add_to(out.oncpu_ns, total.oncpu_ns);
+    add_to(out.preempted_ns, total.preempted_ns);
+    add_to(out.blocked_ns, total.blocked_ns);
+    add_to(out.runq_wait_ns, total.runq_wait_ns);
+    add_to(out.voluntary_switches, total.voluntary_switches);
+    add_to(out.involuntary_switches, total.involuntary_switches);
+}
+
+struct PageAllocBucket {
+    int process_index = -1;
+    std::int64_t bucket_ns = 0;
+    std::int64_t count = 0;
+    std::int64_t bytes = 0;
+};
+
+struct Snapshot {
+    std::int64_t ts_ns = 0;
+    double cpu_busy_pct = 0;
+    double cpu_iowait_pct = 0;
+    std::int64_t mem_available_bytes = 0;
+    double load1 = 0;
+    std::int64_t procs_running = 0;
+    double ctxt_per_s = 0;
+};
+
+struct DataQualityItem {
+    std::string source;
+    std::string counter;
+    std::int64_t value = 0;
+    std::string severity;  // 'info', 'error', 'data_loss'
+    std::string description;
+};
+
+struct EventCount {
+    int process_index = -1;  // -1: the source did not say
+    std::int64_t bucket_ns = 0;
+    std::int64_t bucket_dur_ns = 0;
+    std::string event;
+    std::int64_t count = 0;
+    std::optional<std::int64_t> total_dur_ns;
+    std::optional<std::int64_t> max_dur_ns;
+};
+
+struct ProbeInfo {
+    std::string library;
+    std::string symbol;
+    std::string kind;
+    bool required = false;
+    bool attached = false;
+    std::optional<std::string> error;
+};
+
+// One CPython frame of a recorded stack (stack_python_frame), innermost first in its stack.
+struct PythonFrame {
+    std::optional<std::string> file;      // co_filename; absent when the code was unreadable
+    std::optional<std::string> function;  // co_qualname
+    std::optional<std::int64_t> line;     // 1-based; absent when not read or no line
+};
+
+// A Python stack taken when a thread left its CPU (switch_out_stack).
+struct SwitchOutSample {
+    int thread_index = -1;  // the thread leaving its CPU
+    std::int64_t ts_ns = 0;
+    std::int64_t stack_id = 0;
+    bool competitor = false;    // role 1: it left a CPU it had taken from a GPU-driving thread
+    bool preempted = false;     // this switch-out's reason
+    int gpu_thread_index = -1;  // competitor: the GPU-driving thread it preempted
+    std::int64_t gpu_switch_out_ns = 0;  // competitor: that thread's switch-out (ns)
+};
+
+struct TraceModel {
+    std::string path;
+    SessionInfo session;
+    std::vector<ProcessInfo> processes;
+    std::vector<ThreadInfo> threads;
+    std::vector<OpInfo> ops;
+    CudaCalls calls;
+    // Call indices of each thread in ts order (indexed like threads).
+    std::vector<std::vector<std::uint32_t>> calls_by_thread;
+    // Off-CPU intervals of each thread in ts order (indexed like threads).
+    std::vector<std::vector<OffCpuInterval>> offcpu_by_thread;
+    std::vector<std::optional<SchedTotal>> sched_by_thread;
+    std::vector<PageAllocBucket> page_alloc;  // sorted by bucket_ns
+    std::vector<Snapshot> snapshots;          // sorted by ts_ns
+    std::vector<DataQualityItem> data_quality;
+    std::vector<EventCount> event_counts;
+    std::vector<ProbeInfo> probes;
+    std::int64_t stack_count = 0;
+    // Python frames of each stack that has them, by stack.id (schema 3; empty before).
+    std::unordered_map<std::int64_t, std::vector<PythonFrame>> python_frames;
+    // Python stacks at switch-out, sorted by thread index, then ts_ns.
+    std::vector<SwitchOutSample> switch_outs;
+    // What a reader of any result should know: how the file was opened, rows that refer to
+    // unknown threads or ops (skipped and counted here).
+    std::vector<std::string> notes;
+
+    // End of the recording: session.stop_ns, or the last event seen when it is NULL.
+    std::int64_t end_ns() const;
+    int find_op(const std::string& name) const;  // index into ops, -1 when unknown
+    const ProcessInfo& process_of_thread(int thread_index) const {
+        return processes[static_cast<std::size_t>(
+            threads[static_cast<std::size_t>(thread_index)].process_index)];
+    }
+
+  private:
+    friend Result<TraceModel> load_trace(const tracedb::TraceReader& reader);
+    std::int64_t last_event_ns_ = 0;
+};
+
+// Reads every table of the trace once. Fails only when the file cannot be read; rows that do
+// not fit (a call of an unknown thread) are skipped, counted and named in notes.
+Result<TraceModel> load_trace(const tracedb::TraceReader& reader);
+
+}  // namespace causeway::analysis

@@ -1,0 +1,89 @@
+// get_fleet_overview: every node of a job stored in ClickHouse, the straggler and its cause.
+// Served when `causeway mcp --clickhouse URL` is given; the sums run in ClickHouse.
+#include <fmt/format.h>
+
+#include "analysis/human_units.hpp"
+#include "fleet/fleet_overview.hpp"
+#include "fleet/materialise.hpp"
+#include "server/fleet_json.hpp"
+#include "server/tools/tool_schemas.hpp"
+#include "server/tools/tools.hpp"
+
+namespace causeway::server {
+namespace {
+
+std::string render(const fleet::FleetOverview& overview) {
+    std::string text = fmt::format("Job {}: {} nodes\n", overview.job, overview.nodes.size());
+    for (const auto& node : overview.nodes) {
+        text += fmt::format("  {} (rank {}): {} loop calls/s, {}", node.node,
+                            node.rank < 0 ? std::string("-") : std::to_string(node.rank),
+                            analysis::format_decimal(node.loop_calls_per_s, 1), node.verdict);
+        for (const auto& cause : node.causes) {
+            if (cause.lost_ns > 0) {
+                text += fmt::format(", {} lost {}", cause.cause,
+                                    analysis::format_duration(cause.lost_ns));
+            }
+        }
+        text += "\n";
+    }
+    if (overview.straggler) {
+        const auto& s = *overview.straggler;
+        text += fmt::format(
+            "Straggler: {} at {} loop calls/s ({}% below the median node), cause {}. Skew {}%.\n",
+            s.node, analysis::format_decimal(s.loop_calls_per_s, 1),
+            analysis::format_decimal(s.slower_than_median_pct, 1), s.cause,
+            analysis::format_decimal(overview.skew_pct, 1));
+    }
+    return text;
+}
+
+// The job named in the arguments, or the only stored one.
+Result<std::string> pick_job(const fleet::ClickHouseClient& client, const json& arguments) {
+    if (arguments.contains("job")) {
+        return arguments["job"].get<std::string>();
+    }
+    auto jobs = fleet::stored_jobs(client);
+    if (!jobs) {
+        return jobs.error();
+    }
+    if (jobs->size() == 1) {
+        return jobs->front();
+    }
+    return Error{jobs->empty() ? std::string("ClickHouse stores no complete push yet: push "
+                                             "recordings with `causeway push` first")
+                               : fmt::format("several jobs are stored; pass `job`, one of: {}",
+                                             fmt::join(*jobs, ", "))};
+}
+
+}  // namespace
+
+ToolSpec make_fleet_overview_tool(const std::string& clickhouse_url) {
+    return ToolSpec{
+        "get_fleet_overview",
+        "Fleet overview of a training job",
+        "Compares every node (host or rank) of a distributed training job stored in ClickHouse: "
+        "the GPU loop's CUDA calls per second on each node, the time each node lost by cause "
+        "(INPUT-BOUND, CPU-CONTENDED, ...), the straggler (the slowest node, which holds every "
+        "rank back at each collective) with its cause, and the skew between nodes. Then read the "
+        "straggler's own trace with get_causal_chains (trace '<job>.<node>').",
+        tool_schema("get_fleet_overview.input.json"),
+        tool_schema("get_fleet_overview.output.json"),
+        [clickhouse_url](const json& arguments, const TraceSet&,
+                         ToolContext&) -> Result<ToolAnswer> {
+            auto client = fleet::ClickHouseClient::open(clickhouse_url, false);
+            if (!client) {
+                return client.error();
+            }
+            auto job = pick_job(*client, arguments);
+            if (!job) {
+                return job.error();
+            }
+            auto overview = fleet::fleet_overview(*client, *job);
+            if (!overview) {
+                return overview.error();
+            }
+            return ToolAnswer{to_json(*overview), render(*overview)};
+        }};
+}
+
+}  // namespace causeway::server

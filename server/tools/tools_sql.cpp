@@ -1,0 +1,122 @@
+// run_sql: one read-only SQL query over the trace DB, protected by the engine (see
+// analysis/sql/readonly_sql.hpp), paged with limit and offset.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "analysis/sql/readonly_sql.hpp"
+#include "server/analysis_json.hpp"
+#include "server/sanitize.hpp"
+#include "server/tools/tool_runner.hpp"
+#include "server/tools/tool_schemas.hpp"
+#include "server/tools/tools.hpp"
+
+namespace causeway::server {
+namespace {
+
+// A query from a model must not hold the server: it is stopped after this, or sooner when the
+// batch it came in has less time left.
+constexpr std::chrono::milliseconds kQueryTimeLimit{2000};
+// Text copied out of SQLite per value: a little more than the sanitiser keeps, so that it still
+// sees that a value was longer and marks the cut.
+constexpr std::size_t kMaxTextBytes = kMaxUntrustedStringBytes + 4;
+// Text copied out in all rows: the answer holds it twice (structured and rendered) and must stay
+// under the answer limit of tools/call; later rows are left for the next page.
+constexpr std::size_t kMaxResultBytes = 24 * 1024;
+
+// The query's time: its own limit, or what the batch has left (rounded up, so a query never
+// stops before the batch's deadline and leaves a sliver to the next request).
+std::chrono::milliseconds time_limit(std::chrono::steady_clock::time_point deadline) {
+    const auto now = std::chrono::steady_clock::now();
+    if (deadline - now >= kQueryTimeLimit) {
+        return kQueryTimeLimit;
+    }
+    return std::max(std::chrono::ceil<std::chrono::milliseconds>(deadline - now),
+                    std::chrono::milliseconds{1});
+}
+
+const json& input_schema() {
+    static const json schema = tool_schema("run_sql.input.json");
+    return schema;
+}
+
+Result<json> compute(const TraceTarget& target, const std::string& sql, std::size_t offset,
+                     std::size_t limit, std::chrono::milliseconds query_time_limit) {
+    auto result = analysis::run_readonly_sql(target.trace->path(), sql,
+                                             {.skip_rows = offset,
+                                              .max_rows = limit,
+                                              .time_limit = query_time_limit,
+                                              .max_text_bytes = kMaxTextBytes,
+                                              .max_result_bytes = kMaxResultBytes});
+    if (!result) {
+        return Error{result.error().message +
+                     " (the schema is the resource causeway://schema/trace.sql)"};
+    }
+    const std::size_t next = offset + result->rows.size();
+    json answer = to_json(result.value());
+    answer["offset"] = offset;
+    answer["next_offset"] = result->truncated ? json(next) : json(nullptr);
+    std::vector<std::string> notes;
+    if (result->truncated) {
+        notes.push_back(fmt::format(
+            "more rows than shown; pass offset {} for the next page, or aggregate in SQL", next));
+    }
+    if (result->cut_values > 0) {
+        notes.push_back(fmt::format(
+            "text values longer than {0} bytes are cut and end in …; select substr(x, {1}, {0}) "
+            "to read further",
+            kMaxUntrustedStringBytes, kMaxUntrustedStringBytes + 1));
+    }
+    answer["note"] = fmt::format("{}", fmt::join(notes, "; "));
+    return answer;
+}
+
+std::string render(const json& answer) {
+    std::string text =
+        fmt::format("{}\n", fmt::join(answer["columns"].get<std::vector<std::string>>(), " | "));
+    for (const auto& row : answer["rows"]) {
+        std::vector<std::string> cells;
+        for (const auto& cell : row) {
+            cells.push_back(cell.is_string() ? cell.get<std::string>() : to_wire(cell));
+        }
+        text += fmt::format("{}\n", fmt::join(cells, " | "));
+    }
+    text += fmt::format("({} rows)\n", answer["row_count"].get<std::int64_t>());
+    if (!answer["note"].get<std::string>().empty()) {
+        text += "Note: " + answer["note"].get<std::string>() + "\n";
+    }
+    return text;
+}
+
+}  // namespace
+
+ToolSpec make_run_sql_tool() {
+    return ToolSpec{
+        "run_sql",
+        "Read-only SQL over the trace",
+        "Runs one read-only SQL statement (SELECT, WITH, read-only PRAGMA) over the trace DB "
+        "and returns columns and rows (`limit` rows from `offset`). Read-only at the engine "
+        "level, stopped after 2 s. Timestamps and durations are ns since the start of recording; "
+        "the tables and columns are documented in the resource causeway://schema/trace.sql. "
+        "Prefer the other tools; use this for precise questions they do not answer." +
+            std::string(kUntrustedStringsSentence),
+        input_schema(),
+        tool_schema("run_sql.output.json"),
+        [](const json& arguments, const TraceSet& traces, ToolContext& context) {
+            const auto limit =
+                static_cast<std::size_t>(integer_argument(arguments, input_schema(), "limit"));
+            const auto offset =
+                static_cast<std::size_t>(integer_argument(arguments, input_schema(), "offset"));
+            const std::string sql = arguments["sql"].get<std::string>();
+            const auto query_time_limit = time_limit(context.deadline());
+            return answer_trace_question(
+                {"run_sql",
+                 [sql, offset, limit, query_time_limit](const TraceTarget& target,
+                                                        const analysis::TraceFilter&) {
+                     return compute(target, sql, offset, limit, query_time_limit);
+                 },
+                 render},
+                arguments, traces, context);
+        }};
+}
+
+}  // namespace causeway::server

@@ -1,0 +1,89 @@
+#pragma once
+// The traces one server serves (`--db` repeated, or every *.db of a folder), each opened
+// read-only. A finished trace (session.stop_ns set) never changes, so its loaded model and the
+// answers computed from it are cached (answer_cache.hpp, one budget for all traces); a trace
+// still being recorded is re-read on every call. A *.db of a folder that cannot be served (not
+// SQLite, not a trace, a broken link) is skipped and reported; a file named on its own is not.
+
+#include <cstddef>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "analysis/model/trace_model.hpp"
+#include "server/tools/answer_cache.hpp"
+#include "tracedb/reader.hpp"
+#include "tracedb/result.hpp"
+
+namespace causeway::server {
+
+class Trace {
+  public:
+    // `answers` is shared by the traces of one set and outlives them.
+    Trace(std::string name, tracedb::TraceReader reader, AnswerCache& answers);
+
+    // The name tools take as their `trace` argument: the file name without `.db`.
+    const std::string& name() const { return name_; }
+    const std::string& path() const { return reader_.path(); }
+    const tracedb::TraceReader& reader() const { return reader_; }
+    // Serialises use of the SQLite connection (run_sql and model loading share it).
+    std::mutex& connection_mutex() const { return connection_mutex_; }
+
+    // The whole trace in memory; loaded once for a finished trace.
+    Result<std::shared_ptr<const analysis::TraceModel>> model() const;
+    bool finished() const;
+
+    // Returns the cached answer for `key`, or computes, caches (finished traces only) and returns
+    // it. Failures are not cached.
+    Result<nlohmann::json> cached(const std::string& key,
+                                  const std::function<Result<nlohmann::json>()>& compute) const;
+
+  private:
+    std::string name_;
+    tracedb::TraceReader reader_;
+    AnswerCache& answers_;
+    mutable std::mutex connection_mutex_;
+    mutable std::mutex cache_mutex_;
+    mutable std::shared_ptr<const analysis::TraceModel> model_;
+};
+
+// A *.db file of a served folder that is not served, and why.
+struct SkippedFile {
+    std::string path;
+    std::string reason;
+};
+
+class TraceSet {
+  public:
+    // Memory the answers of all traces may hold (their JSON text).
+    static constexpr std::size_t kAnswerCacheBytes = 32 * 1024 * 1024;
+
+    // Each path is a trace DB or a folder whose *.db files are served. Fails, naming the file
+    // and the cause, when a file named on its own cannot be opened as a Causeway trace, when two
+    // traces share a name, or when nothing is left to serve; a folder's files that cannot be
+    // served are skipped (skipped()).
+    static Result<TraceSet> open(const std::vector<std::string>& paths);
+
+    const std::vector<std::unique_ptr<Trace>>& traces() const { return traces_; }
+    std::vector<std::string> names() const;
+    const std::vector<SkippedFile>& skipped() const { return skipped_; }
+    // "skipped: a.db (not a SQLite file), ..." or empty: appended to what lists the traces.
+    std::string skipped_note() const;
+    const AnswerCache& answers() const { return *answers_; }
+
+    // The trace named `name`, or the only one when `name` is absent. The error lists the names.
+    Result<const Trace*> find(const std::optional<std::string>& name) const;
+
+  private:
+    std::unique_ptr<AnswerCache> answers_ = std::make_unique<AnswerCache>(kAnswerCacheBytes);
+    std::vector<std::unique_ptr<Trace>> traces_;
+    std::vector<SkippedFile> skipped_;
+};
+
+}  // namespace causeway::server
