@@ -37,7 +37,10 @@ bool runtime_loaded(pid_t pid) {
 TEST_CASE("a running process is traced with --pid until --duration") {
     require_runtime_or_skip();
     TempDir dir;
-    pid_t workload = spawn({CW_FAKE_WORKLOAD_BIN, "counts", "2500"});  // about 5 s of work
+    // About 500 s of work, killed once the recording ends: the workload must outlive a collector
+    // that starts slowly on a loaded machine (5 s of work once failed this test in a full suite
+    // run while three builds shared the 2 CPUs).
+    pid_t workload = spawn({CW_FAKE_WORKLOAD_BIN, "counts", "250000"});
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
     while (!runtime_loaded(workload) && std::chrono::steady_clock::now() < deadline) {
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
