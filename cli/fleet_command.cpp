@@ -7,9 +7,9 @@
 
 #include "analysis/human_units.hpp"
 #include "cli/commands.hpp"
-#include "cli/text_table.hpp"
 #include "fleet/fleet_overview.hpp"
-#include "server/fleet_json.hpp"
+#include "report/fleet_json.hpp"
+#include "report/text_table.hpp"
 
 namespace causeway::cli {
 namespace {
@@ -21,8 +21,8 @@ struct FleetArgs {
 };
 
 std::string render_fleet(const fleet::FleetOverview& overview) {
-    using Align = TextTable::Align;
-    TextTable table(
+    using Align = report::TextTable::Align;
+    report::TextTable table(
         {"NODE", "RANK", "LOOP CALLS/S", "LOOP CALLS", "VERDICT", "TIME LOST BY CAUSE"},
         {Align::kLeft, Align::kRight, Align::kRight, Align::kRight, Align::kLeft, Align::kLeft});
     for (const auto& node : overview.nodes) {
@@ -70,7 +70,7 @@ int run_fleet(const FleetArgs& args) {
         return 1;
     }
     if (args.json) {
-        std::cout << server::to_json(*overview).dump(2) << "\n";
+        std::cout << report::to_json(*overview).dump(2) << "\n";
     } else {
         std::cout << render_fleet(*overview);
     }

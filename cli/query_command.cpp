@@ -7,9 +7,9 @@
 
 #include "analysis/readonly_sql.hpp"
 #include "cli/commands.hpp"
-#include "cli/terminal_style.hpp"
-#include "cli/text_table.hpp"
-#include "server/analysis_json.hpp"
+#include "report/analysis_json.hpp"
+#include "report/terminal_style.hpp"
+#include "report/text_table.hpp"
 
 namespace causeway::cli {
 namespace {
@@ -35,7 +35,7 @@ std::string cell_text(const analysis::SqlValue& value) {
                 std::snprintf(buffer, sizeof buffer, "%.6g", v);
                 return buffer;
             } else if constexpr (std::is_same_v<T, std::string>) {
-                return printable(v);
+                return report::printable(v);
             } else {
                 return "<blob " + std::to_string(v.bytes) + " bytes>";
             }
@@ -44,14 +44,15 @@ std::string cell_text(const analysis::SqlValue& value) {
 }
 
 std::string render(const analysis::SqlResult& result) {
-    std::vector<TextTable::Align> align;
+    std::vector<report::TextTable::Align> align;
     for (std::size_t c = 0; c < result.columns.size(); ++c) {
         bool numeric =
             !result.rows.empty() && (std::holds_alternative<std::int64_t>(result.rows[0][c]) ||
                                      std::holds_alternative<double>(result.rows[0][c]));
-        align.push_back(numeric ? TextTable::Align::kRight : TextTable::Align::kLeft);
+        align.push_back(numeric ? report::TextTable::Align::kRight
+                                : report::TextTable::Align::kLeft);
     }
-    TextTable table(result.columns, align);
+    report::TextTable table(result.columns, align);
     for (const auto& row : result.rows) {
         std::vector<std::string> cells;
         for (const auto& value : row) {
@@ -80,7 +81,7 @@ int run_query(const QueryOptions& options) {
         return 2;
     }
     if (options.json) {
-        std::cout << server::to_json(*result).dump(2) << "\n";
+        std::cout << report::to_json(*result).dump(2) << "\n";
     } else {
         std::cout << render(*result);
     }

@@ -6,11 +6,11 @@
 #include "analysis/human_units.hpp"
 #include "analysis/trace_stats.hpp"
 #include "cli/commands.hpp"
-#include "cli/diagnosis_text.hpp"
-#include "cli/terminal_style.hpp"
-#include "cli/text_table.hpp"
 #include "cli/trace_input.hpp"
-#include "server/analysis_json.hpp"
+#include "report/analysis_json.hpp"
+#include "report/diagnosis_text.hpp"
+#include "report/terminal_style.hpp"
+#include "report/text_table.hpp"
 
 namespace causeway::cli {
 namespace {
@@ -26,11 +26,12 @@ struct StatsOptions {
 };
 
 std::string render_ops(const analysis::TraceStats& stats) {
-    using A = TextTable::Align;
-    TextTable table({"op", "api", "calls", "total", "mean", "p50", "p95", "p99", "max", "bytes",
-                     "throughput", "wall share", "errors"},
-                    {A::kLeft, A::kLeft, A::kRight, A::kRight, A::kRight, A::kRight, A::kRight,
-                     A::kRight, A::kRight, A::kRight, A::kRight, A::kRight, A::kRight});
+    using A = report::TextTable::Align;
+    report::TextTable table(
+        {"op", "api", "calls", "total", "mean", "p50", "p95", "p99", "max", "bytes", "throughput",
+         "wall share", "errors"},
+        {A::kLeft, A::kLeft, A::kRight, A::kRight, A::kRight, A::kRight, A::kRight, A::kRight,
+         A::kRight, A::kRight, A::kRight, A::kRight, A::kRight});
     for (const auto& op : stats.ops) {
         std::string errors = std::to_string(op.errors);
         if (op.common_error) {
@@ -73,10 +74,11 @@ std::string render_host(const analysis::HostSummary& h) {
 }
 
 std::string render(const analysis::TraceStats& stats, const std::string& db,
-                   const TerminalStyle& style) {
-    std::string out = "Trace: " + printable(db) + " (" + printable(stats.session.host) + ", " +
+                   const report::TerminalStyle& style) {
+    std::string out = "Trace: " + report::printable(db) + " (" +
+                      report::printable(stats.session.host) + ", " +
                       std::to_string(stats.session.cpu_count) + " CPUs, source " +
-                      printable(stats.session.source) + ")\n";
+                      report::printable(stats.session.source) + ")\n";
     out += "Range: " + format_duration(stats.range.start_ns) + " .. " +
            format_duration(stats.range.end_ns) + " (" + format_duration(stats.range.dur_ns()) +
            "); " + std::to_string(stats.calls) + " CUDA calls, " +
@@ -92,7 +94,7 @@ std::string render(const analysis::TraceStats& stats, const std::string& db,
                render_ops(stats);
     }
     out += "\n" + style.bold("Host") + "\n" + render_host(stats.host);
-    std::string quality = render_data_quality(stats.data_quality, style);
+    std::string quality = report::render_data_quality(stats.data_quality, style);
     out += "\n" + style.bold("Data quality") + "\n" +
            (quality.empty() ? "  nothing lost, nothing unmatched\n" : quality);
     return out;
@@ -113,9 +115,9 @@ int run_stats(const StatsOptions& options) {
     }
     auto stats = analysis::compute_stats(input->model, input->filter);
     if (options.json) {
-        std::cout << server::to_json(stats).dump(2) << "\n";
+        std::cout << report::to_json(stats).dump(2) << "\n";
     } else {
-        std::cout << render(stats, trace_label(options.input), TerminalStyle::for_stdout());
+        std::cout << render(stats, trace_label(options.input), report::TerminalStyle::for_stdout());
     }
     return 0;
 }

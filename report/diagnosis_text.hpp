@@ -5,9 +5,9 @@
 #include <string>
 
 #include "analysis/diagnosis.hpp"
-#include "cli/terminal_style.hpp"
+#include "report/terminal_style.hpp"
 
-namespace causeway::cli {
+namespace causeway::report {
 
 // The first line is always "Verdict: <NAME> ...".
 std::string render_diagnosis(const analysis::Diagnosis& diagnosis, const std::string& db_path,
@@ -20,4 +20,4 @@ std::string render_process_table(const analysis::ProcessBreakdown& breakdown);
 std::string render_data_quality(const analysis::DataQualityReport& report,
                                 const TerminalStyle& style);
 
-}  // namespace causeway::cli
+}  // namespace causeway::report

@@ -1,10 +1,10 @@
-#include "cli/diagnosis_text.hpp"
+#include "report/diagnosis_text.hpp"
 
 #include "analysis/human_units.hpp"
 #include "analysis/python_lines.hpp"
-#include "cli/text_table.hpp"
+#include "report/text_table.hpp"
 
-namespace causeway::cli {
+namespace causeway::report {
 namespace {
 
 using analysis::format_duration;
@@ -213,4 +213,4 @@ std::string render_diagnosis(const analysis::Diagnosis& d, const std::string& db
     return out;
 }
 
-}  // namespace causeway::cli
+}  // namespace causeway::report

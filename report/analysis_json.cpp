@@ -1,25 +1,16 @@
-#include "server/analysis_json.hpp"
+#include "report/analysis_json.hpp"
 
 #include <optional>
 #include <type_traits>
 #include <variant>
 
 #include "analysis/python_lines.hpp"
-#include "server/optional_json.hpp"
+#include "report/optional_json.hpp"
 
-namespace causeway::server {
+namespace causeway::report {
 namespace {
 
 using nlohmann::json;
-
-template <class T>
-json array_of(const std::vector<T>& items) {
-    json out = json::array();
-    for (const auto& item : items) {
-        out.push_back(to_json(item));
-    }
-    return out;
-}
 
 json native_frame_json(const analysis::StackFrame& f) {
     return {{"address", f.address},
@@ -228,14 +219,14 @@ json to_json(const analysis::ProcessBreakdown& b) {
     return {{"total_processes", b.total_processes}, {"processes", array_of(b.processes)}};
 }
 
+json to_json(const analysis::GpuThread& t) {
+    return {{"pid", t.pid}, {"tid", t.tid}, {"comm", t.comm}};
+}
+
 json to_json(const analysis::Diagnosis& d) {
-    json gpu_threads = json::array();
-    for (const auto& t : d.gpu_threads) {
-        gpu_threads.push_back({{"pid", t.pid}, {"tid", t.tid}, {"comm", t.comm}});
-    }
     return {{"verdict", to_json(d.verdict)},
             {"chains", array_of(d.chains)},
-            {"gpu_threads", gpu_threads},
+            {"gpu_threads", array_of(d.gpu_threads)},
             {"processes", array_of(d.processes.processes)},
             {"total_processes", d.processes.total_processes},
             {"data_quality", to_json(d.data_quality)},
@@ -330,4 +321,4 @@ json to_json(const analysis::SqlResult& r) {
             {"elapsed_ns", r.elapsed_ns}};
 }
 
-}  // namespace causeway::server
+}  // namespace causeway::report
