@@ -6,6 +6,7 @@
 
 #include "analysis/python_lines.hpp"
 #include "report/optional_json.hpp"
+#include "report/recommendation_text.hpp"
 
 namespace causeway::report {
 namespace {
@@ -26,6 +27,22 @@ json python_frame_json(const analysis::PythonFrame& f, const std::string& packag
             {"line", optional_json(f.line)},
             {"library", !package.empty()},
             {"package", package}};
+}
+
+// Each recommendation as {kind, text, params}: programs read the kind and its numbers, people
+// the text.
+json recommendations_json(const analysis::CausalChain& chain) {
+    json out = json::array();
+    for (const auto& r : chain.recommendations) {
+        json params = json::object();
+        for (const auto& p : r.params) {
+            params[p.name] = std::visit([](auto value) { return json(value); }, p.value);
+        }
+        out.push_back({{"kind", analysis::recommendation_kind_name(r.kind)},
+                       {"text", recommendation_text(chain, r)},
+                       {"params", std::move(params)}});
+    }
+    return out;
 }
 
 }  // namespace
@@ -144,7 +161,7 @@ json to_json(const analysis::CausalChain& c) {
                   {"evidence", array_of(c.evidence)},
                   {"competitors", array_of(c.competitors)},
                   {"root_cause", c.root_cause},
-                  {"recommendations", c.recommendations},
+                  {"recommendations", recommendations_json(c)},
                   {"confidence", analysis::confidence_name(c.confidence)},
                   {"time_lost_ns", c.time_lost_ns},
                   {"time_lost_share", c.time_lost_share}};

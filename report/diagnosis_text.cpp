@@ -2,6 +2,7 @@
 
 #include "analysis/human_units.hpp"
 #include "analysis/python_lines.hpp"
+#include "report/recommendation_text.hpp"
 #include "report/text_table.hpp"
 
 namespace causeway::report {
@@ -110,7 +111,7 @@ std::string render_chain(std::size_t rank, const analysis::CausalChain& c,
     if (!c.recommendations.empty()) {
         out += "    Do:\n";
         for (const auto& r : c.recommendations) {
-            out += "      -> " + printable(r) + "\n";
+            out += "      -> " + printable(recommendation_text(c, r)) + "\n";
         }
     }
     return out;

@@ -9,6 +9,7 @@
 
 #include "analysis/human_units.hpp"
 #include "analysis/python_lines.hpp"
+#include "report/recommendation_text.hpp"
 #include "report/tool_answers.hpp"
 #include "report/untrusted_text.hpp"
 
@@ -154,7 +155,7 @@ std::string chain_text(int rank, const analysis::CausalChain& chain) {
     }
     text += "   Root cause: " + clean(chain.root_cause) + "\n";
     for (const auto& recommendation : chain.recommendations) {
-        text += "   Do: " + clean(recommendation) + "\n";
+        text += "   Do: " + clean(recommendation_text(chain, recommendation)) + "\n";
     }
     return text;
 }
