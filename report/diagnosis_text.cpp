@@ -181,7 +181,8 @@ std::string render_data_quality(const analysis::DataQualityReport& report,
         out += "  " + severity + "  " + item.source + "/" + item.counter + " = " +
                std::to_string(item.value) + ": " + printable(item.description) + "\n";
     }
-    return out;
+    return "\n" + style.bold("Data quality") + "\n" +
+           (out.empty() ? "  nothing lost, nothing unmatched\n" : out);
 }
 
 std::string render_diagnosis(const analysis::Diagnosis& d, const std::string& db_path,
@@ -208,10 +209,7 @@ std::string render_diagnosis(const analysis::Diagnosis& d, const std::string& db
     if (!d.processes.processes.empty()) {
         out += "\n" + style.bold("Processes") + "\n" + render_process_table(d.processes);
     }
-    std::string quality = render_data_quality(d.data_quality, style);
-    out += "\n" + style.bold("Data quality") + "\n" +
-           (quality.empty() ? "  nothing lost, nothing unmatched\n" : quality);
-    return out;
+    return out + render_data_quality(d.data_quality, style);
 }
 
 }  // namespace causeway::report

@@ -16,7 +16,8 @@ std::string render_diagnosis(const analysis::Diagnosis& diagnosis, const std::st
 // The process table (shared with other commands that list processes).
 std::string render_process_table(const analysis::ProcessBreakdown& breakdown);
 
-// Data-quality lines; empty when there is nothing to report.
+// The "Data quality" section of explain and stats: its heading, then one line per item or
+// "nothing lost, nothing unmatched".
 std::string render_data_quality(const analysis::DataQualityReport& report,
                                 const TerminalStyle& style);
 

@@ -80,10 +80,7 @@ std::string render_stats(const analysis::TraceStats& stats, const std::string& d
                render_ops(stats);
     }
     out += "\n" + style.bold("Host") + "\n" + render_host(stats.host);
-    std::string quality = render_data_quality(stats.data_quality, style);
-    out += "\n" + style.bold("Data quality") + "\n" +
-           (quality.empty() ? "  nothing lost, nothing unmatched\n" : quality);
-    return out;
+    return out + render_data_quality(stats.data_quality, style);
 }
 
 }  // namespace causeway::report
