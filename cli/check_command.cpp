@@ -5,52 +5,13 @@
 #include <limits>
 
 #include "cli/commands.hpp"
-#include "cli/terminal_style.hpp"
 #include "collector/readiness.hpp"
-#include "server/readiness_json.hpp"
+#include "report/readiness_json.hpp"
+#include "report/readiness_text.hpp"
+#include "report/terminal_style.hpp"
 
 namespace causeway::cli {
 namespace {
-
-std::string yes_no(bool value, const TerminalStyle& style) {
-    return value ? style.green("yes") : style.red("no");
-}
-
-std::string render(const collector::Readiness& r, const TerminalStyle& style) {
-    std::string out = std::string("Ready to record: ") +
-                      (r.ready() ? style.bold(style.green("yes")) : style.bold(style.red("no"))) +
-                      "\n";
-    out += "  kernel          " + printable(r.kernel_release) + "\n";
-    out +=
-        "  BTF             " + yes_no(r.btf_present, style) + " (" + printable(r.btf_path) + ")\n";
-    out += "  privileges      " + yes_no(r.privileged(), style) +
-           " (root: " + (r.is_root ? "yes" : "no") +
-           ", CAP_BPF: " + (r.has_cap_bpf ? "yes" : "no") +
-           ", CAP_PERFMON: " + (r.has_cap_perfmon ? "yes" : "no") + ")\n";
-    out += "  libcudart       " + yes_no(r.libcudart_found, style) + "\n";
-    out += "  libcuda         " + yes_no(r.libcuda_found, style) + "\n";
-    for (const auto& library : r.cuda.libraries) {
-        out += "    " + std::string(collector::cuda_library_kind_name(library.kind)) + "  " +
-               printable(library.path) + "  (found by " + printable(library.found_by) + ")\n";
-    }
-    if (!r.libcudart_found || !r.libcuda_found) {
-        out += "  looked in:\n";
-        for (const auto& place : r.cuda.searched) {
-            out += "    " + printable(place) + "\n";
-        }
-    }
-    out += "  processes using CUDA now: " + std::to_string(r.cuda_processes.size()) + "\n";
-    for (const auto& p : r.cuda_processes) {
-        out += "    pid " + std::to_string(p.pid) + "  " + printable(p.comm) + "\n";
-    }
-    for (const auto& problem : r.problems) {
-        out += style.red("Problem: ") + printable(problem) + "\n";
-    }
-    for (const auto& warning : r.warnings) {
-        out += style.yellow("Warning: ") + printable(warning) + "\n";
-    }
-    return out;
-}
 
 struct CheckOptions {
     collector::ReadinessOptions readiness;
@@ -69,11 +30,11 @@ void add_check_command(CLI::App& app, int& exit_code) {
     command->callback([options, &exit_code] {
         auto readiness = collector::check_readiness(options->readiness);
         if (options->json) {
-            std::cout << server::readiness_json(readiness, std::numeric_limits<std::size_t>::max())
+            std::cout << report::readiness_json(readiness, std::numeric_limits<std::size_t>::max())
                              .dump(2)
                       << "\n";
         } else {
-            std::cout << render(readiness, TerminalStyle::for_stdout());
+            std::cout << report::render_readiness(readiness, report::TerminalStyle::for_stdout());
         }
         exit_code = readiness.ready() ? 0 : 1;
     });

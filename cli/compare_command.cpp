@@ -5,9 +5,9 @@
 
 #include "analysis/compare/trace_comparison.hpp"
 #include "cli/commands.hpp"
-#include "cli/comparison_text.hpp"
 #include "cli/trace_input.hpp"
-#include "server/comparison_json.hpp"
+#include "report/comparison_json.hpp"
+#include "report/comparison_text.hpp"
 
 namespace causeway::cli {
 namespace {
@@ -38,9 +38,9 @@ int run_compare(const CompareOptions& options) {
         return 2;
     }
     if (options.json) {
-        std::cout << server::to_json(*comparison).dump(2) << "\n";
+        std::cout << report::to_json(*comparison).dump(2) << "\n";
     } else {
-        std::cout << render_comparison(*comparison, TerminalStyle::for_stdout());
+        std::cout << report::render_comparison(*comparison, report::TerminalStyle::for_stdout());
     }
     return 0;
 }

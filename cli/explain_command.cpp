@@ -5,9 +5,9 @@
 
 #include "analysis/diagnose/diagnosis.hpp"
 #include "cli/commands.hpp"
-#include "cli/diagnosis_text.hpp"
 #include "cli/trace_input.hpp"
-#include "server/analysis_json.hpp"
+#include "report/analysis_json.hpp"
+#include "report/diagnosis_text.hpp"
 
 namespace causeway::cli {
 namespace {
@@ -31,10 +31,10 @@ int run_explain(const ExplainOptions& options) {
     diagnosis_options.breakdown.max_processes = options.all_processes ? 0 : 50;
     auto diagnosis = analysis::diagnose(input->model, diagnosis_options);
     if (options.json) {
-        std::cout << server::to_json(diagnosis).dump(2) << "\n";
+        std::cout << report::to_json(diagnosis).dump(2) << "\n";
     } else {
-        std::cout << render_diagnosis(diagnosis, trace_label(options.input),
-                                      TerminalStyle::for_stdout());
+        std::cout << report::render_diagnosis(diagnosis, trace_label(options.input),
+                                              report::TerminalStyle::for_stdout());
     }
     return 0;
 }

@@ -7,9 +7,8 @@
 
 #include "analysis/sql/readonly_sql.hpp"
 #include "cli/commands.hpp"
-#include "cli/terminal_style.hpp"
-#include "cli/text_table.hpp"
-#include "server/analysis_json.hpp"
+#include "report/analysis_json.hpp"
+#include "report/sql_text.hpp"
 
 namespace causeway::cli {
 namespace {
@@ -21,49 +20,6 @@ struct QueryOptions {
     std::size_t max_rows = 1000;
     double timeout_s = 10;
 };
-
-std::string cell_text(const analysis::SqlValue& value) {
-    return std::visit(
-        [](const auto& v) -> std::string {
-            using T = std::decay_t<decltype(v)>;
-            if constexpr (std::is_same_v<T, std::nullptr_t>) {
-                return "NULL";
-            } else if constexpr (std::is_same_v<T, std::int64_t>) {
-                return std::to_string(v);
-            } else if constexpr (std::is_same_v<T, double>) {
-                char buffer[64];
-                std::snprintf(buffer, sizeof buffer, "%.6g", v);
-                return buffer;
-            } else if constexpr (std::is_same_v<T, std::string>) {
-                return printable(v);
-            } else {
-                return "<blob " + std::to_string(v.bytes) + " bytes>";
-            }
-        },
-        value);
-}
-
-std::string render(const analysis::SqlResult& result) {
-    std::vector<TextTable::Align> align;
-    for (std::size_t c = 0; c < result.columns.size(); ++c) {
-        bool numeric =
-            !result.rows.empty() && (std::holds_alternative<std::int64_t>(result.rows[0][c]) ||
-                                     std::holds_alternative<double>(result.rows[0][c]));
-        align.push_back(numeric ? TextTable::Align::kRight : TextTable::Align::kLeft);
-    }
-    TextTable table(result.columns, align);
-    for (const auto& row : result.rows) {
-        std::vector<std::string> cells;
-        for (const auto& value : row) {
-            cells.push_back(cell_text(value));
-        }
-        table.add_row(std::move(cells));
-    }
-    std::string out = table.render("");
-    out += "(" + std::to_string(result.rows.size()) + " rows" +
-           (result.truncated ? ", cut at the row limit: add LIMIT or --max-rows" : "") + ")\n";
-    return out;
-}
 
 int run_query(const QueryOptions& options) {
     analysis::SqlLimits limits;
@@ -80,9 +36,9 @@ int run_query(const QueryOptions& options) {
         return 2;
     }
     if (options.json) {
-        std::cout << server::to_json(*result).dump(2) << "\n";
+        std::cout << report::to_json(*result).dump(2) << "\n";
     } else {
-        std::cout << render(*result);
+        std::cout << report::render_sql_table(*result);
     }
     return 0;
 }

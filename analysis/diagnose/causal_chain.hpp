@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "analysis/diagnose/recommendation.hpp"
+
 namespace causeway::analysis {
 
 enum class Confidence { kLow, kMedium, kHigh };
@@ -87,9 +89,9 @@ struct CausalChain {
     std::string symptom;
     std::optional<std::string> op;  // the op the symptom is about, when there is one
     std::vector<Evidence> evidence;
-    std::vector<Competitor> competitors;  // CPU contention only; largest first
-    std::string root_cause;               // one sentence
-    std::vector<std::string> recommendations;
+    std::vector<Competitor> competitors;          // CPU contention only; largest first
+    std::string root_cause;                       // one sentence
+    std::vector<Recommendation> recommendations;  // worded by report/recommendation_text
     Confidence confidence = Confidence::kLow;
     std::int64_t time_lost_ns = 0;
     double time_lost_share = 0;  // of the span of the threads that drive the GPU

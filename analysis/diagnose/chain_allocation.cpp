@@ -61,15 +61,11 @@ std::optional<CausalChain> allocation_churn_chain(const ChainInputs& in) {
         "Memory is allocated and freed over and over inside the loop instead of "
         "being reused; each call synchronises with the driver.";
     if (pinned < 0.9) {
-        chain.recommendations.push_back(
-            "Reuse device buffers: allocate once outside the loop, rely on PyTorch's caching "
-            "allocator (do not call torch.cuda.empty_cache() in the loop), or use "
-            "cudaMallocAsync memory pools.");
+        chain.recommendations.push_back({RecommendationKind::kReuseDeviceBuffers});
     }
     if (pinned >= 0.3) {
         chain.recommendations.push_back(
-            "Allocate pinned host buffers once and reuse them: cudaMallocHost/cudaFreeHost take " +
-            format_percent(pinned) + " of the allocation time.");
+            {RecommendationKind::kReusePinnedBuffers, {{"pinned_share", pinned}}});
     }
     chain.confidence = confidence_from(share, 0.3, 0.15);
     blame_device(chain, "allocator", "CUDA allocator", "in_allocation");

@@ -44,13 +44,9 @@ std::optional<CausalChain> cold_start_chain(const ChainInputs& in) {
     chain.root_cause =
         "One-time start-up (CUDA context creation, module loading, first "
         "allocations) dominates this short run.";
-    chain.recommendations.push_back(
-        "Record a longer run, or analyse the steady state with --window starting after "
-        "start-up; for a service, warm up (one dummy step) before taking traffic.");
+    chain.recommendations.push_back({RecommendationKind::kSteadyStateWindow});
     if (first_launch_slow) {
-        chain.recommendations.push_back(
-            "The first kernel launch loads modules: keep CUDA_MODULE_LOADING=LAZY (the default "
-            "since CUDA 11.7) and avoid loading unused kernels.");
+        chain.recommendations.push_back({RecommendationKind::kLazyModuleLoading});
     }
     chain.confidence = confidence_from(share, 0.5, 0.3);
     blame_device(chain, "start_up", "first calls", "first_call_excess");

@@ -49,18 +49,6 @@ std::vector<Competitor> name_competitors(const TraceModel& model, const Roles& r
     return out;
 }
 
-std::string describe_group(const std::vector<Competitor>& competitors, const std::string& role) {
-    std::string names;
-    int listed = 0;
-    for (const auto& c : competitors) {
-        if (c.role != role || listed == 4) {
-            continue;
-        }
-        names += (listed++ ? ", " : "") + c.comm + " (pid " + std::to_string(c.pid) + ")";
-    }
-    return names;
-}
-
 // "pt_data_worker (4 processes, 100% of the preempted time)": competitors of one name together.
 std::string top_name_group(const std::vector<Competitor>& competitors) {
     std::map<std::string, std::pair<double, std::set<std::int64_t>>> by_name;
@@ -174,28 +162,23 @@ void add_context_evidence(const ChainInputs& in, CausalChain& chain) {
 void recommend_for_workers(const ChainInputs& in, CausalChain& chain) {
     const DataLoaderFacts& loader = in.loader;
     std::int64_t cpus = in.model.session.cpu_count;
-    chain.recommendations.push_back(
-        "If the dataset is already in memory (tensors), index it directly "
-        "(x[i:i+batch_size]) instead of a DataLoader with workers: no worker processes "
-        "competing for the CPU and no inter-process copies.");
+    chain.recommendations.push_back({RecommendationKind::kIndexInMemory});
     if (loader.workers_at_least_cores()) {
         chain.recommendations.push_back(
-            "Otherwise use fewer DataLoader workers: " +
-            std::to_string(loader.max_concurrent_workers) + " workers on " + std::to_string(cpus) +
-            " CPUs leave the training thread no core of its own; try num_workers=" +
-            std::to_string(std::max<std::int64_t>(1, cpus - 1)) + (cpus > 2 ? " or fewer." : "."));
+            {RecommendationKind::kFewerWorkers,
+             {{"workers", static_cast<std::int64_t>(loader.max_concurrent_workers)},
+              {"cpus", static_cast<std::int64_t>(cpus)},
+              {"num_workers", std::max<std::int64_t>(1, cpus - 1)}}});
     } else {
         chain.recommendations.push_back(
-            "Otherwise keep DataLoader workers from preempting the training thread: try "
-            "num_workers=" +
-            std::to_string(std::max(1, loader.max_concurrent_workers - 1)) +
-            ", or os.nice(10) in worker_init_fn.");
+            {RecommendationKind::kWorkersYieldCpu,
+             {{"num_workers",
+               static_cast<std::int64_t>(std::max(1, loader.max_concurrent_workers - 1))}}});
     }
     if (loader.reforked) {
         chain.recommendations.push_back(
-            "Set persistent_workers=True: a new set of workers was forked " +
-            std::to_string(loader.worker_generations) +
-            " times (every epoch), each paying fork and page-allocation costs.");
+            {RecommendationKind::kPersistentWorkers,
+             {{"worker_generations", static_cast<std::int64_t>(loader.worker_generations)}}});
     }
 }
 
@@ -225,25 +208,18 @@ void describe_cpu_contention(const ChainInputs& in, const Cause& cause, CausalCh
         case CauseKind::kProcessesOutside:
             chain.root_cause +=
                 "processes outside the traced tree, " + top_name_group(chain.competitors) + ".";
-            chain.recommendations.push_back(
-                "Stop " + describe_group(chain.competitors, "competitor") +
-                " or keep them off the training cores (taskset, cgroup cpusets).");
+            chain.recommendations.push_back({RecommendationKind::kStopCompetitors});
             break;
         case CauseKind::kTreeThreads:
             chain.root_cause +=
                 "other threads of the traced processes, " + top_name_group(chain.competitors) + ".";
-            chain.recommendations.push_back(
-                "Limit intra-op threads (torch.set_num_threads, OMP_NUM_THREADS) to the cores "
-                "left free (" +
-                describe_group(chain.competitors, "other") + " took the CPU).");
+            chain.recommendations.push_back({RecommendationKind::kLimitIntraOpThreads});
             break;
         case CauseKind::kSeveral:
             chain.root_cause +=
                 "several competitors, none large alone: " + top_name_group(chain.competitors) +
                 " first.";
-            chain.recommendations.push_back(
-                "Give the training thread a core of its own: fewer busy threads and processes "
-                "on this machine, or pin them away from it (taskset, cgroup cpusets).");
+            chain.recommendations.push_back({RecommendationKind::kOwnCore});
             break;
         default:
             chain.root_cause += chain.competitors.empty()

@@ -56,10 +56,7 @@ std::optional<CausalChain> gpu_bound_chain(const ChainInputs& in) {
         "The GPU is the bottleneck: the host has queued its work and waits for "
         "the device " +
         format_percent(share) + " of the loop.";
-    chain.recommendations.push_back(
-        "Speed up the device work (mixed precision with torch.autocast, fused or larger "
-        "kernels, torch.compile); host-side changes such as more DataLoader workers or pinned "
-        "memory will not shorten the step.");
+    chain.recommendations.push_back({RecommendationKind::kFasterDeviceWork});
     chain.confidence = runnable < 0.1 && host_idle ? Confidence::kHigh : Confidence::kMedium;
     blame_device(chain, "device", "GPU", "in_device");
     return chain;

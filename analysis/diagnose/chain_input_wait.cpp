@@ -57,20 +57,17 @@ void recommend_by_headroom(const ChainInputs& in, CausalChain& chain) {
         auto more = std::max<std::int64_t>(1, static_cast<std::int64_t>(idle + 0.5));
         if (in.loader.has_workers()) {
             chain.recommendations.push_back(
-                "Load faster in parallel: raise num_workers from " +
-                std::to_string(in.loader.max_concurrent_workers) + " to " +
-                std::to_string(in.loader.max_concurrent_workers + more) + " (about " +
-                format_decimal(idle, 1) + " of " + std::to_string(in.model.session.cpu_count) +
-                " CPUs were idle while the training thread waited), or raise prefetch_factor.");
+                {RecommendationKind::kMoreWorkers,
+                 {{"num_workers", static_cast<std::int64_t>(in.loader.max_concurrent_workers)},
+                  {"more_num_workers",
+                   static_cast<std::int64_t>(in.loader.max_concurrent_workers + more)},
+                  {"idle_cpus", idle},
+                  {"cpus", static_cast<std::int64_t>(in.model.session.cpu_count)}}});
         } else {
-            chain.recommendations.push_back(
-                "Prepare batches in the background (DataLoader num_workers > 0, prefetching): "
-                "the training thread waited while CPUs had room.");
+            chain.recommendations.push_back({RecommendationKind::kBackgroundLoading});
         }
     } else {
-        chain.recommendations.push_back(
-            "The CPUs are saturated, so more workers will not help: make loading cheaper "
-            "(pre-process once, cache decoded samples, index in-memory tensors directly).");
+        chain.recommendations.push_back({RecommendationKind::kCheaperLoading});
     }
 }
 
@@ -103,32 +100,20 @@ std::string waited_for(const ChainInputs& in, const Cause& cause, const Actor& a
 void recommend_for(const ChainInputs& in, const Cause& cause, CausalChain& chain) {
     switch (cause.key.kind) {
         case CauseKind::kDiskIo:
-            chain.recommendations.push_back(
-                "Reading from disk holds the loop: keep the data set in the page cache or in "
-                "memory, move it to faster storage, or prefetch it in background workers.");
+            chain.recommendations.push_back({RecommendationKind::kDataInMemory});
             break;
         case CauseKind::kTimer:
-            chain.recommendations.push_back(
-                "The training loop sleeps (a time.sleep, a polling interval or a timed wait): "
-                "remove or shorten the sleep.");
+            chain.recommendations.push_back({RecommendationKind::kRemoveSleep});
             break;
         case CauseKind::kNetwork:
-            chain.recommendations.push_back(
-                "Input arrives over the network: prefetch it, cache it locally, or read it with "
-                "more parallel streams.");
+            chain.recommendations.push_back({RecommendationKind::kPrefetchNetworkInput});
             break;
         case CauseKind::kProducerThread:
         case CauseKind::kWakerThread:
-            chain.recommendations.push_back(
-                "The training thread waits for " + chain.actor.name + " (tid " +
-                std::to_string(chain.actor.tid) +
-                "): make its work cheaper or run more producers, so that the next input is "
-                "ready when the step ends.");
+            chain.recommendations.push_back({RecommendationKind::kFasterProducer});
             break;
         case CauseKind::kProcessesOutside:
-            chain.recommendations.push_back("The training thread waits for " + chain.actor.name +
-                                            ", a process outside the traced tree: speed it up "
-                                            "or record it too (trace its process tree).");
+            chain.recommendations.push_back({RecommendationKind::kFasterOutsideProcess});
             break;
         default:
             recommend_by_headroom(in, chain);
@@ -137,9 +122,8 @@ void recommend_for(const ChainInputs& in, const Cause& cause, CausalChain& chain
     if (in.loader.reforked && (cause.key.kind == CauseKind::kDataLoaderWorkers ||
                                cause.key.kind == CauseKind::kUnrecordedWaker)) {
         chain.recommendations.push_back(
-            "Set persistent_workers=True: a new set of DataLoader workers was forked " +
-            std::to_string(in.loader.worker_generations) +
-            " times, and each epoch waits for them to start.");
+            {RecommendationKind::kPersistentWorkers,
+             {{"worker_generations", static_cast<std::int64_t>(in.loader.worker_generations)}}});
     }
 }
 
@@ -192,15 +176,8 @@ void describe_lock_wait(const ChainInputs& in, const Cause& cause, CausalChain& 
                        ": " + format_percent(chain.time_lost_share) +
                        " of its loop. The holder releases it only after its own work under the "
                        "lock.";
-    chain.recommendations.push_back(
-        "Shorten " + holder.name +
-        "'s critical section or move its work out of the lock (copy "
-        "what it needs under the lock, compute outside it); a queue or double buffer instead of "
-        "a shared lock lets the training thread go on.");
-    chain.recommendations.push_back(
-        "If " + holder.name +
-        " runs Python code, the lock may be the GIL: move its work to a process, or to code "
-        "that releases the GIL (torch ops, numpy).");
+    chain.recommendations.push_back({RecommendationKind::kShorterCriticalSection});
+    chain.recommendations.push_back({RecommendationKind::kAvoidGil});
     chain.confidence = chain.time_lost_share >= 0.3 ? Confidence::kHigh : Confidence::kMedium;
 }
 

@@ -51,22 +51,15 @@ std::optional<CausalChain> transfer_chain(const ChainInputs& in) {
                                                    : "") +
                        ".";
     if (pageable >= 0.5) {
-        chain.recommendations.push_back(
-            "Copy from pinned memory: DataLoader(pin_memory=True) and "
-            ".to(device, non_blocking=True), so copies skip the staging copy and overlap "
-            "compute.");
+        chain.recommendations.push_back({RecommendationKind::kPinnedCopies});
     }
     if (small >= 0.5 && acc.copy_calls >= 100) {
         chain.recommendations.push_back(
-            "Batch small copies: " + format_percent(small) + " of " +
-            std::to_string(acc.copy_calls) +
-            " copies are under 64 KiB, so per-call overhead dominates; move whole batches or "
-            "stack tensors before copying.");
+            {RecommendationKind::kBatchSmallCopies,
+             {{"small_share", small}, {"copies", static_cast<std::int64_t>(acc.copy_calls)}}});
     }
     if (pageable < 0.5 && small < 0.5) {
-        chain.recommendations.push_back(
-            "Move fewer bytes: keep tensors on the GPU between steps, copy in lower precision, "
-            "or overlap copies with compute on a separate stream.");
+        chain.recommendations.push_back({RecommendationKind::kFewerBytes});
     }
     chain.confidence = confidence_from(share, 0.5, 0.3);
     blame_device(chain, "transfers", "host-device copies", "in_copies");

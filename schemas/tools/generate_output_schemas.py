@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # Writes the output JSON Schemas of schemas/tools/ from shared fragments (distribution, session,
-# chain, process row, ...) so the files cannot drift apart. They follow server/analysis_json.cpp
+# chain, process row, ...) so the files cannot drift apart. They follow report/analysis_json.cpp
 # field for field. Run: python3 schemas/tools/generate_output_schemas.py (then commit the .json files).
 import json, os
 OUT=os.path.dirname(os.path.abspath(__file__))
@@ -29,8 +29,10 @@ effect=obj({"kind":S,"wait":S,"ns":I,"share":N,"count":I,"text":S},"One way the 
 def described(t, desc): return dict(t, description=desc)
 code_line_props={"file":described(S,"co_filename as the interpreter names it. "+U),"function":described(S,"co_qualname; empty when unknown. "+U),"line":described(I,"1-based; 0 when unknown."),"library":described(B,"true when no frame of the user's own code was recorded: the innermost library frame."),"stacks":described(I,"Recorded stacks at this line."),"stacks_total":described(I,"Recorded stacks with Python frames weighed."),"share":described(N,"Share of the weighed time (ns) of those stacks."),"text":described(S,"'train.py:57 in train_step'. "+U)}
 def code_line(desc): return obj(code_line_props,desc)
+recommendation_kinds=["index_in_memory","fewer_workers","workers_yield_cpu","persistent_workers","stop_competitors","limit_intra_op_threads","own_core","more_workers","background_loading","cheaper_loading","data_in_memory","remove_sleep","prefetch_network_input","faster_producer","faster_outside_process","shorter_critical_section","avoid_gil","faster_device_work","reuse_device_buffers","reuse_pinned_buffers","pinned_copies","batch_small_copies","fewer_bytes","steady_state_window","lazy_module_loading"]
+recommendation=obj({"kind":{"type":"string","enum":recommendation_kinds},"text":described(S,"The recommendation for a person. "+U),"params":{"type":"object","additionalProperties":N,"description":"The numbers it rests on, by name (counts are integers, shares ratios 0..1), e.g. fewer_workers: {workers, cpus, num_workers}."}},"What to change: the kind (stable, for programs), its text and parameters.")
 chain_required=["root_cause_class","actor","effects","symptom","op","evidence","competitors","root_cause","recommendations","confidence","time_lost_ns","time_lost_share"]
-chain=obj({"root_cause_class":{"type":"string","enum":verdict_names},"actor":actor,"effects":arr(effect),"symptom":S,"op":nul(S),"evidence":arr(evidence),"competitors":arr(competitor),"root_cause":S,"recommendations":arr(S),"confidence":confidence,"time_lost_ns":I,"time_lost_share":N,
+chain=obj({"root_cause_class":{"type":"string","enum":verdict_names},"actor":actor,"effects":arr(effect),"symptom":S,"op":nul(S),"evidence":arr(evidence),"competitors":arr(competitor),"root_cause":S,"recommendations":arr(recommendation),"confidence":confidence,"time_lost_ns":I,"time_lost_share":N,
   "gpu_thread_line":code_line("Present where Python frames were recorded: the GPU-driving threads' own Python line during this chain's time (its calls, or their switch-outs blamed on its actor)."),
   "actor_line":code_line("Present where Python frames were recorded: the actor's own Python line when it gave up a CPU it had taken from a GPU-driving thread."),
   "code":described(S,"Present with gpu_thread_line or actor_line: one line for a person ('waits at train.py:57 in train_step; workers spend CPU at dataset.py:31 in __getitem__'). "+U)},required=chain_required)

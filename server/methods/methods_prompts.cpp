@@ -2,7 +2,7 @@
 #include <fmt/format.h>
 
 #include "server/rpc/method_call.hpp"
-#include "server/sanitize.hpp"
+#include "server/rpc/sanitize.hpp"
 
 namespace causeway::server {
 namespace {

@@ -5,7 +5,7 @@
 #include <exception>
 
 #include "server/rpc/method_call.hpp"
-#include "server/sanitize.hpp"
+#include "server/rpc/sanitize.hpp"
 #include "server/tools/answer_size.hpp"
 #include "server/tools/schema_check.hpp"
 

@@ -5,7 +5,7 @@
 #include <map>
 
 #include "analysis/model/trace_filter.hpp"
-#include "server/sanitize.hpp"
+#include "server/rpc/sanitize.hpp"
 
 namespace causeway::server {
 namespace {
@@ -118,7 +118,8 @@ Result<std::string> instructions(const std::map<std::string, std::string>& argum
         "cause: its actor (who: DataLoader workers, a process outside the tree, a lock's holder "
         "thread, the disk, a timer, the device) and its effects (preempted by it, woken by it "
         "after a wait, waiting for a CPU), whose sum is the chain's time lost; then the "
-        "confidence, evidence and recommendations.\n"
+        "confidence, evidence and recommendations (each one's kind names the change, its params "
+        "the numbers it rests on, its text says it for a person).\n"
         "2. get_trace_stats {args}: which CUDA operations take the time, and the data-quality "
         "report.\n"
         "3. get_per_process_breakdown {args}: which processes and threads used or lost CPU; name "

@@ -1,6 +1,6 @@
 #include "server/methods/resources.hpp"
 
-#include "server/sanitize.hpp"
+#include "server/rpc/sanitize.hpp"
 #include "server/tools/tools.hpp"
 #include "tracedb/schema.hpp"
 

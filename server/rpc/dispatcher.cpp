@@ -5,7 +5,7 @@
 #include <exception>
 
 #include "server/rpc/request_context.hpp"
-#include "server/sanitize.hpp"
+#include "server/rpc/sanitize.hpp"
 
 namespace causeway::server {
 namespace {

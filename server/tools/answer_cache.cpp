@@ -1,6 +1,6 @@
 #include "server/tools/answer_cache.hpp"
 
-#include "server/sanitize.hpp"
+#include "server/rpc/sanitize.hpp"
 
 namespace causeway::server {
 namespace {

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "server/sanitize.hpp"
+#include "server/rpc/sanitize.hpp"
 
 namespace causeway::server {
 

@@ -2,16 +2,13 @@
 
 #include <fmt/format.h>
 
-#include "server/sanitize.hpp"
+#include "server/rpc/sanitize.hpp"
 #include "server/tools/answer_size.hpp"
 
 namespace causeway::server {
 
 Result<ToolAnswer> answer_trace_question(const TraceQuestion& question, const json& arguments,
                                          const TraceSet& traces, ToolContext& context) {
-    const auto rendered = [&question](const json& structured) {
-        return std::string(kUntrustedDataNote) + "\n" + question.render(structured);
-    };
     constexpr double kSteps = 3;
     context.progress(0, kSteps, "opening the trace");
     auto target = resolve_trace(traces, arguments);
@@ -22,7 +19,9 @@ Result<ToolAnswer> answer_trace_question(const TraceQuestion& question, const js
     if (context.cancelled()) {
         return Error{"cancelled by the client"};
     }
-    auto answer = target->trace->cached(cache_key(question.tool, arguments), [&]() -> Result<json> {
+    // The cache keeps both halves of the answer: the text is written from the answer struct,
+    // which is not kept.
+    auto cached = target->trace->cached(cache_key(question.tool, arguments), [&]() -> Result<json> {
         auto filter = resolve_filter(*target->model, arguments);
         if (!filter) {
             return filter.error();
@@ -31,34 +30,23 @@ Result<ToolAnswer> answer_trace_question(const TraceQuestion& question, const js
         if (!computed) {
             return computed.error();
         }
-        json structured = json{{"trace", target->trace->name()}};
-        structured.update(computed.value());
-        sanitize_strings(structured);
+        sanitize_strings(computed->structured);
+        std::string text = std::string(kUntrustedDataNote) + "\n" + computed->text;
         // Checked here, inside what the cache may keep: an answer too large to send is an
         // error, and errors are never cached.
-        if (auto size = check_answer_size(question.tool, structured, rendered(structured)); !size) {
+        if (auto size = check_answer_size(question.tool, computed->structured, text); !size) {
             return size.error();
         }
-        return structured;
+        return json{{"structured", std::move(computed->structured)}, {"text", std::move(text)}};
     });
-    if (!answer) {
-        return answer.error();
+    if (!cached) {
+        return cached.error();
     }
     context.progress(2, kSteps, "rendering");
-    std::string text = rendered(answer.value());
+    ToolAnswer answer{std::move(cached.value()["structured"]),
+                      cached.value()["text"].get<std::string>()};
     context.progress(kSteps, kSteps, "done");
-    return ToolAnswer{std::move(answer).value(), std::move(text)};
-}
-
-void cut_list(json& answer, const std::string& list, std::size_t limit, const std::string& what,
-              const std::string& how_to_see_more) {
-    json& items = answer[list];
-    const std::size_t total = items.size();
-    if (total > limit) {
-        items.erase(items.begin() + static_cast<std::ptrdiff_t>(limit), items.end());
-    }
-    answer[list + "_total"] = total;
-    answer["note"] = cut_note(limit, total, what, how_to_see_more);
+    return answer;
 }
 
 std::string cut_note(std::size_t shown, std::size_t total, const std::string& what,

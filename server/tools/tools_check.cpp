@@ -1,11 +1,10 @@
 // get_check: can this machine record? (kernel, BTF, privileges, CUDA libraries, CUDA processes)
-#include <fmt/format.h>
-
 #include <chrono>
 #include <mutex>
+#include <optional>
 
 #include "collector/readiness.hpp"
-#include "server/readiness_json.hpp"
+#include "server/tools/tool_runner.hpp"
 #include "server/tools/tool_schemas.hpp"
 #include "server/tools/tools.hpp"
 
@@ -18,45 +17,18 @@ constexpr std::size_t kMaxCudaProcesses = 50;
 // again within this long gets the same answer, which is still current for what it decides.
 constexpr std::chrono::seconds kReadinessMaxAge{5};
 
-std::string render(const json& check) {
-    std::string text = fmt::format(
-        "{}\nkernel {} | BTF {} | privileges {} | libcudart {} | libcuda {}\n",
-        check["ready"].get<bool>() ? "Ready to record." : "Not ready to record.",
-        check["kernel_release"].get<std::string>(), check["btf_present"].get<bool>() ? "yes" : "no",
-        check["privileged"].get<bool>() ? "yes" : "no (root or CAP_BPF+CAP_PERFMON needed)",
-        check["libcudart_found"].get<bool>() ? "found" : "not found",
-        check["libcuda_found"].get<bool>() ? "found" : "not found");
-    for (const auto& library : check["cuda_libraries"]) {
-        text +=
-            fmt::format("  {} {} (found by {})\n", library["kind"].get<std::string>(),
-                        library["path"].get<std::string>(), library["found_by"].get<std::string>());
-    }
-    for (const auto& problem : check["problems"]) {
-        text += "Problem: " + problem.get<std::string>() + "\n";
-    }
-    for (const auto& warning : check["warnings"]) {
-        text += "Warning: " + warning.get<std::string>() + "\n";
-    }
-    text += fmt::format("{} running process(es) have a CUDA library mapped.\n",
-                        check["cuda_process_count"].get<std::size_t>());
-    for (const auto& process : check["cuda_processes"]) {
-        text += fmt::format("  pid {} {}\n", process["pid"].get<int>(),
-                            process["comm"].get<std::string>());
-    }
-    return text;
-}
-
-json recent_readiness() {
+ToolAnswer recent_readiness() {
     static std::mutex mutex;
     static std::chrono::steady_clock::time_point taken;
-    static json cached;
+    static std::optional<ToolAnswer> cached;
     std::lock_guard lock(mutex);
     auto now = std::chrono::steady_clock::now();
-    if (cached.is_null() || now - taken > kReadinessMaxAge) {
-        cached = readiness_json(collector::check_readiness(), kMaxCudaProcesses);
+    if (!cached || now - taken > kReadinessMaxAge) {
+        cached =
+            tool_answer(report::ReadinessAnswer{collector::check_readiness(), kMaxCudaProcesses});
         taken = now;
     }
-    return cached;
+    return *cached;
 }
 
 }  // namespace
@@ -73,9 +45,7 @@ ToolSpec make_check_tool() {
         tool_schema("get_check.input.json"),
         tool_schema("get_check.output.json"),
         [](const json&, const TraceSet&, ToolContext&) -> Result<ToolAnswer> {
-            json check = recent_readiness();
-            std::string text = render(check);
-            return ToolAnswer{std::move(check), std::move(text)};
+            return recent_readiness();
         }};
 }
 

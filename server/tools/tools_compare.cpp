@@ -1,11 +1,7 @@
 // compare_traces: two recordings before and after a change: throughput, causes gone or new,
 // per-op latency percentiles, and which changes are beyond noise.
-#include <fmt/format.h>
-
 #include "analysis/compare/trace_comparison.hpp"
-#include "analysis/human_units.hpp"
-#include "server/comparison_json.hpp"
-#include "server/sanitize.hpp"
+#include "server/rpc/sanitize.hpp"
 #include "server/tools/answer_size.hpp"
 #include "server/tools/tool_runner.hpp"
 #include "server/tools/tool_schemas.hpp"
@@ -44,69 +40,6 @@ Result<Side> resolve_side(const TraceSet& traces, const json& arguments, const c
     return Side{std::move(target).value(), std::move(filter).value()};
 }
 
-std::string rate(const json& loop) {
-    return fmt::format("{} {}/s", analysis::format_decimal(loop["per_s"].get<double>(), 1),
-                       loop["unit"].get<std::string>());
-}
-
-std::string lost(const json& ns, const json& share) {
-    return ns.is_null() ? "no chain"
-                        : fmt::format("{} ({})", analysis::format_duration(ns.get<std::int64_t>()),
-                                      analysis::format_percent(share.get<double>()));
-}
-
-std::string render(const json& answer) {
-    std::string text = answer["headline"].get<std::string>() + "\n";
-    for (const auto& warning : answer["warnings"]) {
-        text += "Warning: " + warning.get<std::string>() + "\n";
-    }
-    const json& test = answer["throughput_test"];
-    text +=
-        fmt::format("Throughput: {} -> {} ({}x; {}, bootstrap p={}, interval {}x..{}x). How: {}.\n",
-                    rate(answer["before"]["loop"]), rate(answer["after"]["loop"]),
-                    analysis::format_decimal(answer["throughput_ratio"].get<double>(), 2),
-                    answer["throughput_beyond_noise"].get<bool>() ? "beyond noise" : "within noise",
-                    analysis::format_decimal(test["p_value"].get<double>(), 3),
-                    analysis::format_decimal(test["ci_low"].get<double>(), 2),
-                    analysis::format_decimal(test["ci_high"].get<double>(), 2),
-                    answer["throughput_method"].get<std::string>());
-    text += fmt::format("Verdicts: {} before, {} after.\n",
-                        answer["before"]["verdict"].get<std::string>(),
-                        answer["after"]["verdict"].get<std::string>());
-    text += "cause | actor | before | after | status\n";
-    for (const auto& cause : answer["causes"]) {
-        text += fmt::format(
-            "{} | {}: {} | {} | {} | {}\n", cause["root_cause_class"].get<std::string>(),
-            cause["actor_kind"].get<std::string>(), cause["actor_name"].get<std::string>(),
-            lost(cause["before_ns"], cause["before_share"]),
-            lost(cause["after_ns"], cause["after_share"]), cause["status"].get<std::string>());
-    }
-    text += "op | calls before/after | p50 | p90 | p99 | beyond noise (Holm p)\n";
-    const auto pair = [](const json& op, const char* field) {
-        return analysis::format_duration(op["before"][field].get<std::int64_t>()) + " -> " +
-               analysis::format_duration(op["after"][field].get<std::int64_t>());
-    };
-    for (const auto& op : answer["ops"]) {
-        const json& shift = op["shift"];
-        text += fmt::format(
-            "{} | {}/{} | {} | {} | {} | {}\n", op["op"].get<std::string>(),
-            op["before"]["count"].get<std::int64_t>(), op["after"]["count"].get<std::int64_t>(),
-            pair(op, "p50_ns"), pair(op, "p90_ns"), pair(op, "p99_ns"),
-            shift["rank_test"]["tested"].get<bool>()
-                ? fmt::format("{} ({})",
-                              shift["beyond_noise"].get<bool>()  ? "yes"
-                              : shift["significant"].get<bool>() ? "no: below the effect floor"
-                                                                 : "no",
-                              analysis::format_decimal(shift["adjusted_p_value"].get<double>(), 3))
-                : "too few calls");
-    }
-    text += "Method: " + answer["significance_method"].get<std::string>() + ".\n";
-    if (!answer["note"].get<std::string>().empty()) {
-        text += "Note: " + answer["note"].get<std::string>() + "\n";
-    }
-    return text;
-}
-
 Result<ToolAnswer> answer(const json& arguments, const TraceSet& traces, ToolContext& context) {
     constexpr double kSteps = 3;
     context.progress(0, kSteps, "opening the traces");
@@ -130,19 +63,22 @@ Result<ToolAnswer> answer(const json& arguments, const TraceSet& traces, ToolCon
     if (!comparison) {
         return comparison.error();
     }
-    json structured = to_json(*comparison);
     const auto limit =
         static_cast<std::size_t>(integer_argument(arguments, input_schema(), "limit"));
-    cut_list(structured, "ops", limit, "CUDA operations (largest total time before first)",
-             "raise limit for more");
-    sanitize_strings(structured);
+    report::ComparisonAnswer compared{.comparison = std::move(comparison).value()};
+    compared.ops_total = keep_first(compared.comparison.ops.common, limit);
+    compared.note =
+        cut_note(compared.comparison.ops.common.size(), compared.ops_total,
+                 "CUDA operations (largest total time before first)", "raise limit for more");
     context.progress(2, kSteps, "rendering");
-    std::string text = std::string(kUntrustedDataNote) + "\n" + render(structured);
-    if (auto size = check_answer_size(kTool, structured, text); !size) {
+    ToolAnswer answer = tool_answer(compared);
+    sanitize_strings(answer.structured);
+    answer.text = std::string(kUntrustedDataNote) + "\n" + answer.text;
+    if (auto size = check_answer_size(kTool, answer.structured, answer.text); !size) {
         return size.error();
     }
     context.progress(kSteps, kSteps, "done");
-    return ToolAnswer{std::move(structured), std::move(text)};
+    return answer;
 }
 
 }  // namespace

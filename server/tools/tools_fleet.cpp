@@ -5,37 +5,13 @@
 #include "analysis/human_units.hpp"
 #include "fleet/fleet_overview.hpp"
 #include "fleet/materialise.hpp"
-#include "server/fleet_json.hpp"
+#include "report/fleet_json.hpp"
+#include "report/tool_answers.hpp"
 #include "server/tools/tool_schemas.hpp"
 #include "server/tools/tools.hpp"
 
 namespace causeway::server {
 namespace {
-
-std::string render(const fleet::FleetOverview& overview) {
-    std::string text = fmt::format("Job {}: {} nodes\n", overview.job, overview.nodes.size());
-    for (const auto& node : overview.nodes) {
-        text += fmt::format("  {} (rank {}): {} loop calls/s, {}", node.node,
-                            node.rank < 0 ? std::string("-") : std::to_string(node.rank),
-                            analysis::format_decimal(node.loop_calls_per_s, 1), node.verdict);
-        for (const auto& cause : node.causes) {
-            if (cause.lost_ns > 0) {
-                text += fmt::format(", {} lost {}", cause.cause,
-                                    analysis::format_duration(cause.lost_ns));
-            }
-        }
-        text += "\n";
-    }
-    if (overview.straggler) {
-        const auto& s = *overview.straggler;
-        text += fmt::format(
-            "Straggler: {} at {} loop calls/s ({}% below the median node), cause {}. Skew {}%.\n",
-            s.node, analysis::format_decimal(s.loop_calls_per_s, 1),
-            analysis::format_decimal(s.slower_than_median_pct, 1), s.cause,
-            analysis::format_decimal(overview.skew_pct, 1));
-    }
-    return text;
-}
 
 // The job named in the arguments, or the only stored one.
 Result<std::string> pick_job(const fleet::ClickHouseClient& client, const json& arguments) {
@@ -82,7 +58,7 @@ ToolSpec make_fleet_overview_tool(const std::string& clickhouse_url) {
             if (!overview) {
                 return overview.error();
             }
-            return ToolAnswer{to_json(*overview), render(*overview)};
+            return ToolAnswer{report::to_json(*overview), report::to_text(*overview)};
         }};
 }
 

@@ -4,8 +4,7 @@
 #include <fmt/ranges.h>
 
 #include "analysis/sql/readonly_sql.hpp"
-#include "server/analysis_json.hpp"
-#include "server/sanitize.hpp"
+#include "server/rpc/sanitize.hpp"
 #include "server/tools/tool_runner.hpp"
 #include "server/tools/tool_schemas.hpp"
 #include "server/tools/tools.hpp"
@@ -39,8 +38,8 @@ const json& input_schema() {
     return schema;
 }
 
-Result<json> compute(const TraceTarget& target, const std::string& sql, std::size_t offset,
-                     std::size_t limit, std::chrono::milliseconds query_time_limit) {
+Result<ToolAnswer> compute(const TraceTarget& target, const std::string& sql, std::size_t offset,
+                           std::size_t limit, std::chrono::milliseconds query_time_limit) {
     auto result = analysis::run_readonly_sql(target.trace->path(), sql,
                                              {.skip_rows = offset,
                                               .max_rows = limit,
@@ -52,9 +51,6 @@ Result<json> compute(const TraceTarget& target, const std::string& sql, std::siz
                      " (the schema is the resource causeway://schema/trace.sql)"};
     }
     const std::size_t next = offset + result->rows.size();
-    json answer = to_json(result.value());
-    answer["offset"] = offset;
-    answer["next_offset"] = result->truncated ? json(next) : json(nullptr);
     std::vector<std::string> notes;
     if (result->truncated) {
         notes.push_back(fmt::format(
@@ -66,25 +62,13 @@ Result<json> compute(const TraceTarget& target, const std::string& sql, std::siz
             "to read further",
             kMaxUntrustedStringBytes, kMaxUntrustedStringBytes + 1));
     }
-    answer["note"] = fmt::format("{}", fmt::join(notes, "; "));
-    return answer;
-}
-
-std::string render(const json& answer) {
-    std::string text =
-        fmt::format("{}\n", fmt::join(answer["columns"].get<std::vector<std::string>>(), " | "));
-    for (const auto& row : answer["rows"]) {
-        std::vector<std::string> cells;
-        for (const auto& cell : row) {
-            cells.push_back(cell.is_string() ? cell.get<std::string>() : to_wire(cell));
-        }
-        text += fmt::format("{}\n", fmt::join(cells, " | "));
-    }
-    text += fmt::format("({} rows)\n", answer["row_count"].get<std::int64_t>());
-    if (!answer["note"].get<std::string>().empty()) {
-        text += "Note: " + answer["note"].get<std::string>() + "\n";
-    }
-    return text;
+    const bool truncated = result->truncated;
+    return tool_answer(report::SqlAnswer{
+        .trace = target.trace->name(),
+        .result = std::move(result).value(),
+        .offset = offset,
+        .next_offset = truncated ? std::optional<std::size_t>(next) : std::nullopt,
+        .note = fmt::format("{}", fmt::join(notes, "; "))});
 }
 
 }  // namespace
@@ -113,8 +97,7 @@ ToolSpec make_run_sql_tool() {
                  [sql, offset, limit, query_time_limit](const TraceTarget& target,
                                                         const analysis::TraceFilter&) {
                      return compute(target, sql, offset, limit, query_time_limit);
-                 },
-                 render},
+                 }},
                 arguments, traces, context);
         }};
 }

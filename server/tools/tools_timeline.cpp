@@ -1,9 +1,5 @@
 // get_timeline: the trace cut into equal buckets, to see when a problem happens.
-#include <fmt/format.h>
-
-#include "analysis/human_units.hpp"
 #include "analysis/measure/timeline.hpp"
-#include "server/analysis_json.hpp"
 #include "server/tools/tool_runner.hpp"
 #include "server/tools/tool_schemas.hpp"
 #include "server/tools/tools.hpp"
@@ -11,34 +7,9 @@
 namespace causeway::server {
 namespace {
 
-using analysis::format_duration;
-
 const json& input_schema() {
     static const json schema = tool_schema("get_timeline.input.json");
     return schema;
-}
-
-std::string render(const json& answer) {
-    std::string text = fmt::format(
-        "Buckets of {} from {}: start | CUDA calls | CUDA time | p99 | preempted | blocked | "
-        "run-queue wait | CPU busy | page allocs\n",
-        format_duration(answer["bucket_ns"].get<std::int64_t>()),
-        format_duration(answer["range"]["start_ns"].get<std::int64_t>()));
-    for (const auto& bucket : answer["buckets"]) {
-        text += fmt::format("{} | {} | {} | {} | {} | {} | {} | {} | {}\n",
-                            format_duration(bucket["start_ns"].get<std::int64_t>()),
-                            bucket["cuda_calls"].get<std::int64_t>(),
-                            format_duration(bucket["cuda_ns"].get<std::int64_t>()),
-                            format_duration(bucket["cuda_p99_ns"].get<std::int64_t>()),
-                            format_duration(bucket["preempted_ns"].get<std::int64_t>()),
-                            format_duration(bucket["blocked_ns"].get<std::int64_t>()),
-                            format_duration(bucket["runq_wait_ns"].get<std::int64_t>()),
-                            bucket["cpu_busy_pct"].is_number()
-                                ? fmt::format("{:.0f}%", bucket["cpu_busy_pct"].get<double>())
-                                : std::string("-"),
-                            bucket["page_allocs"].get<std::int64_t>());
-    }
-    return text;
 }
 
 }  // namespace
@@ -59,11 +30,12 @@ ToolSpec make_timeline_tool() {
             return answer_trace_question(
                 {"get_timeline",
                  [buckets](const TraceTarget& target,
-                           const analysis::TraceFilter& filter) -> Result<json> {
-                     return to_json(analysis::compute_timeline(
-                         *target.model, {.filter = filter, .buckets = buckets}));
-                 },
-                 render},
+                           const analysis::TraceFilter& filter) -> Result<ToolAnswer> {
+                     return tool_answer(report::TimelineAnswer{
+                         target.trace->name(),
+                         analysis::compute_timeline(*target.model,
+                                                    {.filter = filter, .buckets = buckets})});
+                 }},
                 arguments, traces, context);
         }};
 }

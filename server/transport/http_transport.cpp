@@ -6,7 +6,7 @@
 
 #include "server/rpc/json_rpc.hpp"
 #include "server/rpc/protocol.hpp"
-#include "server/sanitize.hpp"
+#include "server/rpc/sanitize.hpp"
 #include "server/transport/http_guard.hpp"
 #include "server/transport/http_server.hpp"
 #include "server/transport/http_sessions.hpp"

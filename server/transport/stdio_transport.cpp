@@ -7,8 +7,8 @@
 #include <string>
 
 #include "server/rpc/json_rpc.hpp"
+#include "server/rpc/sanitize.hpp"
 #include "server/rpc/worker_pool.hpp"
-#include "server/sanitize.hpp"
 
 namespace causeway::server {
 namespace {

@@ -45,10 +45,16 @@ std::int64_t step_start(int i) {
     return i * kStepNs;
 }
 
-bool mentions(const std::vector<std::string>& lines, const char* text) {
-    return std::any_of(lines.begin(), lines.end(), [&](const std::string& line) {
-        return line.find(text) != std::string::npos;
-    });
+bool recommends(const std::vector<Recommendation>& recommendations, RecommendationKind kind) {
+    return find_recommendation(recommendations, kind) != nullptr;
+}
+
+// Any advice about the number of DataLoader workers.
+bool advises_workers(const std::vector<Recommendation>& recommendations) {
+    return recommends(recommendations, RecommendationKind::kFewerWorkers) ||
+           recommends(recommendations, RecommendationKind::kWorkersYieldCpu) ||
+           recommends(recommendations, RecommendationKind::kMoreWorkers) ||
+           recommends(recommendations, RecommendationKind::kBackgroundLoading);
 }
 
 const Effect* effect(const CausalChain& chain, const char* kind) {
@@ -102,8 +108,14 @@ TEST_CASE("workers that preempt the trainer and feed it batches are one cause on
     // One cause, one chain: no INPUT-BOUND chain for the same workers.
     CHECK(std::none_of(d.chains.begin(), d.chains.end(),
                        [](const CausalChain& c) { return c.root_cause_class == kInputBound; }));
-    CHECK(mentions(top.recommendations, "index it directly"));
-    CHECK(mentions(top.recommendations, "num_workers=1"));
+    CHECK(recommends(top.recommendations, RecommendationKind::kIndexInMemory));
+    const Recommendation* fewer =
+        find_recommendation(top.recommendations, RecommendationKind::kFewerWorkers);
+    if (fewer == nullptr) {
+        fewer = find_recommendation(top.recommendations, RecommendationKind::kWorkersYieldCpu);
+    }
+    REQUIRE(fewer);
+    CHECK(fewer->count("num_workers") == 1);
 }
 
 TEST_CASE("a worker too slow for the trainer with idle CPUs asks for more workers",
@@ -127,7 +139,11 @@ TEST_CASE("a worker too slow for the trainer with idle CPUs asks for more worker
     CHECK(d.chains[0].confidence == Confidence::kHigh);
     // The trainer asleep 70% and the worker busy: about one CPU the tree left idle, and the
     // tree never waited for one, so one more worker.
-    CHECK(mentions(d.chains[0].recommendations, "raise num_workers from 1 to 2"));
+    const Recommendation* more =
+        find_recommendation(d.chains[0].recommendations, RecommendationKind::kMoreWorkers);
+    REQUIRE(more);
+    CHECK(more->count("num_workers") == 1);
+    CHECK(more->count("more_num_workers") == 2);
 }
 
 TEST_CASE("a thread asleep until the recording ends leaves its CPU idle", "[analysis][actors]") {
@@ -149,7 +165,11 @@ TEST_CASE("a thread asleep until the recording ends leaves its CPU idle", "[anal
 
     CHECK(d.verdict.name == kInputBound);
     REQUIRE(!d.chains.empty());
-    CHECK(mentions(d.chains[0].recommendations, "raise num_workers from 1 to 2"));
+    const Recommendation* more =
+        find_recommendation(d.chains[0].recommendations, RecommendationKind::kMoreWorkers);
+    REQUIRE(more);
+    CHECK(more->count("num_workers") == 1);
+    CHECK(more->count("more_num_workers") == 2);
 }
 
 TEST_CASE("a thread of the trainer that feeds the workers belongs to the DataLoader",
@@ -197,8 +217,8 @@ TEST_CASE("a lock held by another thread names the holder, not the DataLoader",
     CHECK(top.actor.name == "prep_locker");
     CHECK(top.actor.tid == 140);
     CHECK(effect(top, "woken")->wait == "lock");
-    CHECK(mentions(top.recommendations, "critical section"));
-    CHECK_FALSE(mentions(top.recommendations, "num_workers"));
+    CHECK(recommends(top.recommendations, RecommendationKind::kShorterCriticalSection));
+    CHECK_FALSE(advises_workers(top.recommendations));
 }
 
 TEST_CASE("sleeps ended by interrupts blame the disk and the timer, not the interrupted thread",
@@ -226,8 +246,8 @@ TEST_CASE("sleeps ended by interrupts blame the disk and the timer, not the inte
     }
     CHECK(kinds == std::vector<std::string>{"disk_io", "timer"});
     CHECK(d.verdict.name == kInputBound);
-    CHECK(mentions(d.chains[0].recommendations, "page cache"));
-    CHECK(mentions(d.chains[1].recommendations, "sleep"));
+    CHECK(recommends(d.chains[0].recommendations, RecommendationKind::kDataInMemory));
+    CHECK(recommends(d.chains[1].recommendations, RecommendationKind::kRemoveSleep));
 }
 
 TEST_CASE("a waker that was itself preempted is followed one hop back", "[analysis][actors]") {

@@ -7,7 +7,7 @@
 #include "analysis/measure/python_lines.hpp"
 #include "analysis/measure/stack_merge.hpp"
 #include "analysis/measure/stacks.hpp"
-#include "server/analysis_json.hpp"
+#include "report/analysis_json.hpp"
 #include "tests/analysis/fixture_builder.hpp"
 #include "tracedb/reader.hpp"
 
@@ -267,7 +267,7 @@ TEST_CASE("a chain names where the GPU thread waits and where its workers spent 
     CHECK(code_summary(top) ==
           "waits at train.py:55 in train; workers spend CPU at dataset.py:31 in "
           "Squares.__getitem__");
-    auto json = server::to_json(top);
+    auto json = report::to_json(top);
     CHECK(json["gpu_thread_line"]["line"] == 55);
     CHECK(json["actor_line"]["function"] == "Squares.__getitem__");
     CHECK(json["code"] == code_summary(top));
@@ -314,7 +314,7 @@ TEST_CASE("get_stacks leads each stack with the user's line and merges its frame
     REQUIRE(entry.merged.frames.size() == 2);
     CHECK(entry.merged.frames[0].native.symbol == "cudaStreamSynchronize");
     CHECK(entry.merged.frames[1].code.line == 61);
-    auto json = server::to_json(*report);
+    auto json = report::to_json(*report);
     CHECK(json["stacks"][0]["user_line"]["text"] == "train.py:61 in step");
     CHECK(json["stacks"][0]["merged_frames"][1]["kind"] == "python");
 }
@@ -331,6 +331,6 @@ TEST_CASE("a trace without Python frames names no line", "[analysis][python]") {
         CHECK_FALSE(chain.gpu_thread_line);
         CHECK_FALSE(chain.actor_line);
         CHECK(code_summary(chain).empty());
-        CHECK_FALSE(server::to_json(chain).contains("code"));
+        CHECK_FALSE(report::to_json(chain).contains("code"));
     }
 }

@@ -42,10 +42,8 @@ bool has_chain(const Diagnosis& d, const char* name) {
                        [&](const CausalChain& c) { return c.root_cause_class == name; });
 }
 
-bool mentions(const std::vector<std::string>& lines, const char* text) {
-    return std::any_of(lines.begin(), lines.end(), [&](const std::string& line) {
-        return line.find(text) != std::string::npos;
-    });
+bool recommends(const std::vector<Recommendation>& recommendations, RecommendationKind kind) {
+    return find_recommendation(recommendations, kind) != nullptr;
 }
 
 }  // namespace
@@ -83,9 +81,9 @@ TEST_CASE("workers preempting the training thread give CPU-CONTENDED naming them
     // 20 x 5 ms inside slow calls + 199 x 2 ms between calls (the last one falls after the
     // last call, outside the loop).
     CHECK(top.time_lost_ns == 20 * 5 * kMs + 199 * 2 * kMs);
-    CHECK(mentions(top.recommendations, "fewer DataLoader workers"));
-    CHECK(mentions(top.recommendations, "index it directly"));
-    CHECK(!mentions(top.recommendations, "raise num_workers"));
+    CHECK(recommends(top.recommendations, RecommendationKind::kFewerWorkers));
+    CHECK(recommends(top.recommendations, RecommendationKind::kIndexInMemory));
+    CHECK(!recommends(top.recommendations, RecommendationKind::kMoreWorkers));
     REQUIRE(!d.processes.processes.empty());
     CHECK(d.processes.processes[0].role == "training");
     CHECK(d.processes.processes[1].role == "dataloader_worker");
@@ -141,7 +139,7 @@ TEST_CASE("a training thread asleep between calls with idle CPUs is INPUT-BOUND"
     REQUIRE(!d.chains.empty());
     CHECK(d.chains[0].root_cause_class == kInputBound);
     CHECK(d.chains[0].confidence == Confidence::kHigh);
-    CHECK(mentions(d.chains[0].recommendations, "raise num_workers"));
+    CHECK(recommends(d.chains[0].recommendations, RecommendationKind::kMoreWorkers));
     CHECK_FALSE(has_chain(d, kCpuContended));
 }
 
@@ -193,7 +191,7 @@ TEST_CASE("pageable copies dominating the loop are TRANSFER-BOUND with pin_memor
 
     CHECK(d.verdict.name == kTransferBound);
     REQUIRE(!d.chains.empty());
-    CHECK(mentions(d.chains[0].recommendations, "pin_memory=True"));
+    CHECK(recommends(d.chains[0].recommendations, RecommendationKind::kPinnedCopies));
 }
 
 TEST_CASE("cudaMalloc/cudaFree every step are ALLOCATION-CHURN", "[analysis][golden]") {
@@ -209,7 +207,7 @@ TEST_CASE("cudaMalloc/cudaFree every step are ALLOCATION-CHURN", "[analysis][gol
 
     CHECK(d.verdict.name == kAllocationChurn);
     REQUIRE(!d.chains.empty());
-    CHECK(mentions(d.chains[0].recommendations, "Reuse device buffers"));
+    CHECK(recommends(d.chains[0].recommendations, RecommendationKind::kReuseDeviceBuffers));
 }
 
 TEST_CASE("a short run dominated by its first calls is COLD-START", "[analysis][golden]") {
@@ -343,7 +341,7 @@ TEST_CASE(
     CHECK(d.verdict.name == kInputBound);
     REQUIRE(!d.chains.empty());
     const auto& recommendations = d.chains[0].recommendations;
-    CHECK(mentions(recommendations, "persistent_workers=True"));
-    CHECK(mentions(recommendations, "more workers will not help"));
-    CHECK_FALSE(mentions(recommendations, "raise num_workers"));
+    CHECK(recommends(recommendations, RecommendationKind::kPersistentWorkers));
+    CHECK(recommends(recommendations, RecommendationKind::kCheaperLoading));
+    CHECK_FALSE(recommends(recommendations, RecommendationKind::kMoreWorkers));
 }

@@ -6,7 +6,7 @@
 
 #include "fleet/row_binary.hpp"
 #include "fleet/trace_tables.hpp"
-#include "server/fleet_json.hpp"
+#include "report/fleet_json.hpp"
 #include "server/tools/schema_check.hpp"
 #include "server/tools/tool_schemas.hpp"
 
@@ -82,9 +82,9 @@ TEST_CASE("fleet JSON matches the get_fleet_overview output schema", "[fleet][un
     overview.nodes.push_back(
         {"node-1", 0, 600, 2'000'000'000, 300, 600, "GPU-BOUND", {{"GPU-BOUND", 1'600'000'000}}});
     overview.nodes.push_back({"node-2", -1, 0, 0, 0, 0, "INSUFFICIENT-DATA", {}});
-    CHECK(causeway::server::schema_violation(schema, causeway::server::to_json(overview)) == "");
+    CHECK(causeway::server::schema_violation(schema, causeway::report::to_json(overview)) == "");
     overview.straggler = Straggler{"node-1", 0, 300, "GPU-BOUND", 1'600'000'000, 0};
-    auto json = causeway::server::to_json(overview);
+    auto json = causeway::report::to_json(overview);
     CHECK(causeway::server::schema_violation(schema, json) == "");
     CHECK(json["nodes"][1]["rank"].is_null());
 }

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "server/sanitize.hpp"
+#include "server/rpc/sanitize.hpp"
 #include "tests/server/dispatcher_harness.hpp"
 
 using causeway::testing::DispatcherHarness;

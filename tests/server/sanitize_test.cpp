@@ -2,7 +2,7 @@
 // length before a model sees them; tool arguments are checked against their input schema.
 #include <catch2/catch.hpp>
 
-#include "server/sanitize.hpp"
+#include "server/rpc/sanitize.hpp"
 #include "server/tools/schema_check.hpp"
 
 using causeway::server::sanitize_strings;

@@ -7,8 +7,8 @@
 
 #include "fleet/fleet_overview.hpp"
 
-namespace causeway::server {
+namespace causeway::report {
 
 nlohmann::json to_json(const fleet::FleetOverview& overview);
 
-}  // namespace causeway::server
+}  // namespace causeway::report

@@ -1,9 +1,9 @@
-#include "cli/comparison_text.hpp"
+#include "report/comparison_text.hpp"
 
 #include "analysis/human_units.hpp"
-#include "cli/text_table.hpp"
+#include "report/text_table.hpp"
 
-namespace causeway::cli {
+namespace causeway::report {
 namespace {
 
 using analysis::format_decimal;
@@ -129,4 +129,4 @@ std::string render_comparison(const analysis::TraceComparison& c, const Terminal
     return out;
 }
 
-}  // namespace causeway::cli
+}  // namespace causeway::report

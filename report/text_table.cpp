@@ -1,8 +1,8 @@
-#include "cli/text_table.hpp"
+#include "report/text_table.hpp"
 
 #include <algorithm>
 
-namespace causeway::cli {
+namespace causeway::report {
 namespace {
 
 // Display width: UTF-8 continuation bytes take no column.
@@ -53,4 +53,4 @@ std::string TextTable::render(const std::string& indent) const {
     return out;
 }
 
-}  // namespace causeway::cli
+}  // namespace causeway::report

@@ -7,7 +7,7 @@
 
 #include "analysis/compare/trace_comparison.hpp"
 
-namespace causeway::server {
+namespace causeway::report {
 
 nlohmann::json to_json(const analysis::RankTest& t);
 nlohmann::json to_json(const analysis::ShiftTest& s);
@@ -18,4 +18,4 @@ nlohmann::json to_json(const analysis::CauseChange& c);
 nlohmann::json to_json(const analysis::OpLatencyChange& o);
 nlohmann::json to_json(const analysis::TraceComparison& c);
 
-}  // namespace causeway::server
+}  // namespace causeway::report

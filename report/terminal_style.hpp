@@ -4,7 +4,7 @@
 
 #include <string>
 
-namespace causeway::cli {
+namespace causeway::report {
 
 // Text from the traced system (process names, command lines) with control characters replaced
 // by '?', so a crafted name cannot move the cursor or recolour the terminal.
@@ -29,4 +29,4 @@ class TerminalStyle {
     bool enabled_;
 };
 
-}  // namespace causeway::cli
+}  // namespace causeway::report

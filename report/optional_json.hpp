@@ -6,11 +6,11 @@
 
 #include <nlohmann/json.hpp>
 
-namespace causeway::server {
+namespace causeway::report {
 
 template <class T>
 nlohmann::json optional_json(const std::optional<T>& value) {
     return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
 }
 
-}  // namespace causeway::server
+}  // namespace causeway::report

@@ -1,10 +1,11 @@
-#include "cli/diagnosis_text.hpp"
+#include "report/diagnosis_text.hpp"
 
 #include "analysis/human_units.hpp"
 #include "analysis/measure/python_lines.hpp"
-#include "cli/text_table.hpp"
+#include "report/recommendation_text.hpp"
+#include "report/text_table.hpp"
 
-namespace causeway::cli {
+namespace causeway::report {
 namespace {
 
 using analysis::format_duration;
@@ -110,7 +111,7 @@ std::string render_chain(std::size_t rank, const analysis::CausalChain& c,
     if (!c.recommendations.empty()) {
         out += "    Do:\n";
         for (const auto& r : c.recommendations) {
-            out += "      -> " + printable(r) + "\n";
+            out += "      -> " + printable(recommendation_text(c, r)) + "\n";
         }
     }
     return out;
@@ -180,7 +181,8 @@ std::string render_data_quality(const analysis::DataQualityReport& report,
         out += "  " + severity + "  " + item.source + "/" + item.counter + " = " +
                std::to_string(item.value) + ": " + printable(item.description) + "\n";
     }
-    return out;
+    return "\n" + style.bold("Data quality") + "\n" +
+           (out.empty() ? "  nothing lost, nothing unmatched\n" : out);
 }
 
 std::string render_diagnosis(const analysis::Diagnosis& d, const std::string& db_path,
@@ -207,10 +209,7 @@ std::string render_diagnosis(const analysis::Diagnosis& d, const std::string& db
     if (!d.processes.processes.empty()) {
         out += "\n" + style.bold("Processes") + "\n" + render_process_table(d.processes);
     }
-    std::string quality = render_data_quality(d.data_quality, style);
-    out += "\n" + style.bold("Data quality") + "\n" +
-           (quality.empty() ? "  nothing lost, nothing unmatched\n" : quality);
-    return out;
+    return out + render_data_quality(d.data_quality, style);
 }
 
-}  // namespace causeway::cli
+}  // namespace causeway::report

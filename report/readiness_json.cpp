@@ -1,6 +1,6 @@
-#include "server/readiness_json.hpp"
+#include "report/readiness_json.hpp"
 
-namespace causeway::server {
+namespace causeway::report {
 
 using json = nlohmann::json;
 
@@ -36,4 +36,4 @@ json readiness_json(const collector::Readiness& readiness, std::size_t max_proce
             {"warnings", readiness.warnings}};
 }
 
-}  // namespace causeway::server
+}  // namespace causeway::report

@@ -9,13 +9,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "report/untrusted_text.hpp"
+
 namespace causeway::server {
 
-// Longest string from the traced system passed on (bytes, before the ellipsis).
-inline constexpr std::size_t kMaxUntrustedStringBytes = 1024;
-
-std::string sanitize_untrusted(std::string_view text,
-                               std::size_t max_bytes = kMaxUntrustedStringBytes);
+// The sanitiser itself is the report layer's: the tools' text is written there.
+using report::kMaxUntrustedStringBytes;
+using report::sanitize_untrusted;
 
 // Longest error message sent (bytes): error texts quote what the client sent (a window, a tool
 // name, SQL), so they are sanitised like traced-system strings, with room for a list of traces.

@@ -1,10 +1,10 @@
-#include "cli/terminal_style.hpp"
+#include "report/terminal_style.hpp"
 
 #include <unistd.h>
 
 #include <cstdlib>
 
-namespace causeway::cli {
+namespace causeway::report {
 
 std::string printable(const std::string& text) {
     std::string out = text;
@@ -30,4 +30,4 @@ std::string TerminalStyle::wrap(const char* code, const std::string& text) const
     return std::string("\033[") + code + "m" + text + "\033[0m";
 }
 
-}  // namespace causeway::cli
+}  // namespace causeway::report

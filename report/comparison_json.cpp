@@ -1,9 +1,9 @@
-#include "server/comparison_json.hpp"
+#include "report/comparison_json.hpp"
 
-#include "server/analysis_json.hpp"
-#include "server/optional_json.hpp"
+#include "report/analysis_json.hpp"
+#include "report/optional_json.hpp"
 
-namespace causeway::server {
+namespace causeway::report {
 using nlohmann::json;
 
 json to_json(const analysis::RankTest& t) {
@@ -95,4 +95,4 @@ json to_json(const analysis::TraceComparison& c) {
             {"warnings", c.warnings}};
 }
 
-}  // namespace causeway::server
+}  // namespace causeway::report

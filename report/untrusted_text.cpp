@@ -1,6 +1,6 @@
-#include "server/sanitize.hpp"
+#include "report/untrusted_text.hpp"
 
-namespace causeway::server {
+namespace causeway::report {
 namespace {
 
 // Decodes one UTF-8 sequence at `text[i]`; returns its length, or 0 when it is invalid.
@@ -71,22 +71,4 @@ std::string sanitize_untrusted(std::string_view text, std::size_t max_bytes) {
     return out;
 }
 
-std::string sanitize_error_message(std::string_view message) {
-    return sanitize_untrusted(message, kMaxErrorMessageBytes);
-}
-
-void sanitize_strings(nlohmann::json& tree, std::size_t max_bytes) {
-    if (tree.is_string()) {
-        tree = sanitize_untrusted(tree.get_ref<const std::string&>(), max_bytes);
-    } else if (tree.is_structured()) {
-        for (auto& child : tree) {
-            sanitize_strings(child, max_bytes);
-        }
-    }
-}
-
-std::string to_wire(const nlohmann::json& message) {
-    return message.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-}
-
-}  // namespace causeway::server
+}  // namespace causeway::report

@@ -5,11 +5,11 @@
 #include <string>
 
 #include "analysis/compare/trace_comparison.hpp"
-#include "cli/terminal_style.hpp"
+#include "report/terminal_style.hpp"
 
-namespace causeway::cli {
+namespace causeway::report {
 
 std::string render_comparison(const analysis::TraceComparison& comparison,
                               const TerminalStyle& style);
 
-}  // namespace causeway::cli
+}  // namespace causeway::report

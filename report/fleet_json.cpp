@@ -1,6 +1,6 @@
-#include "server/fleet_json.hpp"
+#include "report/fleet_json.hpp"
 
-namespace causeway::server {
+namespace causeway::report {
 
 nlohmann::json to_json(const fleet::FleetOverview& overview) {
     nlohmann::json nodes = nlohmann::json::array();
@@ -34,4 +34,4 @@ nlohmann::json to_json(const fleet::FleetOverview& overview) {
             {"skew_pct", overview.skew_pct}};
 }
 
-}  // namespace causeway::server
+}  // namespace causeway::report

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-namespace causeway::cli {
+namespace causeway::report {
 
 class TextTable {
   public:
@@ -24,4 +24,4 @@ class TextTable {
     std::vector<std::vector<std::string>> rows_;
 };
 
-}  // namespace causeway::cli
+}  // namespace causeway::report

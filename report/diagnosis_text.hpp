@@ -5,9 +5,9 @@
 #include <string>
 
 #include "analysis/diagnose/diagnosis.hpp"
-#include "cli/terminal_style.hpp"
+#include "report/terminal_style.hpp"
 
-namespace causeway::cli {
+namespace causeway::report {
 
 // The first line is always "Verdict: <NAME> ...".
 std::string render_diagnosis(const analysis::Diagnosis& diagnosis, const std::string& db_path,
@@ -16,8 +16,9 @@ std::string render_diagnosis(const analysis::Diagnosis& diagnosis, const std::st
 // The process table (shared with other commands that list processes).
 std::string render_process_table(const analysis::ProcessBreakdown& breakdown);
 
-// Data-quality lines; empty when there is nothing to report.
+// The "Data quality" section of explain and stats: its heading, then one line per item or
+// "nothing lost, nothing unmatched".
 std::string render_data_quality(const analysis::DataQualityReport& report,
                                 const TerminalStyle& style);
 
-}  // namespace causeway::cli
+}  // namespace causeway::report

@@ -7,10 +7,10 @@
 
 #include "collector/readiness.hpp"
 
-namespace causeway::server {
+namespace causeway::report {
 
 // At most `max_processes` processes with CUDA mapped are listed; cuda_process_count says how
 // many there were.
 nlohmann::json readiness_json(const collector::Readiness& readiness, std::size_t max_processes);
 
-}  // namespace causeway::server
+}  // namespace causeway::report

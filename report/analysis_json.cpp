@@ -1,25 +1,17 @@
-#include "server/analysis_json.hpp"
+#include "report/analysis_json.hpp"
 
 #include <optional>
 #include <type_traits>
 #include <variant>
 
 #include "analysis/measure/python_lines.hpp"
-#include "server/optional_json.hpp"
+#include "report/optional_json.hpp"
+#include "report/recommendation_text.hpp"
 
-namespace causeway::server {
+namespace causeway::report {
 namespace {
 
 using nlohmann::json;
-
-template <class T>
-json array_of(const std::vector<T>& items) {
-    json out = json::array();
-    for (const auto& item : items) {
-        out.push_back(to_json(item));
-    }
-    return out;
-}
 
 json native_frame_json(const analysis::StackFrame& f) {
     return {{"address", f.address},
@@ -35,6 +27,22 @@ json python_frame_json(const analysis::PythonFrame& f, const std::string& packag
             {"line", optional_json(f.line)},
             {"library", !package.empty()},
             {"package", package}};
+}
+
+// Each recommendation as {kind, text, params}: programs read the kind and its numbers, people
+// the text.
+json recommendations_json(const analysis::CausalChain& chain) {
+    json out = json::array();
+    for (const auto& r : chain.recommendations) {
+        json params = json::object();
+        for (const auto& p : r.params) {
+            params[p.name] = std::visit([](auto value) { return json(value); }, p.value);
+        }
+        out.push_back({{"kind", analysis::recommendation_kind_name(r.kind)},
+                       {"text", recommendation_text(chain, r)},
+                       {"params", std::move(params)}});
+    }
+    return out;
 }
 
 }  // namespace
@@ -153,7 +161,7 @@ json to_json(const analysis::CausalChain& c) {
                   {"evidence", array_of(c.evidence)},
                   {"competitors", array_of(c.competitors)},
                   {"root_cause", c.root_cause},
-                  {"recommendations", c.recommendations},
+                  {"recommendations", recommendations_json(c)},
                   {"confidence", analysis::confidence_name(c.confidence)},
                   {"time_lost_ns", c.time_lost_ns},
                   {"time_lost_share", c.time_lost_share}};
@@ -228,14 +236,14 @@ json to_json(const analysis::ProcessBreakdown& b) {
     return {{"total_processes", b.total_processes}, {"processes", array_of(b.processes)}};
 }
 
+json to_json(const analysis::GpuThread& t) {
+    return {{"pid", t.pid}, {"tid", t.tid}, {"comm", t.comm}};
+}
+
 json to_json(const analysis::Diagnosis& d) {
-    json gpu_threads = json::array();
-    for (const auto& t : d.gpu_threads) {
-        gpu_threads.push_back({{"pid", t.pid}, {"tid", t.tid}, {"comm", t.comm}});
-    }
     return {{"verdict", to_json(d.verdict)},
             {"chains", array_of(d.chains)},
-            {"gpu_threads", gpu_threads},
+            {"gpu_threads", array_of(d.gpu_threads)},
             {"processes", array_of(d.processes.processes)},
             {"total_processes", d.processes.total_processes},
             {"data_quality", to_json(d.data_quality)},
@@ -330,4 +338,4 @@ json to_json(const analysis::SqlResult& r) {
             {"elapsed_ns", r.elapsed_ns}};
 }
 
-}  // namespace causeway::server
+}  // namespace causeway::report

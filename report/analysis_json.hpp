@@ -4,6 +4,8 @@
 // scenario suite and schemas/tools/*.json depend on them); durations in ns, sizes in bytes,
 // shares as ratios 0..1, NULL where a value is not known.
 
+#include <vector>
+
 #include <nlohmann/json.hpp>
 
 #include "analysis/diagnose/causal_chain.hpp"
@@ -18,7 +20,7 @@
 #include "analysis/model/trace_filter.hpp"
 #include "analysis/sql/readonly_sql.hpp"
 
-namespace causeway::server {
+namespace causeway::report {
 
 nlohmann::json to_json(const analysis::Distribution& d);
 nlohmann::json to_json(const analysis::TimeWindow& w);
@@ -38,10 +40,21 @@ nlohmann::json to_json(const analysis::SchedBreakdown& s);
 nlohmann::json to_json(const analysis::ThreadRow& t);
 nlohmann::json to_json(const analysis::ProcessRow& p);
 nlohmann::json to_json(const analysis::ProcessBreakdown& b);
+nlohmann::json to_json(const analysis::GpuThread& t);
 nlohmann::json to_json(const analysis::Diagnosis& d);
 nlohmann::json to_json(const analysis::Timeline& t);
 nlohmann::json to_json(const analysis::StackReport& r);
 // Blobs become {"blob_bytes": N}.
 nlohmann::json to_json(const analysis::SqlResult& r);
 
-}  // namespace causeway::server
+// A JSON array of each item's to_json.
+template <class T>
+nlohmann::json array_of(const std::vector<T>& items) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& item : items) {
+        out.push_back(to_json(item));
+    }
+    return out;
+}
+
+}  // namespace causeway::report

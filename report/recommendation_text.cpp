@@ -1,0 +1,143 @@
+#include "report/recommendation_text.hpp"
+
+#include <algorithm>
+
+#include "analysis/human_units.hpp"
+
+namespace causeway::report {
+namespace {
+
+using analysis::RecommendationKind;
+
+// "hogd (pid 7), stress (pid 9)": up to four competitors of one role.
+std::string describe_group(const std::vector<analysis::Competitor>& competitors,
+                           const std::string& role) {
+    std::string names;
+    int listed = 0;
+    for (const auto& c : competitors) {
+        if (c.role != role || listed == 4) {
+            continue;
+        }
+        names += (listed++ ? ", " : "") + c.comm + " (pid " + std::to_string(c.pid) + ")";
+    }
+    return names;
+}
+
+std::string persistent_workers_text(const analysis::CausalChain& chain,
+                                    const analysis::Recommendation& r) {
+    const std::string generations = std::to_string(r.count("worker_generations"));
+    // Contention pays the forks on the CPU; an input wait pays the workers' start-up.
+    if (chain.root_cause_class == analysis::kCpuContended) {
+        return "Set persistent_workers=True: a new set of workers was forked " + generations +
+               " times (every epoch), each paying fork and page-allocation costs.";
+    }
+    return "Set persistent_workers=True: a new set of DataLoader workers was forked " +
+           generations + " times, and each epoch waits for them to start.";
+}
+
+}  // namespace
+
+std::string recommendation_text(const analysis::CausalChain& chain,
+                                const analysis::Recommendation& r) {
+    switch (r.kind) {
+        case RecommendationKind::kIndexInMemory:
+            return "If the dataset is already in memory (tensors), index it directly "
+                   "(x[i:i+batch_size]) instead of a DataLoader with workers: no worker processes "
+                   "competing for the CPU and no inter-process copies.";
+        case RecommendationKind::kFewerWorkers:
+            return "Otherwise use fewer DataLoader workers: " + std::to_string(r.count("workers")) +
+                   " workers on " + std::to_string(r.count("cpus")) +
+                   " CPUs leave the training thread no core of its own; try num_workers=" +
+                   std::to_string(r.count("num_workers")) +
+                   (r.count("cpus") > 2 ? " or fewer." : ".");
+        case RecommendationKind::kWorkersYieldCpu:
+            return "Otherwise keep DataLoader workers from preempting the training thread: try "
+                   "num_workers=" +
+                   std::to_string(r.count("num_workers")) + ", or os.nice(10) in worker_init_fn.";
+        case RecommendationKind::kPersistentWorkers:
+            return persistent_workers_text(chain, r);
+        case RecommendationKind::kStopCompetitors:
+            return "Stop " + describe_group(chain.competitors, "competitor") +
+                   " or keep them off the training cores (taskset, cgroup cpusets).";
+        case RecommendationKind::kLimitIntraOpThreads:
+            return "Limit intra-op threads (torch.set_num_threads, OMP_NUM_THREADS) to the cores "
+                   "left free (" +
+                   describe_group(chain.competitors, "other") + " took the CPU).";
+        case RecommendationKind::kOwnCore:
+            return "Give the training thread a core of its own: fewer busy threads and processes "
+                   "on this machine, or pin them away from it (taskset, cgroup cpusets).";
+        case RecommendationKind::kMoreWorkers:
+            return "Load faster in parallel: raise num_workers from " +
+                   std::to_string(r.count("num_workers")) + " to " +
+                   std::to_string(r.count("more_num_workers")) + " (about " +
+                   analysis::format_decimal(r.ratio("idle_cpus"), 1) + " of " +
+                   std::to_string(r.count("cpus")) +
+                   " CPUs were idle while the training thread waited), or raise prefetch_factor.";
+        case RecommendationKind::kBackgroundLoading:
+            return "Prepare batches in the background (DataLoader num_workers > 0, prefetching): "
+                   "the training thread waited while CPUs had room.";
+        case RecommendationKind::kCheaperLoading:
+            return "The CPUs are saturated, so more workers will not help: make loading cheaper "
+                   "(pre-process once, cache decoded samples, index in-memory tensors directly).";
+        case RecommendationKind::kDataInMemory:
+            return "Reading from disk holds the loop: keep the data set in the page cache or in "
+                   "memory, move it to faster storage, or prefetch it in background workers.";
+        case RecommendationKind::kRemoveSleep:
+            return "The training loop sleeps (a time.sleep, a polling interval or a timed wait): "
+                   "remove or shorten the sleep.";
+        case RecommendationKind::kPrefetchNetworkInput:
+            return "Input arrives over the network: prefetch it, cache it locally, or read it with "
+                   "more parallel streams.";
+        case RecommendationKind::kFasterProducer:
+            return "The training thread waits for " + chain.actor.name + " (tid " +
+                   std::to_string(chain.actor.tid) +
+                   "): make its work cheaper or run more producers, so that the next input is "
+                   "ready when the step ends.";
+        case RecommendationKind::kFasterOutsideProcess:
+            return "The training thread waits for " + chain.actor.name +
+                   ", a process outside the traced tree: speed it up "
+                   "or record it too (trace its process tree).";
+        case RecommendationKind::kShorterCriticalSection:
+            return "Shorten " + chain.actor.name +
+                   "'s critical section or move its work out of the lock (copy "
+                   "what it needs under the lock, compute outside it); a queue or double buffer "
+                   "instead of a shared lock lets the training thread go on.";
+        case RecommendationKind::kAvoidGil:
+            return "If " + chain.actor.name +
+                   " runs Python code, the lock may be the GIL: move its work to a process, or to "
+                   "code that releases the GIL (torch ops, numpy).";
+        case RecommendationKind::kFasterDeviceWork:
+            return "Speed up the device work (mixed precision with torch.autocast, fused or larger "
+                   "kernels, torch.compile); host-side changes such as more DataLoader workers or "
+                   "pinned memory will not shorten the step.";
+        case RecommendationKind::kReuseDeviceBuffers:
+            return "Reuse device buffers: allocate once outside the loop, rely on PyTorch's "
+                   "caching allocator (do not call torch.cuda.empty_cache() in the loop), or use "
+                   "cudaMallocAsync memory pools.";
+        case RecommendationKind::kReusePinnedBuffers:
+            return "Allocate pinned host buffers once and reuse them: cudaMallocHost/cudaFreeHost "
+                   "take " +
+                   analysis::format_percent(r.ratio("pinned_share")) + " of the allocation time.";
+        case RecommendationKind::kPinnedCopies:
+            return "Copy from pinned memory: DataLoader(pin_memory=True) and "
+                   ".to(device, non_blocking=True), so copies skip the staging copy and overlap "
+                   "compute.";
+        case RecommendationKind::kBatchSmallCopies:
+            return "Batch small copies: " + analysis::format_percent(r.ratio("small_share")) +
+                   " of " + std::to_string(r.count("copies")) +
+                   " copies are under 64 KiB, so per-call overhead dominates; move whole batches "
+                   "or stack tensors before copying.";
+        case RecommendationKind::kFewerBytes:
+            return "Move fewer bytes: keep tensors on the GPU between steps, copy in lower "
+                   "precision, or overlap copies with compute on a separate stream.";
+        case RecommendationKind::kSteadyStateWindow:
+            return "Record a longer run, or analyse the steady state with --window starting after "
+                   "start-up; for a service, warm up (one dummy step) before taking traffic.";
+        case RecommendationKind::kLazyModuleLoading:
+            return "The first kernel launch loads modules: keep CUDA_MODULE_LOADING=LAZY (the "
+                   "default since CUDA 11.7) and avoid loading unused kernels.";
+    }
+    return {};
+}
+
+}  // namespace causeway::report

@@ -1,0 +1,95 @@
+// The tools' structuredContent (schemas/tools/*.output.json), written from their answers.
+#include "report/analysis_json.hpp"
+#include "report/comparison_json.hpp"
+#include "report/optional_json.hpp"
+#include "report/readiness_json.hpp"
+#include "report/tool_answers.hpp"
+
+namespace causeway::report {
+namespace {
+
+using nlohmann::json;
+
+// Keeps the first `depth` items of a frame list and says how many there were under `total_key`.
+void cut_frames(json& stack, const char* frames_key, const char* total_key, std::size_t depth) {
+    json& frames = stack[frames_key];
+    stack[total_key] = frames.size();
+    if (frames.size() > depth) {
+        frames.erase(frames.begin() + static_cast<std::ptrdiff_t>(depth), frames.end());
+    }
+}
+
+}  // namespace
+
+json to_json(const TraceStatsAnswer& answer) {
+    json out = to_json(answer.stats);
+    out["trace"] = answer.trace;
+    out["ops_total"] = answer.ops_total;
+    out["note"] = answer.note;
+    return out;
+}
+
+json to_json(const CausalChainsAnswer& answer) {
+    const analysis::Diagnosis& d = answer.diagnosis;
+    return {{"trace", answer.trace},
+            {"verdict", to_json(d.verdict)},
+            {"chains", array_of(d.chains)},
+            {"chains_total", answer.chains_total},
+            {"gpu_threads", array_of(d.gpu_threads)},
+            {"data_quality", to_json(d.data_quality)},
+            {"evidence_limits", d.evidence_limits},
+            {"session", to_json(d.session)},
+            {"range", to_json(d.range)},
+            {"note", answer.note}};
+}
+
+json to_json(const ProcessBreakdownAnswer& answer) {
+    return {{"trace", answer.trace},
+            {"processes", array_of(answer.processes)},
+            {"total_processes", answer.total_processes},
+            {"offset", answer.offset},
+            {"next_offset", optional_json(answer.next_offset)},
+            {"range", to_json(answer.range)},
+            {"note", answer.note}};
+}
+
+json to_json(const StacksAnswer& answer) {
+    json out = to_json(answer.report);
+    for (auto& stack : out["stacks"]) {
+        cut_frames(stack, "frames", "frames_total", answer.depth);
+        if (stack.contains("merged_frames")) {
+            cut_frames(stack, "merged_frames", "merged_frames_total", answer.depth);
+        }
+    }
+    out["trace"] = answer.trace;
+    out["note"] = answer.note;
+    return out;
+}
+
+json to_json(const TimelineAnswer& answer) {
+    json out = to_json(answer.timeline);
+    out["trace"] = answer.trace;
+    return out;
+}
+
+json to_json(const SqlAnswer& answer) {
+    json out = to_json(answer.result);
+    out["trace"] = answer.trace;
+    out["offset"] = answer.offset;
+    out["next_offset"] = optional_json(answer.next_offset);
+    out["note"] = answer.note;
+    return out;
+}
+
+json to_json(const ComparisonAnswer& answer) {
+    json out = to_json(answer.comparison);
+    out["ops_total"] = answer.ops_total;
+    out["note"] = answer.note;
+    return out;
+}
+
+json to_json(const ReadinessAnswer& answer) {
+    return readiness_json(answer.readiness, answer.max_processes);
+}
+
+}  // namespace causeway::report
