@@ -90,17 +90,19 @@ Status load_session(const Database& db, std::int64_t schema_version, SessionInfo
 std::vector<DataQualityItem> check_session(SessionInfo& session) {
     std::vector<DataQualityItem> findings;
     if (session.stop_ns && !PlausibleValues::possible_stop(*session.stop_ns)) {
-        findings.push_back({"analysis", "impossible_stop_time", 1, "error",
-                            "the session's stop_ns " + std::to_string(*session.stop_ns) +
-                                " is not 0 .. 366 days after its start: the end of the trace is "
-                                "taken from its last event instead"});
+        findings.push_back(
+            analysis_finding(tracedb::DataQualityCounter::kImpossibleStopTime, 1,
+                             "the session's stop_ns " + std::to_string(*session.stop_ns) +
+                                 " is not 0 .. 366 days after its start: the end of the trace is "
+                                 "taken from its last event instead"));
         session.stop_ns.reset();
     }
     constexpr std::int64_t kMostCpus = 1 << 20;
     if (session.cpu_count < 0 || session.cpu_count > kMostCpus) {
-        findings.push_back({"analysis", "impossible_cpu_count", 1, "error",
-                            "the session's cpu_count " + std::to_string(session.cpu_count) +
-                                " is not 0 .. 2^20: read as unknown (0)"});
+        findings.push_back(analysis_finding(tracedb::DataQualityCounter::kImpossibleCpuCount, 1,
+                                            "the session's cpu_count " +
+                                                std::to_string(session.cpu_count) +
+                                                " is not 0 .. 2^20: read as unknown (0)"));
         session.cpu_count = 0;
     }
     return findings;
@@ -425,11 +427,13 @@ Status load_data_quality(const Database& db, TraceModel& model) {
     }
     int rc;
     while ((rc = stmt->step()) == SQLITE_ROW) {
-        model.data_quality.push_back({.source = column_capped(*stmt, 0, kNameBytes),
-                                      .counter = column_capped(*stmt, 1, kNameBytes),
-                                      .value = stmt->column_int64(2),
-                                      .severity = column_capped(*stmt, 3, kNameBytes),
-                                      .description = column_capped(*stmt, 4, kTextBytes)});
+        DataQualityItem item{.source = column_capped(*stmt, 0, kNameBytes),
+                             .counter = column_capped(*stmt, 1, kNameBytes),
+                             .value = stmt->column_int64(2),
+                             .severity = column_capped(*stmt, 3, kNameBytes),
+                             .description = column_capped(*stmt, 4, kTextBytes)};
+        item.known = tracedb::find_counter(item.source, item.counter);
+        model.data_quality.push_back(std::move(item));
     }
     return rc == SQLITE_DONE ? Status{Ok{}} : step_error(db, "data_quality");
 }
@@ -509,6 +513,14 @@ const char* category_name(OpCategory category) {
     return "other";
 }
 
+DataQualityItem analysis_finding(tracedb::DataQualityCounter counter, std::int64_t value,
+                                 std::string description) {
+    const tracedb::DataQualityRecord row =
+        tracedb::counter_record(counter, value, std::move(description));
+    return {row.source,      row.counter, row.value, tracedb::severity_name(row.severity),
+            row.description, counter};
+}
+
 std::int64_t TraceModel::end_ns() const {
     return session.stop_ns ? std::max(*session.stop_ns, std::int64_t{0}) : last_event_ns_;
 }
@@ -554,15 +566,15 @@ Result<TraceModel> load_trace(const tracedb::TraceReader& reader) {
     auto calls = std::async(std::launch::async, load_calls, reader.path(), std::cref(thread_of_id),
                             std::cref(op_of_id), std::cref(plausible));
     std::vector<LeftOutRows> left_out{
-        {"impossible_offcpu_intervals", "off-CPU intervals",
+        {tracedb::DataQualityCounter::kImpossibleOffcpuIntervals, "off-CPU intervals",
          "an interval must lie inside the session, and its run-queue wait inside it"},
-        {"impossible_sched_totals", "per-thread scheduling totals",
+        {tracedb::DataQualityCounter::kImpossibleSchedTotals, "per-thread scheduling totals",
          "no total of one thread may be negative or outlast the session"},
-        {"impossible_page_alloc_buckets", "page-allocation buckets",
+        {tracedb::DataQualityCounter::kImpossiblePageAllocBuckets, "page-allocation buckets",
          "a bucket must lie inside the session and count 0 .. 2^50 pages and bytes"},
-        {"impossible_snapshots", "system snapshots",
+        {tracedb::DataQualityCounter::kImpossibleSnapshots, "system snapshots",
          "a snapshot must lie inside the session, with percentages of 0 .. 100"},
-        {"impossible_event_counts", "event-count buckets",
+        {tracedb::DataQualityCounter::kImpossibleEventCounts, "event-count buckets",
          "a bucket must start inside the session, last at most 366 days and count 0 .. 2^50 "
          "events"},
     };

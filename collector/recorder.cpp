@@ -29,6 +29,7 @@
 #include "collector/session_info.hpp"
 #include "collector/system_sampler.hpp"
 #include "collector/thread_registry.hpp"
+#include "tracedb/data_quality_counters.hpp"
 
 namespace causeway::collector {
 
@@ -441,10 +442,10 @@ Status Recorder::start(const DiscoveryResult& discovered) {
         auto released = child_->release();
         if (!released) {
             // The file holds the attempt: say in it that nothing of the command ran.
-            (void)writer_.put_data_quality(
-                {"collector", "command_not_started", 1, tracedb::Severity::kError,
-                 released.error().message + ": the command never ran, so nothing of it is in the "
-                                            "trace"});
+            (void)writer_.put_data_quality(tracedb::counter_record(
+                tracedb::DataQualityCounter::kCommandNotStarted, 1,
+                released.error().message +
+                    ": the command never ran, so nothing of it is in the trace"));
         }
         return released;
     }
@@ -608,10 +609,7 @@ Status Recorder::end_command() {
     note(std::string("the recording stopped before the command exited: sending it SIGTERM") +
          grace);
     Status outcome = writer_.put_data_quality(
-        {"collector", "command_ended_by_collector", 1, tracedb::Severity::kInfo,
-         "the recording stopped before the command exited (--duration, SIGINT or SIGTERM): its "
-         "processes were sent SIGTERM, then SIGKILL after --kill-after; the end of the trace "
-         "shows them shutting down"});
+        tracedb::counter_record(tracedb::DataQualityCounter::kCommandEndedByCollector, 1));
     auto record_while_running = [&](double seconds) {
         std::int64_t deadline = monotonic_ns() + static_cast<std::int64_t>(seconds * 1e9);
         while (outcome && command_running() && monotonic_ns() < deadline) {
