@@ -28,7 +28,7 @@ std::vector<Competitor> name_competitors(const TraceModel& model, const Roles& r
         c.share = total > 0 ? static_cast<double>(ns) / static_cast<double>(total) : 0;
         if (thread < 0) {
             c.comm = "<thread not recorded>";
-            c.role = role_name(Role::kCompetitor);
+            c.role = Role::kCompetitor;
         } else {
             const ThreadInfo& t = model.threads[static_cast<std::size_t>(thread)];
             const ProcessInfo& p = model.process_of_thread(thread);
@@ -36,7 +36,7 @@ std::vector<Competitor> name_competitors(const TraceModel& model, const Roles& r
             c.pid = p.pid;
             c.tid = t.tid;
             c.in_tree = p.in_tree;
-            c.role = role_name(roles.thread[static_cast<std::size_t>(thread)]);
+            c.role = roles.thread[static_cast<std::size_t>(thread)];
         }
         out.push_back(std::move(c));
     }
@@ -49,7 +49,7 @@ std::vector<Competitor> name_competitors(const TraceModel& model, const Roles& r
     return out;
 }
 
-std::string describe_group(const std::vector<Competitor>& competitors, const std::string& role) {
+std::string describe_group(const std::vector<Competitor>& competitors, Role role) {
     std::string names;
     int listed = 0;
     for (const auto& c : competitors) {
@@ -226,7 +226,7 @@ void describe_cpu_contention(const ChainInputs& in, const Cause& cause, CausalCh
             chain.root_cause +=
                 "processes outside the traced tree, " + top_name_group(chain.competitors) + ".";
             chain.recommendations.push_back(
-                "Stop " + describe_group(chain.competitors, "competitor") +
+                "Stop " + describe_group(chain.competitors, Role::kCompetitor) +
                 " or keep them off the training cores (taskset, cgroup cpusets).");
             break;
         case CauseKind::kTreeThreads:
@@ -235,7 +235,7 @@ void describe_cpu_contention(const ChainInputs& in, const Cause& cause, CausalCh
             chain.recommendations.push_back(
                 "Limit intra-op threads (torch.set_num_threads, OMP_NUM_THREADS) to the cores "
                 "left free (" +
-                describe_group(chain.competitors, "other") + " took the CPU).");
+                describe_group(chain.competitors, Role::kOther) + " took the CPU).");
             break;
         case CauseKind::kSeveral:
             chain.root_cause +=
