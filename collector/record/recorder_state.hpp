@@ -94,6 +94,8 @@ class Recorder {
     Status start_python_frames();
     Status inspect_python(std::uint32_t tgid);
     int fail(Status status);
+    // A record handed to the writer: fail() when it could not be written, else spend().
+    int written(Status status, std::int64_t& budget);
 
     const RecordOptions& options_;
     tracedb::SessionRecord session_;

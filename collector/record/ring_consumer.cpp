@@ -2,11 +2,27 @@
 // hand each record to the event writer, and the drain after the loop.
 #include <bpf/bpf.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "collector/record/recorder_state.hpp"
 
 namespace causeway::collector {
+namespace {
+
+// The record in a ring sample, copied out (a sample need not be aligned for it); nullopt when
+// the sample is too short to hold one.
+template <class Event>
+std::optional<Event> copy_event(const void* data, std::size_t size) {
+    if (size < sizeof(Event)) {
+        return std::nullopt;
+    }
+    Event event;
+    std::memcpy(&event, data, sizeof(event));
+    return event;
+}
+
+}  // namespace
 
 void Recorder::note(const std::string& message) const {
     if (!options_.quiet) {
@@ -29,40 +45,37 @@ int Recorder::fail(Status status) {
     return status ? 0 : -1;
 }
 
-int Recorder::on_cuda(void* self, void* data, std::size_t size) {
-    auto* recorder = static_cast<Recorder*>(self);
-    if (size < sizeof(cw_cuda_call)) {
-        return 0;
-    }
-    cw_cuda_call event;
-    std::memcpy(&event, data, sizeof(event));
-    if (int rc = recorder->fail(recorder->events_.on_cuda_call(event)); rc != 0) {
+int Recorder::written(Status status, std::int64_t& budget) {
+    if (int rc = fail(std::move(status)); rc != 0) {
         return rc;
     }
-    return recorder->spend(recorder->cuda_budget_);
+    return spend(budget);
+}
+
+int Recorder::on_cuda(void* self, void* data, std::size_t size) {
+    auto* recorder = static_cast<Recorder*>(self);
+    auto event = copy_event<cw_cuda_call>(data, size);
+    return event ? recorder->written(recorder->events_.on_cuda_call(*event), recorder->cuda_budget_)
+                 : 0;
 }
 
 int Recorder::on_sched(void* self, void* data, std::size_t size) {
     auto* recorder = static_cast<Recorder*>(self);
-    if (size < sizeof(cw_offcpu)) {
+    auto event = copy_event<cw_offcpu>(data, size);
+    if (!event) {
         return 0;
     }
-    cw_offcpu event;
-    std::memcpy(&event, data, sizeof(event));
     ++recorder->sched_events_;
-    if (int rc = recorder->fail(recorder->events_.on_offcpu(event)); rc != 0) {
-        return rc;
-    }
-    return recorder->spend(recorder->sched_budget_);
+    return recorder->written(recorder->events_.on_offcpu(*event), recorder->sched_budget_);
 }
 
 int Recorder::on_life(void* self, void* data, std::size_t size) {
     auto* recorder = static_cast<Recorder*>(self);
-    if (size < sizeof(cw_life_event)) {
+    auto copied = copy_event<cw_life_event>(data, size);
+    if (!copied) {
         return 0;
     }
-    cw_life_event event;
-    std::memcpy(&event, data, sizeof(event));
+    const cw_life_event& event = *copied;
     ++recorder->life_events_;
     if (event.kind == CW_LIFE_LOADER) {
         recorder->loader_stops_.insert(event.tgid);
@@ -85,12 +98,8 @@ int Recorder::on_life(void* self, void* data, std::size_t size) {
 
 int Recorder::on_stack_sample(void* self, void* data, std::size_t size) {
     auto* recorder = static_cast<Recorder*>(self);
-    if (size < sizeof(cw_switch_stack)) {
-        return 0;
-    }
-    cw_switch_stack event;
-    std::memcpy(&event, data, sizeof(event));
-    return recorder->fail(recorder->events_.on_switch_stack(event));
+    auto event = copy_event<cw_switch_stack>(data, size);
+    return event ? recorder->fail(recorder->events_.on_switch_stack(*event)) : 0;
 }
 
 Status Recorder::inspect_python(std::uint32_t tgid) {
