@@ -26,6 +26,14 @@ typedef __u64 cw_u64;
 #define CW_COMM_LEN 16
 #define CW_PATH_LEN 128
 
+/* Map sizes and bounds that the data-quality counters name in their descriptions
+ * (tracedb/data_quality_counters.cpp), so they are stated once. Plain numbers: the C++ side
+ * stringifies them. */
+#define CW_MAX_TRACED_PROCESSES 16384 /* traced_tgids: processes of the traced tree */
+#define CW_MAX_TRACED_THREADS 65536   /* per-thread scheduling state */
+#define CW_PY_MAX_STACKS 16384        /* distinct Python stacks kept (python_stacks entries) */
+#define CW_MAX_NESTING 4 /* open CUDA calls per thread; power of two: the index is masked */
+
 /* CUDA operation ids: equal to cuda_op.id in schemas/trace.sql (a unit test compares them). The
  * collector passes the op as the uprobe's bpf_cookie, so one entry and one return program serve
  * every symbol. */

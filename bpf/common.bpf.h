@@ -17,8 +17,6 @@
 #define CW_PF_EXITING 0x00000004 /* include/linux/sched.h: task is in do_exit() */
 #define CW_SIGSTOP 19
 #define CW_E2BIG 7 /* errno: the map is full */
-#define CW_MAX_TRACED_PROCESSES 16384
-#define CW_MAX_TRACED_THREADS 65536
 
 /* key: tgid of a process in the traced tree; value: 1. The in-kernel filter, kept up to date by
  * the lifecycle programs (fork adds, process exit removes) and seeded by the collector. */

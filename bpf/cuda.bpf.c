@@ -7,8 +7,6 @@
 #include "bpf/common.bpf.h"
 #include "bpf/python_frames.bpf.h"
 
-#define CW_MAX_NESTING 4 /* power of two: the index is masked for the verifier */
-
 /* 1: record the user stack of each call (--stacks; costs a frame-pointer walk per call). */
 const volatile bool record_stacks = false;
 

@@ -22,7 +22,6 @@
 #include "bpf/python_process.bpf.h"
 
 #define CW_PY_RETRY_NS 10000000ULL /* 10 ms between two searches for a missing thread state */
-#define CW_PY_MAX_STACKS 16384     /* distinct Python stacks kept (python_stacks entries) */
 
 /* 1: walk Python frames (--stacks without --no-python-frames). Set before load. */
 const volatile bool walk_python = false;

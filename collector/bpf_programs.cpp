@@ -434,7 +434,7 @@ std::vector<std::uint32_t> BpfPrograms::traced_processes() const {
     int fd = bpf_map__fd(lifecycle_->maps.traced_tgids);
     // A walk of a hash map that changes meanwhile can start over: bounded, duplicates are
     // harmless to the callers (signals).
-    constexpr std::size_t kMostKeys = 4 * 16384;  // 4 x traced_tgids' max_entries
+    constexpr std::size_t kMostKeys = 4 * CW_MAX_TRACED_PROCESSES;  // 4 x traced_tgids' size
     std::vector<std::uint32_t> tgids;
     std::uint32_t key = 0, next = 0;
     for (bool first = true;

@@ -3,6 +3,8 @@
 #include <set>
 #include <vector>
 
+#include "tracedb/data_quality_counters.hpp"
+
 namespace causeway::collector {
 
 namespace {
@@ -58,8 +60,8 @@ tracedb::DataQualityRecord PythonProcesses::unreadable_record() const {
         by_reason[why].push_back(tgid);
     }
     std::string description =
-        "Processes running a CPython whose frames cannot be read: their stacks have native "
-        "frames only.";
+        tracedb::counter_spec(tracedb::DataQualityCounter::kPythonUnreadableInterpreters)
+            .description;
     for (const auto& [why, tgids] : by_reason) {
         description += " " + why + " (pid";
         for (std::size_t i = 0; i < tgids.size() && i < kPidsNamed; ++i) {
@@ -68,8 +70,8 @@ tracedb::DataQualityRecord PythonProcesses::unreadable_record() const {
         description += tgids.size() > kPidsNamed ? " ...)." : ").";
     }
     auto count = static_cast<std::int64_t>(unreadable_.size());
-    return {"python", "unreadable_interpreters", count,
-            count == 0 ? tracedb::Severity::kInfo : tracedb::Severity::kError, description};
+    return tracedb::counter_record(tracedb::DataQualityCounter::kPythonUnreadableInterpreters,
+                                   count, description);
 }
 
 }  // namespace causeway::collector

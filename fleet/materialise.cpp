@@ -151,14 +151,11 @@ Status materialise_node(const ClickHouseClient& client, const std::string& job,
         return Error{out_path + " exists already; the copy of node " + node +
                      " is written to a new file only"};
     }
-    sqlite3* raw = nullptr;
-    if (sqlite3_open_v2(out_path.c_str(), &raw, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
-                        nullptr) != SQLITE_OK) {
-        std::string why = raw != nullptr ? sqlite3_errmsg(raw) : "out of memory";
-        sqlite3_close(raw);
-        return Error{"cannot create " + out_path + ": " + why};
+    auto opened = tracedb::Database::open(out_path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+    if (!opened) {
+        return Error{"cannot create " + out_path + ": " + opened.error().message};
     }
-    tracedb::Database db(raw);
+    const tracedb::Database& db = *opened;
     std::string schema(tracedb::schema_sql());
     if (auto created = db.exec(schema.c_str()); !created) {
         return created;

@@ -154,8 +154,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     check_model(*model);
     bool fallback_reported = false;
     for (const auto& item : model->data_quality) {
-        fallback_reported = fallback_reported || item.counter == "cuda_call_read_with_sql" ||
-                            item.counter == "damaged_file";
+        fallback_reported = fallback_reported ||
+                            item.is(tracedb::DataQualityCounter::kCudaCallReadWithSql) ||
+                            item.is(tracedb::DataQualityCounter::kDamagedFile);
     }
     require(pages_read || fallback_reported, "every read with SQL is a data-quality row");
     // The numbers over whatever was loaded: sums and spans of hostile values.

@@ -62,7 +62,6 @@ class IngeroImporter {
     Status read_aggregates();
     Status write_counts();
     Status write_meta();
-    Status add_imported_cuda_ops(const std::string& out_path) const;
 
     const IngeroSource& source_;
     const IngeroScope& scope_;
@@ -572,32 +571,6 @@ Status IngeroImporter::write_meta() {
     return Ok{};
 }
 
-// The writer knows Causeway's own ops only; ops above 1000 go in through a second connection.
-Status IngeroImporter::add_imported_cuda_ops(const std::string& out_path) const {
-    if (ops_->imported_cuda_ops().empty()) {
-        return Ok{};
-    }
-    sqlite3* raw = nullptr;
-    sqlite3_open_v2(out_path.c_str(), &raw, SQLITE_OPEN_READWRITE, nullptr);
-    tracedb::Database db(raw);
-    auto insert = db.prepare("INSERT INTO cuda_op (id, name, api, category) VALUES (?, ?, ?, ?)");
-    if (!insert) {
-        return insert.error();
-    }
-    for (const auto& op : ops_->imported_cuda_ops()) {
-        insert->bind(1, op.id);
-        insert->bind(2, op.name);
-        insert->bind(3, op.api);
-        insert->bind(4, op.category);
-        if (insert->step() != SQLITE_DONE) {
-            return Error{"cannot add CUDA op " + op.name + " to " + out_path + ": " +
-                         db.last_error()};
-        }
-        insert->reset();
-    }
-    return Ok{};
-}
-
 Result<ImportSummary> IngeroImporter::run(const std::string& out_path) {
     summary_.ingero_version = source_.version();
     if (auto status = load_catalog(); !status) {
@@ -611,6 +584,12 @@ Result<ImportSummary> IngeroImporter::run(const std::string& out_path) {
         return writer.error();
     }
     writer_ = std::move(writer.value());
+    // The schema lists Causeway's own ops; the Ingero ops it lacks go in before the calls.
+    for (const auto& op : ops_->imported_cuda_ops()) {
+        if (auto status = writer_->add_cuda_op(op); !status) {
+            return status.error();
+        }
+    }
     for (auto step : {&IngeroImporter::write_tasks, &IngeroImporter::write_snapshots,
                       &IngeroImporter::write_events, &IngeroImporter::read_aggregates,
                       &IngeroImporter::write_counts, &IngeroImporter::write_meta}) {
@@ -632,9 +611,6 @@ Result<ImportSummary> IngeroImporter::run(const std::string& out_path) {
         }
     }
     if (auto status = writer_->finish(axis_.rel(axis_.end_ns)); !status) {
-        return status.error();
-    }
-    if (auto status = add_imported_cuda_ops(out_path); !status) {
         return status.error();
     }
     return summary_;

@@ -16,9 +16,12 @@ struct CausewayOp {
 
 // Causeway's own cuda_op table, read from the embedded schema so the two never disagree.
 Result<std::map<std::string, CausewayOp>> causeway_ops() {
-    sqlite3* raw = nullptr;
-    sqlite3_open_v2(":memory:", &raw, SQLITE_OPEN_READWRITE, nullptr);
-    tracedb::Database db(raw);
+    auto opened = tracedb::Database::open(":memory:", SQLITE_OPEN_READWRITE);
+    if (!opened) {
+        return Error{"cannot open an in-memory database to read the trace schema's ops: " +
+                     opened.error().message};
+    }
+    const tracedb::Database& db = *opened;
     std::string schema(tracedb::schema_sql());
     if (auto status = db.exec(schema.c_str()); !status) {
         return Error{"cannot load the trace schema: " + status.error().message};

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "interop/ingero_source.hpp"
+#include "tracedb/records.hpp"
 #include "tracedb/result.hpp"
 
 namespace causeway::interop {
@@ -37,14 +38,9 @@ struct IngeroOpInfo {
     bool arg1_is_copy_kind = false;  // kCudaCall: runtime copies carry cudaMemcpyKind in arg1
 };
 
-// A cuda_op row the importer adds for an Ingero op that Causeway does not record itself.
-struct ImportedCudaOp {
-    std::int64_t id = 0;  // above 1000, as the schema reserves for importers
-    std::string name{};
-    std::string api{};  // 'runtime' or 'driver'
-    std::string
-        category{};  // 'copy', 'kernel', 'sync', 'alloc', 'free', 'stream', 'event', 'other'
-};
+// A cuda_op row the importer adds for an Ingero op that Causeway does not record itself; its id
+// is above 1000, as the schema reserves for importers.
+using ImportedCudaOp = tracedb::CudaOpRecord;
 
 class IngeroOpTable {
   public:

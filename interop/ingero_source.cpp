@@ -15,33 +15,14 @@ std::int64_t file_bytes(const std::string& path) {
     return ::stat(path.c_str(), &st) == 0 ? static_cast<std::int64_t>(st.st_size) : -1;
 }
 
-// A read-only SQLite URI; '%', '?' and '#' in the path would otherwise end the file name.
-std::string readonly_uri(const std::string& path, bool immutable) {
-    std::string uri = "file:";
-    for (char c : path) {
-        if (c == '%' || c == '?' || c == '#') {
-            static constexpr char kHex[] = "0123456789ABCDEF";
-            uri += '%';
-            uri += kHex[(static_cast<unsigned char>(c) >> 4) & 0xF];
-            uri += kHex[static_cast<unsigned char>(c) & 0xF];
-        } else {
-            uri += c;
-        }
-    }
-    uri += immutable ? "?mode=ro&immutable=1" : "?mode=ro";
-    return uri;
-}
-
 Result<Database> open_uri(const std::string& path, bool immutable) {
-    sqlite3* raw = nullptr;
-    int rc = sqlite3_open_v2(readonly_uri(path, immutable).c_str(), &raw,
-                             SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr);
-    Database db(raw);
-    if (rc != SQLITE_OK) {
-        return Error{raw != nullptr ? db.last_error() : sqlite3_errstr(rc)};
+    auto db = Database::open(tracedb::readonly_uri(path, immutable),
+                             SQLITE_OPEN_READONLY | SQLITE_OPEN_URI);
+    if (!db) {
+        return db.error();
     }
     // The first read fails here, not later, when the WAL cannot be used.
-    if (auto probe = db.query_int64("SELECT count(*) FROM sqlite_master"); !probe) {
+    if (auto probe = db->query_int64("SELECT count(*) FROM sqlite_master"); !probe) {
         return probe.error();
     }
     return db;

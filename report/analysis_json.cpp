@@ -130,8 +130,12 @@ json to_json(const analysis::Evidence& e) {
 }
 
 json to_json(const analysis::Competitor& c) {
-    return {{"comm", c.comm},       {"pid", c.pid},   {"tid", c.tid},
-            {"in_tree", c.in_tree}, {"role", c.role}, {"preempted_ns", c.preempted_ns},
+    return {{"comm", c.comm},
+            {"pid", c.pid},
+            {"tid", c.tid},
+            {"in_tree", c.in_tree},
+            {"role", analysis::role_name(c.role)},
+            {"preempted_ns", c.preempted_ns},
             {"share", c.share}};
 }
 
@@ -197,9 +201,12 @@ json to_json(const analysis::SchedBreakdown& s) {
 }
 
 json to_json(const analysis::ThreadRow& t) {
-    return {{"tid", t.tid},         {"comm", t.comm},
-            {"role", t.role},       {"cuda_calls", t.cuda_calls},
-            {"cuda_ns", t.cuda_ns}, {"sched", to_json(t.sched)}};
+    return {{"tid", t.tid},
+            {"comm", t.comm},
+            {"role", analysis::role_name(t.role)},
+            {"cuda_calls", t.cuda_calls},
+            {"cuda_ns", t.cuda_ns},
+            {"sched", to_json(t.sched)}};
 }
 
 json to_json(const analysis::ProcessRow& p) {
@@ -211,7 +218,7 @@ json to_json(const analysis::ProcessRow& p) {
                 {"ppid", optional_json(p.ppid)},
                 {"comm", p.comm},
                 {"cmdline", optional_json(p.cmdline)},
-                {"role", p.role},
+                {"role", analysis::role_name(p.role)},
                 {"in_tree", p.in_tree},
                 {"start_ns", optional_json(p.start_ns)},
                 {"exit_ns", optional_json(p.exit_ns)},

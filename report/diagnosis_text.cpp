@@ -57,9 +57,9 @@ std::string render_competitors(const std::vector<analysis::Competitor>& competit
                      TextTable::Align::kLeft, TextTable::Align::kLeft, TextTable::Align::kRight,
                      TextTable::Align::kRight});
     for (const auto& c : competitors) {
-        table.add_row({printable(c.comm), std::to_string(c.pid), std::to_string(c.tid), c.role,
-                       c.in_tree ? "yes" : "no", format_duration(c.preempted_ns),
-                       format_percent(c.share)});
+        table.add_row({printable(c.comm), std::to_string(c.pid), std::to_string(c.tid),
+                       analysis::role_name(c.role), c.in_tree ? "yes" : "no",
+                       format_duration(c.preempted_ns), format_percent(c.share)});
     }
     return table.render("       ");
 }
@@ -141,18 +141,19 @@ std::string render_process_table(const analysis::ProcessBreakdown& breakdown) {
         std::string stall = p.sched.worst_stall_ns > 0 ? format_duration(p.sched.worst_stall_ns) +
                                                              " " + p.sched.worst_stall_reason
                                                        : "-";
-        table.add_row({std::to_string(p.pid), p.ppid ? std::to_string(*p.ppid) : "-", p.role,
-                       printable(p.comm), format_duration(p.lifetime_ns),
-                       std::to_string(p.cuda_calls), sched_cell(p.cuda_ns), top,
-                       sched_cell(p.sched.oncpu_ns), sched_cell(p.sched.preempted_ns),
-                       sched_cell(p.sched.blocked_ns), sched_cell(p.sched.runq_wait_ns), stall,
+        table.add_row({std::to_string(p.pid), p.ppid ? std::to_string(*p.ppid) : "-",
+                       analysis::role_name(p.role), printable(p.comm),
+                       format_duration(p.lifetime_ns), std::to_string(p.cuda_calls),
+                       sched_cell(p.cuda_ns), top, sched_cell(p.sched.oncpu_ns),
+                       sched_cell(p.sched.preempted_ns), sched_cell(p.sched.blocked_ns),
+                       sched_cell(p.sched.runq_wait_ns), stall,
                        std::to_string(p.sched.voluntary_switches) + "/" +
                            std::to_string(p.sched.involuntary_switches),
                        sched_cell(p.cpu_taken_ns), std::to_string(p.page_allocs)});
         for (const auto& t : p.threads) {
             table.add_row(
-                {"", std::to_string(t.tid), t.role, "  " + printable(t.comm), "",
-                 std::to_string(t.cuda_calls), sched_cell(t.cuda_ns), "",
+                {"", std::to_string(t.tid), analysis::role_name(t.role), "  " + printable(t.comm),
+                 "", std::to_string(t.cuda_calls), sched_cell(t.cuda_ns), "",
                  sched_cell(t.sched.oncpu_ns), sched_cell(t.sched.preempted_ns),
                  sched_cell(t.sched.blocked_ns), sched_cell(t.sched.runq_wait_ns),
                  t.sched.worst_stall_ns > 0 ? format_duration(t.sched.worst_stall_ns) : "-",

@@ -11,7 +11,7 @@ using analysis::RecommendationKind;
 
 // "hogd (pid 7), stress (pid 9)": up to four competitors of one role.
 std::string describe_group(const std::vector<analysis::Competitor>& competitors,
-                           const std::string& role) {
+                           analysis::Role role) {
     std::string names;
     int listed = 0;
     for (const auto& c : competitors) {
@@ -57,12 +57,12 @@ std::string recommendation_text(const analysis::CausalChain& chain,
         case RecommendationKind::kPersistentWorkers:
             return persistent_workers_text(chain, r);
         case RecommendationKind::kStopCompetitors:
-            return "Stop " + describe_group(chain.competitors, "competitor") +
+            return "Stop " + describe_group(chain.competitors, analysis::Role::kCompetitor) +
                    " or keep them off the training cores (taskset, cgroup cpusets).";
         case RecommendationKind::kLimitIntraOpThreads:
             return "Limit intra-op threads (torch.set_num_threads, OMP_NUM_THREADS) to the cores "
                    "left free (" +
-                   describe_group(chain.competitors, "other") + " took the CPU).";
+                   describe_group(chain.competitors, analysis::Role::kOther) + " took the CPU).";
         case RecommendationKind::kOwnCore:
             return "Give the training thread a core of its own: fewer busy threads and processes "
                    "on this machine, or pin them away from it (taskset, cgroup cpusets).";

@@ -7,6 +7,7 @@
 #include <type_traits>
 #include <variant>
 
+#include "analysis/diagnose/process_roles.hpp"
 #include "analysis/human_units.hpp"
 #include "analysis/measure/python_lines.hpp"
 #include "report/recommendation_text.hpp"
@@ -214,15 +215,15 @@ std::string to_text(const ProcessBreakdownAnswer& answer) {
     for (const auto& process : answer.processes) {
         const analysis::SchedBreakdown& sched = process.sched;
         text += fmt::format("{} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {}\n", process.pid,
-                            clean(process.comm), clean(process.role), process.cuda_calls,
-                            format_duration(process.cuda_ns), format_duration(sched.oncpu_ns),
-                            format_duration(sched.preempted_ns), format_duration(sched.blocked_ns),
-                            format_duration(sched.runq_wait_ns),
+                            clean(process.comm), analysis::role_name(process.role),
+                            process.cuda_calls, format_duration(process.cuda_ns),
+                            format_duration(sched.oncpu_ns), format_duration(sched.preempted_ns),
+                            format_duration(sched.blocked_ns), format_duration(sched.runq_wait_ns),
                             format_duration(sched.worst_stall_ns), process.page_allocs);
         for (const auto& thread : process.threads) {
             text += fmt::format("  tid {} {} ({}): {} CUDA calls, preempted {}\n", thread.tid,
-                                clean(thread.comm), clean(thread.role), thread.cuda_calls,
-                                format_duration(thread.sched.preempted_ns));
+                                clean(thread.comm), analysis::role_name(thread.role),
+                                thread.cuda_calls, format_duration(thread.sched.preempted_ns));
         }
     }
     return text + note_line(answer.note);

@@ -12,10 +12,11 @@
 #include <limits>
 #include <string_view>
 
+#include "tracedb/sqlite_header.hpp"
+
 namespace causeway::tracedb {
 namespace {
 
-constexpr std::size_t kFileHeaderBytes = 100;
 constexpr std::uint8_t kInteriorTablePage = 0x05;
 constexpr std::uint8_t kLeafTablePage = 0x0D;
 constexpr std::uint32_t kLeafHeaderBytes = 8;
@@ -24,14 +25,6 @@ constexpr std::uint32_t kMinCellBytes = 4;  // SQLite pads smaller table-leaf ce
 constexpr int kMaxDepth = 20;  // a b-tree of 512-byte pages holding 2^63 rows is less deep
 constexpr std::int64_t kMinKey = std::numeric_limits<std::int64_t>::min();
 constexpr std::int64_t kMaxKey = std::numeric_limits<std::int64_t>::max();
-
-std::uint32_t big_endian(const std::uint8_t* p, int bytes) {
-    std::uint32_t value = 0;
-    for (int i = 0; i < bytes; ++i) {
-        value = value << 8 | p[i];
-    }
-    return value;
-}
 
 // SQLite's varint: 1 to 9 bytes, 7 bits per byte (8 in the ninth), most significant first.
 bool read_long_varint(const std::uint8_t*& p, const std::uint8_t* end, std::uint64_t& value) {
@@ -206,30 +199,28 @@ ScanResult<BtreeTableScan> BtreeTableScan::open(const Database& db, const std::s
     if (!scan.fd_) {
         return failed(std::strerror(errno));
     }
-    std::uint8_t header[kFileHeaderBytes];
+    std::uint8_t header[kSqliteHeaderBytes];
     struct stat st {};
     if (::pread(scan.fd_.get(), header, sizeof(header), 0) !=
             static_cast<ssize_t>(sizeof(header)) ||
         ::fstat(scan.fd_.get(), &st) != 0) {
         return failed("the file header cannot be read");
     }
-    if (header[18] != 1 || header[19] != 1) {
+    const SqliteHeader decoded = decode_sqlite_header(header);
+    if (!decoded.rollback_journal) {
         return failed("the file is in WAL mode (pages may be in the -wal file)");
     }
-    std::uint32_t page_size = big_endian(header + 16, 2);
-    scan.page_size_ = page_size == 1 ? 65536 : page_size;
+    scan.page_size_ = decoded.page_size;
     if (scan.page_size_ < 512 || (scan.page_size_ & (scan.page_size_ - 1)) != 0 ||
-        scan.page_size_ - header[20] < 480) {  // the least usable size SQLite allows
+        scan.page_size_ - decoded.reserved < 480) {  // the least usable size SQLite allows
         return failed("the header gives an invalid page size");
     }
-    scan.usable_size_ = scan.page_size_ - header[20];
+    scan.usable_size_ = scan.page_size_ - decoded.reserved;
     auto file_pages = static_cast<std::uint64_t>(st.st_size) / scan.page_size_;
     scan.page_count_ = static_cast<std::uint32_t>(
         std::min<std::uint64_t>(file_pages, std::numeric_limits<std::uint32_t>::max()));
-    // The in-header size is valid when the change counter equals "version-valid-for"; SQLite
-    // then ignores pages past it.
-    if (big_endian(header + 24, 4) == big_endian(header + 92, 4)) {
-        scan.page_count_ = std::min(scan.page_count_, big_endian(header + 28, 4));
+    if (decoded.page_count_valid) {
+        scan.page_count_ = std::min(scan.page_count_, decoded.page_count);
     }
     if (root_page < 2 || root_page > scan.page_count_) {
         return scan.damaged("the root page " + std::to_string(root_page) + " is outside the file");

@@ -3,24 +3,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <array>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 
 #include "tracedb/schema.hpp"
+#include "tracedb/sqlite_header.hpp"
 
 namespace causeway::tracedb {
 namespace {
-
-constexpr std::size_t kHeaderBytes = 100;
-constexpr char kSqliteMagic[] = "SQLite format 3";
-
-std::uint32_t read_be32(const unsigned char* p) {
-    return (std::uint32_t{p[0]} << 24) | (std::uint32_t{p[1]} << 16) | (std::uint32_t{p[2]} << 8) |
-           std::uint32_t{p[3]};
-}
 
 std::string folder_of(const std::string& path) {
     auto slash = path.rfind('/');
@@ -32,37 +24,12 @@ bool file_exists(const std::string& path) {
     return ::stat(path.c_str(), &st) == 0;
 }
 
-std::string uri_escape(const std::string& path) {
-    std::string out;
-    for (char c : path) {
-        if (c == '%' || c == '?' || c == '#') {
-            static constexpr char kHex[] = "0123456789ABCDEF";
-            out += '%';
-            out += kHex[(static_cast<unsigned char>(c) >> 4) & 0xF];
-            out += kHex[static_cast<unsigned char>(c) & 0xF];
-        } else {
-            out += c;
-        }
-    }
-    return out;
-}
-
 Result<Database> open_readonly(const std::string& path, bool immutable) {
-    std::string uri = "file:" + uri_escape(path) + "?mode=ro";
-    if (immutable) {
-        uri += "&immutable=1";
-    }
-    sqlite3* raw = nullptr;
+    const std::string uri = readonly_uri(path, immutable);
     // NOMUTEX: a reader connection is used by one thread at a time (the analysis opens one per
     // loader thread, the server serialises its own), so SQLite's per-call mutex is pure cost:
     // about a sixth of the time spent reading 10M calls.
-    int rc = sqlite3_open_v2(uri.c_str(), &raw,
-                             SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nullptr);
-    Database db(raw);
-    if (rc != SQLITE_OK) {
-        return Error{raw != nullptr ? db.last_error() : sqlite3_errstr(rc)};
-    }
-    return db;
+    return Database::open(uri, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX);
 }
 
 // The tables of a SQLite file that is not ours, to say what it looks like.
@@ -117,26 +84,22 @@ std::string check_sqlite_header(const std::string& path) {
     if (!in) {
         return "cannot open " + path + ": " + std::strerror(errno);
     }
-    std::array<unsigned char, kHeaderBytes> header{};
-    in.read(reinterpret_cast<char*>(header.data()), header.size());
+    std::uint8_t header[kSqliteHeaderBytes] = {};
+    in.read(reinterpret_cast<char*>(header), sizeof header);
     auto got = static_cast<std::size_t>(in.gcount());
     std::error_code size_error;
     auto file_bytes = static_cast<std::uint64_t>(std::filesystem::file_size(path, size_error));
     if (file_bytes == 0) {
         return path + " is empty (0 bytes): it is not a trace. Record one with causeway-collector.";
     }
-    if (got < kHeaderBytes || std::memcmp(header.data(), kSqliteMagic, sizeof kSqliteMagic) != 0) {
+    const SqliteHeader decoded = decode_sqlite_header(header);
+    if (got < kSqliteHeaderBytes || !decoded.magic) {
         return path + " is not a SQLite database (" + std::to_string(file_bytes) +
                " bytes, no SQLite header): pass a trace recorded by causeway-collector.";
     }
-    std::uint32_t page_size = (std::uint32_t{header[16]} << 8) | header[17];
-    if (page_size == 1) {
-        page_size = 65536;
-    }
-    std::uint32_t page_count = read_be32(&header[28]);
-    // The in-header size is valid only when the change counter matches "version-valid-for".
-    bool size_valid = read_be32(&header[24]) == read_be32(&header[92]);
-    if (size_valid && page_count > 0 &&
+    const std::uint32_t page_size = decoded.page_size;
+    const std::uint32_t page_count = decoded.page_count;
+    if (decoded.page_count_valid && page_count > 0 &&
         file_bytes < static_cast<std::uint64_t>(page_count) * page_size) {
         return path + " is truncated or corrupt: its header says " + std::to_string(page_count) +
                " pages of " + std::to_string(page_size) + " bytes (" +

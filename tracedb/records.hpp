@@ -165,6 +165,15 @@ struct ProbeRecord {
     std::optional<std::string> error{};
 };
 
+// A row of cuda_op (schemas/trace.sql).
+struct CudaOpRecord {
+    std::int64_t id = 0;
+    std::string name{};
+    std::string api{};  // 'runtime', 'driver'
+    std::string
+        category{};  // 'copy', 'kernel', 'sync', 'alloc', 'free', 'stream', 'event', 'other'
+};
+
 enum class Severity { kInfo, kError, kDataLoss };
 const char* severity_name(Severity severity);
 

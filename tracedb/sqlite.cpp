@@ -25,6 +25,32 @@ std::optional<std::string> Statement::column_optional_text(int col) const {
     return column_text(col);
 }
 
+std::string readonly_uri(const std::string& path, bool immutable) {
+    std::string uri = "file:";
+    for (char c : path) {
+        if (c == '%' || c == '?' || c == '#') {
+            static constexpr char kHex[] = "0123456789ABCDEF";
+            uri += '%';
+            uri += kHex[(static_cast<unsigned char>(c) >> 4) & 0xF];
+            uri += kHex[static_cast<unsigned char>(c) & 0xF];
+        } else {
+            uri += c;
+        }
+    }
+    uri += immutable ? "?mode=ro&immutable=1" : "?mode=ro";
+    return uri;
+}
+
+Result<Database> Database::open(const std::string& uri, int flags) {
+    sqlite3* raw = nullptr;
+    const int rc = sqlite3_open_v2(uri.c_str(), &raw, flags, nullptr);
+    Database db(raw);
+    if (rc != SQLITE_OK) {
+        return Error{raw != nullptr ? db.last_error() : sqlite3_errstr(rc)};
+    }
+    return db;
+}
+
 Result<Statement> Database::prepare(std::string_view sql) const {
     sqlite3_stmt* stmt = nullptr;
     int rc = sqlite3_prepare_v3(db_.get(), sql.data(), static_cast<int>(sql.size()),

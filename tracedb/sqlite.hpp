@@ -66,10 +66,18 @@ class Statement {
     std::unique_ptr<sqlite3_stmt, StatementFinalizer> stmt_;
 };
 
+// A read-only SQLite URI for `path` ("file:...?mode=ro", "&immutable=1" when asked); '%', '?'
+// and '#' in the path are escaped, since they would otherwise end the file name.
+std::string readonly_uri(const std::string& path, bool immutable);
+
 class Database {
   public:
     Database() = default;
     explicit Database(sqlite3* db) : db_(db) {}
+
+    // sqlite3_open_v2 with its return code checked: the error is SQLite's reason (the caller
+    // names the file and what to do).
+    static Result<Database> open(const std::string& uri, int flags);
 
     sqlite3* get() const { return db_.get(); }
     explicit operator bool() const { return db_ != nullptr; }

@@ -24,18 +24,15 @@ Result<TraceWriter> TraceWriter::create(const std::string& path, const SessionRe
         return Error{"cannot create trace DB " + path +
                      ": the file already exists (remove it or choose another --db path)"};
     }
-    sqlite3* raw = nullptr;
     // NOMUTEX: a writer is used by one thread at a time (see the class), so SQLite's per-call
     // mutex would be pure cost on the collector's hot path.
-    int rc =
-        sqlite3_open_v2(path.c_str(), &raw,
-                        SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr);
-    Database db(raw);
-    if (rc != SQLITE_OK) {
-        return Error{"cannot create trace DB " + path + ": " +
-                     (raw != nullptr ? db.last_error() : sqlite3_errstr(rc)) +
+    auto opened =
+        Database::open(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX);
+    if (!opened) {
+        return Error{"cannot create trace DB " + path + ": " + opened.error().message +
                      " (is the folder writable?)"};
     }
+    Database db = std::move(opened.value());
     for (const char* pragma : {"PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL",
                                "PRAGMA cache_size=-65536", "PRAGMA foreign_keys=OFF"}) {
         if (auto status = db.exec(pragma); !status) {
@@ -177,6 +174,7 @@ Status TraceWriter::prepare_statements() {
          "INSERT INTO event_count (process_id, bucket_ns, bucket_dur_ns, event, count, stored, "
          "total_dur_ns, max_dur_ns) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"},
         {&set_meta_, "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)"},
+        {&insert_cuda_op_, "INSERT INTO cuda_op (id, name, api, category) VALUES (?, ?, ?, ?)"},
     };
     for (const auto& entry : entries) {
         auto stmt = db_.prepare(entry.sql);
@@ -456,6 +454,19 @@ Status TraceWriter::put_probe(const ProbeRecord& p) {
     put_probe_.bind(5, p.attached ? 1 : 0);
     put_probe_.bind(6, p.error);
     return run(put_probe_);
+}
+
+Status TraceWriter::add_cuda_op(const CudaOpRecord& op) {
+    insert_cuda_op_.bind(1, op.id);
+    insert_cuda_op_.bind(2, op.name);
+    insert_cuda_op_.bind(3, op.api);
+    insert_cuda_op_.bind(4, op.category);
+    if (auto status = run(insert_cuda_op_); !status) {
+        return Error{"cannot add CUDA op " + op.name + " (id " + std::to_string(op.id) +
+                     "): " + status.error().message +
+                     " (an importer's ops take ids above those of schemas/trace.sql)"};
+    }
+    return Ok{};
 }
 
 Status TraceWriter::put_data_quality(const DataQualityRecord& d) {

@@ -61,6 +61,8 @@ class TraceWriter {
     Status put_data_quality(const DataQualityRecord& counter);
     Status add_event_count(const EventCountRecord& count);
     Status set_meta(const std::string& key, const std::string& value);
+    // An op the schema's cuda_op table does not list (an importer's): its id must be new.
+    Status add_cuda_op(const CudaOpRecord& op);
 
     // Commits the open batch; the next write opens a new one.
     Status commit();
@@ -93,6 +95,7 @@ class TraceWriter {
     Statement insert_cuda_call_, insert_cuda_calls_, insert_offcpu_, put_sched_total_;
     Statement add_page_alloc_;
     Statement insert_snapshot_, put_probe_, put_data_quality_, insert_event_count_, set_meta_;
+    Statement insert_cuda_op_;
 };
 
 }  // namespace causeway::tracedb

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/diagnose/process_roles.hpp"
 #include "analysis/diagnose/recommendation.hpp"
 
 namespace causeway::analysis {
@@ -39,7 +40,7 @@ struct Competitor {
     std::int64_t pid = 0;  // 0 when unknown (the idle task or a thread not in the file)
     std::int64_t tid = 0;
     bool in_tree = false;
-    std::string role;  // role_name() of its thread
+    Role role = Role::kOther;  // of its thread
     std::int64_t preempted_ns = 0;
     double share = 0;  // of the preempted time measured
 };

@@ -28,7 +28,7 @@ std::vector<Competitor> name_competitors(const TraceModel& model, const Roles& r
         c.share = total > 0 ? static_cast<double>(ns) / static_cast<double>(total) : 0;
         if (thread < 0) {
             c.comm = "<thread not recorded>";
-            c.role = role_name(Role::kCompetitor);
+            c.role = Role::kCompetitor;
         } else {
             const ThreadInfo& t = model.threads[static_cast<std::size_t>(thread)];
             const ProcessInfo& p = model.process_of_thread(thread);
@@ -36,7 +36,7 @@ std::vector<Competitor> name_competitors(const TraceModel& model, const Roles& r
             c.pid = p.pid;
             c.tid = t.tid;
             c.in_tree = p.in_tree;
-            c.role = role_name(roles.thread[static_cast<std::size_t>(thread)]);
+            c.role = roles.thread[static_cast<std::size_t>(thread)];
         }
         out.push_back(std::move(c));
     }

@@ -12,9 +12,9 @@ int severity_rank(const std::string& severity) {
     return severity == "data_loss" ? 0 : severity == "error" ? 1 : 2;
 }
 
-bool has_counter(const std::vector<DataQualityItem>& items, const char* counter) {
+bool has_counter(const std::vector<DataQualityItem>& items, tracedb::DataQualityCounter counter) {
     return std::any_of(items.begin(), items.end(),
-                       [counter](const auto& item) { return item.counter == counter; });
+                       [counter](const auto& item) { return item.is(counter); });
 }
 
 // A recording of a command (not of --pid processes, whose command_line is "pid N ...") whose
@@ -25,7 +25,7 @@ bool command_never_started(const TraceModel& model) {
     bool attached_to_pids = command && command->rfind("pid ", 0) == 0 &&
                             command->find_first_not_of("0123456789 ", 4) == std::string::npos;
     if (model.session.imported() || !command || attached_to_pids || model.calls.size() > 0 ||
-        has_counter(model.data_quality, "command_not_started")) {
+        has_counter(model.data_quality, tracedb::DataQualityCounter::kCommandNotStarted)) {
         return false;
     }
     return std::none_of(model.processes.begin(), model.processes.end(),
@@ -42,28 +42,30 @@ bool any_offcpu(const TraceModel& model) {
 DataQualityReport data_quality_report(const TraceModel& model) {
     DataQualityReport report;
     report.items = model.data_quality;
-    auto derived = [&](const char* counter, std::int64_t value, const char* severity,
+    auto derived = [&](tracedb::DataQualityCounter counter, std::int64_t value,
                        std::string description) {
-        report.items.push_back({"analysis", counter, value, severity, std::move(description)});
+        report.items.push_back(analysis_finding(counter, value, std::move(description)));
     };
+    using tracedb::DataQualityCounter;
     if (command_never_started(model)) {
-        derived("command_not_started", 1, "error",
+        derived(DataQualityCounter::kCommandNeverRan, 1,
                 "the traced command (" + capped(*model.session.command_line, kTextBytes) +
                     ") never ran: the process the collector started never executed it (was "
                     "the command found?), so nothing of it was recorded");
     }
-    if (!model.session.stop_ns && !has_counter(report.items, "impossible_stop_time")) {
-        derived("unfinished_recording", 1, "error",
+    if (!model.session.stop_ns &&
+        !has_counter(report.items, DataQualityCounter::kImpossibleStopTime)) {
+        derived(DataQualityCounter::kUnfinishedRecording, 1,
                 "the session has no stop time: the recorder was killed or is still running, so "
                 "the end of the trace may be missing");
     }
     if (model.session.imported()) {
-        derived("imported_trace", 1, "info",
+        derived(DataQualityCounter::kImportedTrace, 1,
                 "imported from " + model.session.source.substr(7) +
                     ": host events are known only as counts per time bucket where the source "
                     "kept no intervals, so a given call cannot be proven preempted");
     } else if (model.calls.size() > 0 && !any_offcpu(model)) {
-        derived("no_offcpu_intervals", 1, "error",
+        derived(DataQualityCounter::kNoOffcpuIntervals, 1,
                 "the trace has CUDA calls but no off-CPU intervals: scheduling was not recorded, "
                 "so CPU contention can be neither proven nor ruled out");
     }
@@ -79,19 +81,19 @@ DataQualityReport data_quality_report(const TraceModel& model) {
                 absent_names += (absent++ == 0 ? "" : ", ") + probe.symbol;
             }
         } else if (probe.required) {
-            derived("required_probe_missing", 1, "error",
+            derived(DataQualityCounter::kRequiredProbeMissing, 1,
                     probe.symbol + " (" + probe.kind +
                         ") was not attached: " + probe.error.value_or("no reason recorded"));
         }
     }
     if (absent > 0) {
-        derived("symbols_not_exported", absent, "info",
+        derived(DataQualityCounter::kSymbolsNotExported, absent,
                 "CUDA functions the probed libraries do not export, so no call to them can "
                 "happen there (a minimal or older runtime): " +
                     capped(absent_names, kTextBytes));
     }
     for (const auto& note : model.notes) {
-        derived("reader_note", 1, "info", note);
+        derived(DataQualityCounter::kReaderNote, 1, note);
     }
     std::stable_sort(report.items.begin(), report.items.end(), [](const auto& a, const auto& b) {
         return severity_rank(a.severity) < severity_rank(b.severity);

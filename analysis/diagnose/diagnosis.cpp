@@ -50,8 +50,7 @@ void cap_chains_resting_on_unknown_reasons(const TraceModel& model,
                                            std::vector<CausalChain>& chains) {
     auto unknown = std::find_if(
         model.data_quality.begin(), model.data_quality.end(), [](const DataQualityItem& item) {
-            return item.source == "sched" && item.counter == "offcpu_reason_unknown" &&
-                   item.value > 0;
+            return item.is(tracedb::DataQualityCounter::kOffcpuReasonUnknown) && item.value > 0;
         });
     if (unknown == model.data_quality.end()) {
         return;

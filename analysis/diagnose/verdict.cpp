@@ -46,7 +46,8 @@ Verdict decide_verdict(const CallAccounting& accounting, const std::vector<Causa
                        std::int64_t host_event_rows) {
     Verdict v;
     auto never_ran = std::find_if(quality.items.begin(), quality.items.end(), [](const auto& item) {
-        return item.counter == "command_not_started";
+        return item.is(tracedb::DataQualityCounter::kCommandNotStarted) ||
+               item.is(tracedb::DataQualityCounter::kCommandNeverRan);
     });
     if (accounting.accounted_calls == 0 && never_ran != quality.items.end()) {
         v.name = kInsufficientData;

@@ -21,8 +21,8 @@ void add_thread_sched(const TraceModel& model, std::size_t thread, SchedBreakdow
     }
 }
 
-int sort_rank(const std::string& role) {
-    return role == "training" ? 0 : role == "competitor" ? 2 : 1;
+int sort_rank(Role role) {
+    return role == Role::kTraining ? 0 : role == Role::kCompetitor ? 2 : 1;
 }
 
 }  // namespace
@@ -76,7 +76,7 @@ ProcessBreakdown process_breakdown(const TraceModel& model, const Roles& roles,
                        : info.ppid;
         row.comm = info.comm;
         row.cmdline = info.cmdline;
-        row.role = role_name(roles.process[p]);
+        row.role = roles.process[p];
         row.in_tree = info.in_tree;
         row.start_ns = info.start_ns;
         row.exit_ns = info.exit_ns;
@@ -101,7 +101,7 @@ ProcessBreakdown process_breakdown(const TraceModel& model, const Roles& roles,
                 ThreadRow tr;
                 tr.tid = model.threads[thread].tid;
                 tr.comm = model.threads[thread].comm;
-                tr.role = role_name(roles.thread[thread]);
+                tr.role = roles.thread[thread];
                 tr.cuda_calls = thread_calls[thread];
                 tr.cuda_ns = thread_ns[thread];
                 add_thread_sched(model, thread, tr.sched);

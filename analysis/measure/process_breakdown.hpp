@@ -37,7 +37,7 @@ struct SchedBreakdown {
 struct ThreadRow {
     std::int64_t tid = 0;
     std::string comm;
-    std::string role;
+    Role role = Role::kOther;
     std::int64_t cuda_calls = 0;
     std::int64_t cuda_ns = 0;
     SchedBreakdown sched;
@@ -48,7 +48,7 @@ struct ProcessRow {
     std::optional<std::int64_t> ppid;
     std::string comm;
     std::optional<std::string> cmdline;
-    std::string role;  // role_name()
+    Role role = Role::kOther;
     bool in_tree = true;
     std::optional<std::int64_t> start_ns;  // NULL: before recording
     std::optional<std::int64_t> exit_ns;   // NULL: alive at the end

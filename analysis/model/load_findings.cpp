@@ -19,17 +19,17 @@ void report_left_out(const std::vector<LeftOutRows>& tables, const PlausibleValu
         if (table.count == 0) {
             continue;
         }
-        out.push_back({"analysis", table.counter, table.count, "error",
-                       std::to_string(table.count) + " " + table.rows +
-                           " hold impossible values and are left out of every number (" +
-                           table.rule + "; the session spans " + plausible.describe() +
-                           "); the first: " + table.first});
+        out.push_back(analysis_finding(
+            table.counter, table.count,
+            std::to_string(table.count) + " " + table.rows +
+                " hold impossible values and are left out of every number (" + table.rule +
+                "; the session spans " + plausible.describe() + "); the first: " + table.first));
     }
 }
 
 void report_call_loading(const LoadedCalls& loaded, const PlausibleValues& plausible,
                          std::vector<DataQualityItem>& out) {
-    LeftOutRows times{"impossible_cuda_calls", "CUDA calls",
+    LeftOutRows times{tracedb::DataQualityCounter::kImpossibleCudaCalls, "CUDA calls",
                       "a call must start and end inside the session and not end before it starts"};
     times.count = loaded.impossible_time;
     if (loaded.first_impossible_time) {
@@ -37,25 +37,27 @@ void report_call_loading(const LoadedCalls& loaded, const PlausibleValues& plaus
     }
     report_left_out({times}, plausible, out);
     if (loaded.impossible_values > 0) {
-        out.push_back({"analysis", "impossible_cuda_call_values", loaded.impossible_values, "error",
-                       std::to_string(loaded.impossible_values) +
-                           " CUDA calls hold a value that cannot be (a size outside 0 .. 1 PiB, a "
-                           "stack id outside 0 .. 2^31-1, a return code beyond 32 bits): the calls "
-                           "are counted, that size or stack read as unknown, that return code as "
-                           "the nearest 32-bit one; the first: " +
-                           describe_call(*loaded.first_impossible_value)});
+        out.push_back(analysis_finding(
+            tracedb::DataQualityCounter::kImpossibleCudaCallValues, loaded.impossible_values,
+            std::to_string(loaded.impossible_values) +
+                " CUDA calls hold a value that cannot be (a size outside 0 .. 1 PiB, a "
+                "stack id outside 0 .. 2^31-1, a return code beyond 32 bits): the calls "
+                "are counted, that size or stack read as unknown, that return code as "
+                "the nearest 32-bit one; the first: " +
+                describe_call(*loaded.first_impossible_value)));
     }
     if (const auto& refused = loaded.read_with_sql_because) {
         bool damaged = refused->kind == tracedb::ScanRefusal::Kind::kDamaged;
-        out.push_back(
-            {"analysis", damaged ? "damaged_file" : "cuda_call_read_with_sql", 1,
-             damaged ? "error" : "info",
-             refused->reason +
-                 (damaged ? ". cuda_call was read with SQL instead, which returns what SQLite can "
-                            "still read: numbers may be missing rows or hold corrupt values. "
-                            "Re-record the trace or restore an intact copy."
-                          : ". cuda_call was read with SQL instead: the same rows, read more "
-                            "slowly.")});
+        out.push_back(analysis_finding(
+            damaged ? tracedb::DataQualityCounter::kDamagedFile
+                    : tracedb::DataQualityCounter::kCudaCallReadWithSql,
+            1,
+            refused->reason +
+                (damaged ? ". cuda_call was read with SQL instead, which returns what SQLite can "
+                           "still read: numbers may be missing rows or hold corrupt values. "
+                           "Re-record the trace or restore an intact copy."
+                         : ". cuda_call was read with SQL instead: the same rows, read more "
+                           "slowly.")));
     }
 }
 

@@ -16,12 +16,13 @@ namespace causeway::analysis {
 
 // Rows of one table left out because a value cannot be.
 struct LeftOutRows {
-    LeftOutRows(const char* counter_name, const char* rows_name, const char* rule_text)
-        : counter(counter_name), rows(rows_name), rule(rule_text) {}
+    LeftOutRows(tracedb::DataQualityCounter counter_id, const char* rows_name,
+                const char* rule_text)
+        : counter(counter_id), rows(rows_name), rule(rule_text) {}
 
-    const char* counter;  // 'impossible_offcpu_intervals'
-    const char* rows;     // 'off-CPU intervals'
-    const char* rule;     // what a row must satisfy, in words
+    tracedb::DataQualityCounter counter;  // kImpossibleOffcpuIntervals
+    const char* rows;                     // 'off-CPU intervals'
+    const char* rule;                     // what a row must satisfy, in words
     std::int64_t count = 0;
     std::string first;  // the first one left out, as stored
 

@@ -39,14 +39,29 @@ Status step_error(const Database& db, const char* table) {
     return Error{std::string("cannot read table ") + table + ": " + db.last_error()};
 }
 
+// Runs `sql` over `table` and hands each row to `on_row`: the one loop every loader shares.
+template <class OnRow>
+Status for_each_row(const Database& db, const char* table, const char* sql, OnRow on_row) {
+    auto stmt = query(db, sql);
+    if (!stmt) {
+        return stmt.error();
+    }
+    int rc;
+    while ((rc = stmt->step()) == SQLITE_ROW) {
+        on_row(static_cast<const Statement&>(*stmt));
+    }
+    return rc == SQLITE_DONE ? Status{Ok{}} : step_error(db, table);
+}
+
+// cuda_op.category as stored, both ways; anything else reads as kOther.
+constexpr std::pair<OpCategory, const char*> kCategoryNames[] = {
+    {OpCategory::kCopy, "copy"},   {OpCategory::kKernel, "kernel"}, {OpCategory::kSync, "sync"},
+    {OpCategory::kAlloc, "alloc"}, {OpCategory::kFree, "free"},     {OpCategory::kStream, "stream"},
+    {OpCategory::kEvent, "event"}, {OpCategory::kOther, "other"},
+};
+
 OpCategory parse_category(const std::string& text) {
-    static const std::pair<const char*, OpCategory> kNames[] = {
-        {"copy", OpCategory::kCopy},   {"kernel", OpCategory::kKernel},
-        {"sync", OpCategory::kSync},   {"alloc", OpCategory::kAlloc},
-        {"free", OpCategory::kFree},   {"stream", OpCategory::kStream},
-        {"event", OpCategory::kEvent},
-    };
-    for (const auto& [name, category] : kNames) {
+    for (const auto& [category, name] : kCategoryNames) {
         if (text == name) {
             return category;
         }
@@ -90,49 +105,47 @@ Status load_session(const Database& db, std::int64_t schema_version, SessionInfo
 std::vector<DataQualityItem> check_session(SessionInfo& session) {
     std::vector<DataQualityItem> findings;
     if (session.stop_ns && !PlausibleValues::possible_stop(*session.stop_ns)) {
-        findings.push_back({"analysis", "impossible_stop_time", 1, "error",
-                            "the session's stop_ns " + std::to_string(*session.stop_ns) +
-                                " is not 0 .. 366 days after its start: the end of the trace is "
-                                "taken from its last event instead"});
+        findings.push_back(
+            analysis_finding(tracedb::DataQualityCounter::kImpossibleStopTime, 1,
+                             "the session's stop_ns " + std::to_string(*session.stop_ns) +
+                                 " is not 0 .. 366 days after its start: the end of the trace is "
+                                 "taken from its last event instead"));
         session.stop_ns.reset();
     }
     constexpr std::int64_t kMostCpus = 1 << 20;
     if (session.cpu_count < 0 || session.cpu_count > kMostCpus) {
-        findings.push_back({"analysis", "impossible_cpu_count", 1, "error",
-                            "the session's cpu_count " + std::to_string(session.cpu_count) +
-                                " is not 0 .. 2^20: read as unknown (0)"});
+        findings.push_back(analysis_finding(tracedb::DataQualityCounter::kImpossibleCpuCount, 1,
+                                            "the session's cpu_count " +
+                                                std::to_string(session.cpu_count) +
+                                                " is not 0 .. 2^20: read as unknown (0)"));
         session.cpu_count = 0;
     }
     return findings;
 }
 
 Status load_processes(const Database& db, TraceModel& model, IdIndex& process_index) {
-    auto stmt = query(db,
-                      "SELECT id, pid, parent_id, ppid, comm, cmdline, in_tree, start_ns, "
-                      "exec_ns, exit_ns, exit_code FROM process ORDER BY id");
-    if (!stmt) {
-        return stmt.error();
-    }
     std::vector<std::optional<std::int64_t>> parent_ids;
-    int rc;
-    while ((rc = stmt->step()) == SQLITE_ROW) {
-        ProcessInfo p;
-        p.id = stmt->column_int64(0);
-        p.pid = stmt->column_int64(1);
-        parent_ids.push_back(stmt->column_optional_int64(2));
-        p.ppid = stmt->column_optional_int64(3);
-        p.comm = column_capped(*stmt, 4, kNameBytes);
-        p.cmdline = optional_column_capped(*stmt, 5, kTextBytes);
-        p.in_tree = stmt->column_int64(6) != 0;
-        p.start_ns = stmt->column_optional_int64(7);
-        p.exec_ns = stmt->column_optional_int64(8);
-        p.exit_ns = stmt->column_optional_int64(9);
-        p.exit_code = stmt->column_optional_int64(10);
-        process_index[p.id] = static_cast<int>(model.processes.size());
-        model.processes.push_back(std::move(p));
-    }
-    if (rc != SQLITE_DONE) {
-        return step_error(db, "process");
+    auto read = for_each_row(db, "process",
+                             "SELECT id, pid, parent_id, ppid, comm, cmdline, in_tree, start_ns, "
+                             "exec_ns, exit_ns, exit_code FROM process ORDER BY id",
+                             [&](const Statement& row) {
+                                 ProcessInfo p;
+                                 p.id = row.column_int64(0);
+                                 p.pid = row.column_int64(1);
+                                 parent_ids.push_back(row.column_optional_int64(2));
+                                 p.ppid = row.column_optional_int64(3);
+                                 p.comm = column_capped(row, 4, kNameBytes);
+                                 p.cmdline = optional_column_capped(row, 5, kTextBytes);
+                                 p.in_tree = row.column_int64(6) != 0;
+                                 p.start_ns = row.column_optional_int64(7);
+                                 p.exec_ns = row.column_optional_int64(8);
+                                 p.exit_ns = row.column_optional_int64(9);
+                                 p.exit_code = row.column_optional_int64(10);
+                                 process_index[p.id] = static_cast<int>(model.processes.size());
+                                 model.processes.push_back(std::move(p));
+                             });
+    if (!read) {
+        return read;
     }
     for (std::size_t i = 0; i < model.processes.size(); ++i) {
         if (parent_ids[i]) {
@@ -144,68 +157,58 @@ Status load_processes(const Database& db, TraceModel& model, IdIndex& process_in
 
 Status load_threads(const Database& db, TraceModel& model, const IdIndex& process_index,
                     IdIndex& thread_index) {
-    auto stmt = query(db, "SELECT id, tid, process_id, comm, start_ns, exit_ns FROM thread");
-    if (!stmt) {
-        return stmt.error();
-    }
-    int rc;
     std::int64_t orphans = 0;
-    while ((rc = stmt->step()) == SQLITE_ROW) {
-        ThreadInfo t;
-        t.id = stmt->column_int64(0);
-        t.tid = stmt->column_int64(1);
-        t.process_index = lookup(process_index, stmt->column_int64(2));
-        t.comm = column_capped(*stmt, 3, kNameBytes);
-        t.start_ns = stmt->column_optional_int64(4);
-        t.exit_ns = stmt->column_optional_int64(5);
-        if (t.process_index < 0) {
-            ++orphans;
-            continue;
-        }
-        int index = static_cast<int>(model.threads.size());
-        thread_index[t.id] = index;
-        model.processes[static_cast<std::size_t>(t.process_index)].thread_indices.push_back(index);
-        model.threads.push_back(std::move(t));
-    }
-    if (rc != SQLITE_DONE) {
-        return step_error(db, "thread");
+    auto read = for_each_row(
+        db, "thread", "SELECT id, tid, process_id, comm, start_ns, exit_ns FROM thread",
+        [&](const Statement& row) {
+            ThreadInfo t;
+            t.id = row.column_int64(0);
+            t.tid = row.column_int64(1);
+            t.process_index = lookup(process_index, row.column_int64(2));
+            t.comm = column_capped(row, 3, kNameBytes);
+            t.start_ns = row.column_optional_int64(4);
+            t.exit_ns = row.column_optional_int64(5);
+            if (t.process_index < 0) {
+                ++orphans;
+                return;
+            }
+            int index = static_cast<int>(model.threads.size());
+            thread_index[t.id] = index;
+            model.processes[static_cast<std::size_t>(t.process_index)].thread_indices.push_back(
+                index);
+            model.threads.push_back(std::move(t));
+        });
+    if (!read) {
+        return read;
     }
     if (orphans > 0) {
         model.notes.push_back(std::to_string(orphans) +
                               " thread rows name a process that is not in the file; skipped");
     }
-    auto renames = query(db,
-                         "SELECT thread_id, old_comm FROM thread_rename "
-                         "WHERE old_comm IS NOT NULL ORDER BY thread_id, ts_ns");
-    if (!renames) {
-        return renames.error();
-    }
-    while ((rc = renames->step()) == SQLITE_ROW) {
-        int index = lookup(thread_index, renames->column_int64(0));
-        if (index >= 0) {
-            model.threads[static_cast<std::size_t>(index)].former_comms.push_back(
-                column_capped(*renames, 1, kNameBytes));
-        }
-    }
-    return rc == SQLITE_DONE ? Status{Ok{}} : step_error(db, "thread_rename");
+    return for_each_row(
+        db, "thread_rename",
+        "SELECT thread_id, old_comm FROM thread_rename "
+        "WHERE old_comm IS NOT NULL ORDER BY thread_id, ts_ns",
+        [&](const Statement& row) {
+            int index = lookup(thread_index, row.column_int64(0));
+            if (index >= 0) {
+                model.threads[static_cast<std::size_t>(index)].former_comms.push_back(
+                    column_capped(row, 1, kNameBytes));
+            }
+        });
 }
 
 Status load_ops(const Database& db, TraceModel& model, IdIndex& op_index) {
-    auto stmt = query(db, "SELECT id, name, api, category FROM cuda_op ORDER BY id");
-    if (!stmt) {
-        return stmt.error();
-    }
-    int rc;
-    while ((rc = stmt->step()) == SQLITE_ROW) {
-        OpInfo op;
-        op.id = stmt->column_int64(0);
-        op.name = column_capped(*stmt, 1, kNameBytes);
-        op.driver = stmt->column_text(2) == "driver";
-        op.category = parse_category(stmt->column_text(3));
-        op_index[op.id] = static_cast<int>(model.ops.size());
-        model.ops.push_back(std::move(op));
-    }
-    return rc == SQLITE_DONE ? Status{Ok{}} : step_error(db, "cuda_op");
+    return for_each_row(db, "cuda_op", "SELECT id, name, api, category FROM cuda_op ORDER BY id",
+                        [&](const Statement& row) {
+                            OpInfo op;
+                            op.id = row.column_int64(0);
+                            op.name = column_capped(row, 1, kNameBytes);
+                            op.driver = row.column_text(2) == "driver";
+                            op.category = parse_category(row.column_text(3));
+                            op_index[op.id] = static_cast<int>(model.ops.size());
+                            model.ops.push_back(std::move(op));
+                        });
 }
 
 // Takes the columns read by load_calls into the model and names the rows it skipped.
@@ -249,57 +252,55 @@ Status load_offcpu(const Database& db, std::int64_t schema_version, TraceModel& 
                    const IdIndex& thread_index, const PlausibleValues& plausible,
                    LeftOutRows& left_out, std::int64_t& last_event_ns) {
     model.offcpu_by_thread.assign(model.threads.size(), {});
-    auto stmt = query(db, schema_version >= 2
-                              ? "SELECT thread_id, ts_ns, dur_ns, reason, runq_wait_ns, cpu, "
-                                "next_thread_id, wake_context, waker_thread_id, syscall_nr, iowait "
-                                "FROM offcpu"
-                              : "SELECT thread_id, ts_ns, dur_ns, reason, runq_wait_ns, cpu, "
-                                "next_thread_id, NULL, NULL, NULL, NULL FROM offcpu");
-    if (!stmt) {
-        return stmt.error();
-    }
-    int rc;
     std::int64_t unknown = 0;
-    while ((rc = stmt->step()) == SQLITE_ROW) {
-        int thread = lookup(thread_index, stmt->column_int64(0));
-        if (thread < 0) {
-            ++unknown;
-            continue;
-        }
-        OffCpuInterval o;
-        o.ts_ns = stmt->column_int64(1);
-        o.dur_ns = stmt->column_int64(2);
-        o.preempted = stmt->column_int64(3) == 0;
-        o.runq_wait_ns = stmt->column_int64(4);
-        if (!plausible.interval(o.ts_ns, o.dur_ns) || o.runq_wait_ns < 0 ||
-            o.runq_wait_ns > o.dur_ns) {
-            left_out.add([&] {
-                return "ts_ns " + std::to_string(o.ts_ns) + ", dur_ns " + std::to_string(o.dur_ns) +
-                       ", runq_wait_ns " + std::to_string(o.runq_wait_ns);
-            });
-            continue;
-        }
-        o.cpu = static_cast<std::int32_t>(stmt->column_int64(5));
-        if (auto next = stmt->column_optional_int64(6)) {
-            o.next_thread_index = lookup(thread_index, *next);
-        }
-        if (auto wake = stmt->column_optional_int64(7); wake && *wake >= 0 && *wake <= 3) {
-            o.wake = static_cast<Wake>(*wake);
-        }
-        if (auto waker = stmt->column_optional_int64(8)) {
-            o.waker_thread_index = lookup(thread_index, *waker);
-        }
-        if (auto nr = stmt->column_optional_int64(9); nr && *nr >= kNoSyscall && *nr < 1 << 20) {
-            o.syscall_nr = static_cast<std::int32_t>(*nr);
-        }
-        if (auto iowait = stmt->column_optional_int64(10)) {
-            o.iowait = *iowait != 0 ? 1 : 0;
-        }
-        last_event_ns = std::max(last_event_ns, o.end_ns());
-        model.offcpu_by_thread[static_cast<std::size_t>(thread)].push_back(o);
-    }
-    if (rc != SQLITE_DONE) {
-        return step_error(db, "offcpu");
+    auto read = for_each_row(
+        db, "offcpu",
+        schema_version >= 2 ? "SELECT thread_id, ts_ns, dur_ns, reason, runq_wait_ns, cpu, "
+                              "next_thread_id, wake_context, waker_thread_id, syscall_nr, iowait "
+                              "FROM offcpu"
+                            : "SELECT thread_id, ts_ns, dur_ns, reason, runq_wait_ns, cpu, "
+                              "next_thread_id, NULL, NULL, NULL, NULL FROM offcpu",
+        [&](const Statement& row) {
+            int thread = lookup(thread_index, row.column_int64(0));
+            if (thread < 0) {
+                ++unknown;
+                return;
+            }
+            OffCpuInterval o;
+            o.ts_ns = row.column_int64(1);
+            o.dur_ns = row.column_int64(2);
+            o.preempted = row.column_int64(3) == 0;
+            o.runq_wait_ns = row.column_int64(4);
+            if (!plausible.interval(o.ts_ns, o.dur_ns) || o.runq_wait_ns < 0 ||
+                o.runq_wait_ns > o.dur_ns) {
+                left_out.add([&] {
+                    return "ts_ns " + std::to_string(o.ts_ns) + ", dur_ns " +
+                           std::to_string(o.dur_ns) + ", runq_wait_ns " +
+                           std::to_string(o.runq_wait_ns);
+                });
+                return;
+            }
+            o.cpu = static_cast<std::int32_t>(row.column_int64(5));
+            if (auto next = row.column_optional_int64(6)) {
+                o.next_thread_index = lookup(thread_index, *next);
+            }
+            if (auto wake = row.column_optional_int64(7); wake && *wake >= 0 && *wake <= 3) {
+                o.wake = static_cast<Wake>(*wake);
+            }
+            if (auto waker = row.column_optional_int64(8)) {
+                o.waker_thread_index = lookup(thread_index, *waker);
+            }
+            if (auto nr = row.column_optional_int64(9); nr && *nr >= kNoSyscall && *nr < 1 << 20) {
+                o.syscall_nr = static_cast<std::int32_t>(*nr);
+            }
+            if (auto iowait = row.column_optional_int64(10)) {
+                o.iowait = *iowait != 0 ? 1 : 0;
+            }
+            last_event_ns = std::max(last_event_ns, o.end_ns());
+            model.offcpu_by_thread[static_cast<std::size_t>(thread)].push_back(o);
+        });
+    if (!read) {
+        return read;
     }
     // Read in stored order, not through the index (a random lookup per row), then sorted.
     sort_each_if_needed(
@@ -315,198 +316,171 @@ Status load_offcpu(const Database& db, std::int64_t schema_version, TraceModel& 
 Status load_sched_totals(const Database& db, TraceModel& model, const IdIndex& thread_index,
                          const PlausibleValues& plausible, LeftOutRows& left_out) {
     model.sched_by_thread.assign(model.threads.size(), std::nullopt);
-    auto stmt = query(db,
-                      "SELECT thread_id, voluntary_switches, involuntary_switches, oncpu_ns, "
-                      "preempted_ns, blocked_ns, runq_wait_ns, wakeups FROM thread_sched_total");
-    if (!stmt) {
-        return stmt.error();
-    }
-    int rc;
-    while ((rc = stmt->step()) == SQLITE_ROW) {
-        int thread = lookup(thread_index, stmt->column_int64(0));
-        if (thread < 0) {
-            continue;
-        }
-        SchedTotal total{
-            .voluntary_switches = stmt->column_int64(1),
-            .involuntary_switches = stmt->column_int64(2),
-            .oncpu_ns = stmt->column_int64(3),
-            .preempted_ns = stmt->column_int64(4),
-            .blocked_ns = stmt->column_int64(5),
-            .runq_wait_ns = stmt->column_int64(6),
-            .wakeups = stmt->column_int64(7),
-        };
-        // One thread is in one place at a time: none of its totals outlasts the session.
-        if (!plausible.duration(total.oncpu_ns) || !plausible.duration(total.preempted_ns) ||
-            !plausible.duration(total.blocked_ns) || !plausible.duration(total.runq_wait_ns) ||
-            !plausible.amount(total.voluntary_switches) ||
-            !plausible.amount(total.involuntary_switches) || !plausible.amount(total.wakeups)) {
-            left_out.add([&] {
-                return "thread_id " + std::to_string(stmt->column_int64(0)) + ", oncpu_ns " +
-                       std::to_string(total.oncpu_ns) + ", preempted_ns " +
-                       std::to_string(total.preempted_ns) + ", blocked_ns " +
-                       std::to_string(total.blocked_ns);
-            });
-            continue;
-        }
-        model.sched_by_thread[static_cast<std::size_t>(thread)] = total;
-    }
-    return rc == SQLITE_DONE ? Status{Ok{}} : step_error(db, "thread_sched_total");
+    return for_each_row(
+        db, "thread_sched_total",
+        "SELECT thread_id, voluntary_switches, involuntary_switches, oncpu_ns, "
+        "preempted_ns, blocked_ns, runq_wait_ns, wakeups FROM thread_sched_total",
+        [&](const Statement& row) {
+            int thread = lookup(thread_index, row.column_int64(0));
+            if (thread < 0) {
+                return;
+            }
+            SchedTotal total{
+                .voluntary_switches = row.column_int64(1),
+                .involuntary_switches = row.column_int64(2),
+                .oncpu_ns = row.column_int64(3),
+                .preempted_ns = row.column_int64(4),
+                .blocked_ns = row.column_int64(5),
+                .runq_wait_ns = row.column_int64(6),
+                .wakeups = row.column_int64(7),
+            };
+            // One thread is in one place at a time: none of its totals outlasts the session.
+            if (!plausible.duration(total.oncpu_ns) || !plausible.duration(total.preempted_ns) ||
+                !plausible.duration(total.blocked_ns) || !plausible.duration(total.runq_wait_ns) ||
+                !plausible.amount(total.voluntary_switches) ||
+                !plausible.amount(total.involuntary_switches) || !plausible.amount(total.wakeups)) {
+                left_out.add([&] {
+                    return "thread_id " + std::to_string(row.column_int64(0)) + ", oncpu_ns " +
+                           std::to_string(total.oncpu_ns) + ", preempted_ns " +
+                           std::to_string(total.preempted_ns) + ", blocked_ns " +
+                           std::to_string(total.blocked_ns);
+                });
+                return;
+            }
+            model.sched_by_thread[static_cast<std::size_t>(thread)] = total;
+        });
 }
 
 Status load_page_alloc(const Database& db, TraceModel& model, const IdIndex& process_index,
                        const PlausibleValues& plausible, LeftOutRows& left_out) {
-    auto stmt = query(db,
-                      "SELECT process_id, bucket_ns, count, bytes FROM page_alloc "
-                      "ORDER BY bucket_ns");
-    if (!stmt) {
-        return stmt.error();
-    }
-    int rc;
-    while ((rc = stmt->step()) == SQLITE_ROW) {
-        PageAllocBucket bucket{.process_index = lookup(process_index, stmt->column_int64(0)),
-                               .bucket_ns = stmt->column_int64(1),
-                               .count = stmt->column_int64(2),
-                               .bytes = stmt->column_int64(3)};
-        if (!plausible.time(bucket.bucket_ns) || !plausible.amount(bucket.count) ||
-            !plausible.amount(bucket.bytes)) {
-            left_out.add([&] {
-                return "bucket_ns " + std::to_string(bucket.bucket_ns) + ", count " +
-                       std::to_string(bucket.count) + ", bytes " + std::to_string(bucket.bytes);
-            });
-            continue;
-        }
-        model.page_alloc.push_back(bucket);
-    }
-    return rc == SQLITE_DONE ? Status{Ok{}} : step_error(db, "page_alloc");
+    return for_each_row(
+        db, "page_alloc",
+        "SELECT process_id, bucket_ns, count, bytes FROM page_alloc "
+        "ORDER BY bucket_ns",
+        [&](const Statement& row) {
+            PageAllocBucket bucket{.process_index = lookup(process_index, row.column_int64(0)),
+                                   .bucket_ns = row.column_int64(1),
+                                   .count = row.column_int64(2),
+                                   .bytes = row.column_int64(3)};
+            if (!plausible.time(bucket.bucket_ns) || !plausible.amount(bucket.count) ||
+                !plausible.amount(bucket.bytes)) {
+                left_out.add([&] {
+                    return "bucket_ns " + std::to_string(bucket.bucket_ns) + ", count " +
+                           std::to_string(bucket.count) + ", bytes " + std::to_string(bucket.bytes);
+                });
+                return;
+            }
+            model.page_alloc.push_back(bucket);
+        });
 }
 
 Status load_snapshots(const Database& db, TraceModel& model, const PlausibleValues& plausible,
                       LeftOutRows& left_out) {
-    auto stmt = query(db,
-                      "SELECT ts_ns, cpu_busy_pct, cpu_iowait_pct, mem_available_bytes, load1, "
-                      "procs_running, ctxt_per_s FROM system_snapshot ORDER BY ts_ns");
-    if (!stmt) {
-        return stmt.error();
-    }
-    int rc;
-    while ((rc = stmt->step()) == SQLITE_ROW) {
-        Snapshot snapshot{.ts_ns = stmt->column_int64(0),
-                          .cpu_busy_pct = stmt->column_double(1),
-                          .cpu_iowait_pct = stmt->column_double(2),
-                          .mem_available_bytes = stmt->column_int64(3),
-                          .load1 = stmt->column_double(4),
-                          .procs_running = stmt->column_int64(5),
-                          .ctxt_per_s = stmt->column_double(6)};
-        auto percent = [](double pct) { return pct >= 0 && pct <= 100; };  // false for NaN
-        auto rate = [](double value) { return value >= 0 && value < 1e15; };
-        if (!plausible.time(snapshot.ts_ns) || !percent(snapshot.cpu_busy_pct) ||
-            !percent(snapshot.cpu_iowait_pct) || !plausible.amount(snapshot.procs_running) ||
-            !rate(snapshot.load1) || !rate(snapshot.ctxt_per_s)) {
-            left_out.add([&] {
-                return "ts_ns " + std::to_string(snapshot.ts_ns) + ", cpu_busy_pct " +
-                       std::to_string(snapshot.cpu_busy_pct) + ", load1 " +
-                       std::to_string(snapshot.load1);
-            });
-            continue;
-        }
-        model.snapshots.push_back(snapshot);
-    }
-    return rc == SQLITE_DONE ? Status{Ok{}} : step_error(db, "system_snapshot");
+    return for_each_row(
+        db, "system_snapshot",
+        "SELECT ts_ns, cpu_busy_pct, cpu_iowait_pct, mem_available_bytes, load1, "
+        "procs_running, ctxt_per_s FROM system_snapshot ORDER BY ts_ns",
+        [&](const Statement& row) {
+            Snapshot snapshot{.ts_ns = row.column_int64(0),
+                              .cpu_busy_pct = row.column_double(1),
+                              .cpu_iowait_pct = row.column_double(2),
+                              .mem_available_bytes = row.column_int64(3),
+                              .load1 = row.column_double(4),
+                              .procs_running = row.column_int64(5),
+                              .ctxt_per_s = row.column_double(6)};
+            auto percent = [](double pct) { return pct >= 0 && pct <= 100; };  // false for NaN
+            auto rate = [](double value) { return value >= 0 && value < 1e15; };
+            if (!plausible.time(snapshot.ts_ns) || !percent(snapshot.cpu_busy_pct) ||
+                !percent(snapshot.cpu_iowait_pct) || !plausible.amount(snapshot.procs_running) ||
+                !rate(snapshot.load1) || !rate(snapshot.ctxt_per_s)) {
+                left_out.add([&] {
+                    return "ts_ns " + std::to_string(snapshot.ts_ns) + ", cpu_busy_pct " +
+                           std::to_string(snapshot.cpu_busy_pct) + ", load1 " +
+                           std::to_string(snapshot.load1);
+                });
+                return;
+            }
+            model.snapshots.push_back(snapshot);
+        });
 }
 
 Status load_data_quality(const Database& db, TraceModel& model) {
-    auto stmt = query(db,
-                      "SELECT source, counter, value, severity, description FROM data_quality "
-                      "ORDER BY CASE severity WHEN 'data_loss' THEN 0 WHEN 'error' THEN 1 "
-                      "ELSE 2 END, source, counter");
-    if (!stmt) {
-        return stmt.error();
-    }
-    int rc;
-    while ((rc = stmt->step()) == SQLITE_ROW) {
-        model.data_quality.push_back({.source = column_capped(*stmt, 0, kNameBytes),
-                                      .counter = column_capped(*stmt, 1, kNameBytes),
-                                      .value = stmt->column_int64(2),
-                                      .severity = column_capped(*stmt, 3, kNameBytes),
-                                      .description = column_capped(*stmt, 4, kTextBytes)});
-    }
-    return rc == SQLITE_DONE ? Status{Ok{}} : step_error(db, "data_quality");
+    return for_each_row(db, "data_quality",
+                        "SELECT source, counter, value, severity, description FROM data_quality "
+                        "ORDER BY CASE severity WHEN 'data_loss' THEN 0 WHEN 'error' THEN 1 "
+                        "ELSE 2 END, source, counter",
+                        [&](const Statement& row) {
+                            DataQualityItem item{.source = column_capped(row, 0, kNameBytes),
+                                                 .counter = column_capped(row, 1, kNameBytes),
+                                                 .value = row.column_int64(2),
+                                                 .severity = column_capped(row, 3, kNameBytes),
+                                                 .description = column_capped(row, 4, kTextBytes)};
+                            item.known = tracedb::find_counter(item.source, item.counter);
+                            model.data_quality.push_back(std::move(item));
+                        });
 }
 
 Status load_event_counts(const Database& db, TraceModel& model, const IdIndex& process_index,
                          const PlausibleValues& plausible, LeftOutRows& left_out) {
-    auto stmt = query(db,
-                      "SELECT process_id, bucket_ns, bucket_dur_ns, event, count, total_dur_ns, "
-                      "max_dur_ns FROM event_count ORDER BY bucket_ns");
-    if (!stmt) {
-        return stmt.error();
-    }
-    int rc;
-    while ((rc = stmt->step()) == SQLITE_ROW) {
-        auto process = stmt->column_optional_int64(0);
-        EventCount count{.process_index = process ? lookup(process_index, *process) : -1,
-                         .bucket_ns = stmt->column_int64(1),
-                         .bucket_dur_ns = stmt->column_int64(2),
-                         .event = column_capped(*stmt, 3, kNameBytes),
-                         .count = stmt->column_int64(4),
-                         .total_dur_ns = stmt->column_optional_int64(5),
-                         .max_dur_ns = stmt->column_optional_int64(6)};
-        // A bucket starts in the session but may end after it (an importer's last bucket).
-        if (!plausible.time(count.bucket_ns) || !plausible.length(count.bucket_dur_ns) ||
-            !plausible.amount(count.count) || !plausible.amount(count.total_dur_ns.value_or(0)) ||
-            !plausible.length(count.max_dur_ns.value_or(0))) {
-            left_out.add([&] {
-                return "bucket_ns " + std::to_string(count.bucket_ns) + ", bucket_dur_ns " +
-                       std::to_string(count.bucket_dur_ns) + ", count " +
-                       std::to_string(count.count);
-            });
-            continue;
-        }
-        model.event_counts.push_back(std::move(count));
-    }
-    return rc == SQLITE_DONE ? Status{Ok{}} : step_error(db, "event_count");
+    return for_each_row(
+        db, "event_count",
+        "SELECT process_id, bucket_ns, bucket_dur_ns, event, count, total_dur_ns, "
+        "max_dur_ns FROM event_count ORDER BY bucket_ns",
+        [&](const Statement& row) {
+            auto process = row.column_optional_int64(0);
+            EventCount count{.process_index = process ? lookup(process_index, *process) : -1,
+                             .bucket_ns = row.column_int64(1),
+                             .bucket_dur_ns = row.column_int64(2),
+                             .event = column_capped(row, 3, kNameBytes),
+                             .count = row.column_int64(4),
+                             .total_dur_ns = row.column_optional_int64(5),
+                             .max_dur_ns = row.column_optional_int64(6)};
+            // A bucket starts in the session but may end after it (an importer's last bucket).
+            if (!plausible.time(count.bucket_ns) || !plausible.length(count.bucket_dur_ns) ||
+                !plausible.amount(count.count) ||
+                !plausible.amount(count.total_dur_ns.value_or(0)) ||
+                !plausible.length(count.max_dur_ns.value_or(0))) {
+                left_out.add([&] {
+                    return "bucket_ns " + std::to_string(count.bucket_ns) + ", bucket_dur_ns " +
+                           std::to_string(count.bucket_dur_ns) + ", count " +
+                           std::to_string(count.count);
+                });
+                return;
+            }
+            model.event_counts.push_back(std::move(count));
+        });
 }
 
 Status load_probes(const Database& db, TraceModel& model) {
-    auto stmt = query(db, "SELECT library, symbol, kind, required, attached, error FROM probe");
-    if (!stmt) {
-        return stmt.error();
-    }
-    int rc;
-    while ((rc = stmt->step()) == SQLITE_ROW) {
-        model.probes.push_back({.library = column_capped(*stmt, 0, kTextBytes),
-                                .symbol = column_capped(*stmt, 1, kTextBytes),
-                                .kind = column_capped(*stmt, 2, kNameBytes),
-                                .required = stmt->column_int64(3) != 0,
-                                .attached = stmt->column_int64(4) != 0,
-                                .error = optional_column_capped(*stmt, 5, kTextBytes)});
-    }
-    return rc == SQLITE_DONE ? Status{Ok{}} : step_error(db, "probe");
+    return for_each_row(
+        db, "probe", "SELECT library, symbol, kind, required, attached, error FROM probe",
+        [&](const Statement& row) {
+            model.probes.push_back({.library = column_capped(row, 0, kTextBytes),
+                                    .symbol = column_capped(row, 1, kTextBytes),
+                                    .kind = column_capped(row, 2, kNameBytes),
+                                    .required = row.column_int64(3) != 0,
+                                    .attached = row.column_int64(4) != 0,
+                                    .error = optional_column_capped(row, 5, kTextBytes)});
+        });
 }
 
 }  // namespace
 
 const char* category_name(OpCategory category) {
-    switch (category) {
-        case OpCategory::kCopy:
-            return "copy";
-        case OpCategory::kKernel:
-            return "kernel";
-        case OpCategory::kSync:
-            return "sync";
-        case OpCategory::kAlloc:
-            return "alloc";
-        case OpCategory::kFree:
-            return "free";
-        case OpCategory::kStream:
-            return "stream";
-        case OpCategory::kEvent:
-            return "event";
-        case OpCategory::kOther:
-            break;
+    for (const auto& [known, name] : kCategoryNames) {
+        if (known == category) {
+            return name;
+        }
     }
     return "other";
+}
+
+DataQualityItem analysis_finding(tracedb::DataQualityCounter counter, std::int64_t value,
+                                 std::string description) {
+    const tracedb::DataQualityRecord row =
+        tracedb::counter_record(counter, value, std::move(description));
+    return {row.source,      row.counter, row.value, tracedb::severity_name(row.severity),
+            row.description, counter};
 }
 
 std::int64_t TraceModel::end_ns() const {
@@ -554,15 +528,15 @@ Result<TraceModel> load_trace(const tracedb::TraceReader& reader) {
     auto calls = std::async(std::launch::async, load_calls, reader.path(), std::cref(thread_of_id),
                             std::cref(op_of_id), std::cref(plausible));
     std::vector<LeftOutRows> left_out{
-        {"impossible_offcpu_intervals", "off-CPU intervals",
+        {tracedb::DataQualityCounter::kImpossibleOffcpuIntervals, "off-CPU intervals",
          "an interval must lie inside the session, and its run-queue wait inside it"},
-        {"impossible_sched_totals", "per-thread scheduling totals",
+        {tracedb::DataQualityCounter::kImpossibleSchedTotals, "per-thread scheduling totals",
          "no total of one thread may be negative or outlast the session"},
-        {"impossible_page_alloc_buckets", "page-allocation buckets",
+        {tracedb::DataQualityCounter::kImpossiblePageAllocBuckets, "page-allocation buckets",
          "a bucket must lie inside the session and count 0 .. 2^50 pages and bytes"},
-        {"impossible_snapshots", "system snapshots",
+        {tracedb::DataQualityCounter::kImpossibleSnapshots, "system snapshots",
          "a snapshot must lie inside the session, with percentages of 0 .. 100"},
-        {"impossible_event_counts", "event-count buckets",
+        {tracedb::DataQualityCounter::kImpossibleEventCounts, "event-count buckets",
          "a bucket must start inside the session, last at most 366 days and count 0 .. 2^50 "
          "events"},
     };

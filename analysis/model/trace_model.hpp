@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "analysis/model/saturating.hpp"
+#include "tracedb/data_quality_counters.hpp"
 #include "tracedb/reader.hpp"
 #include "tracedb/result.hpp"
 
@@ -219,7 +220,16 @@ struct DataQualityItem {
     std::int64_t value = 0;
     std::string severity;  // 'info', 'error', 'data_loss'
     std::string description;
+    // The counter in tracedb's table; nullopt for a per-event counter or one this version does
+    // not know (a newer recorder). Code recognises a counter by this, never by its name.
+    std::optional<tracedb::DataQualityCounter> known{};
+
+    bool is(tracedb::DataQualityCounter counter) const { return known == counter; }
 };
+
+// A finding of the analysis itself: source, name and severity from tracedb's counter table.
+DataQualityItem analysis_finding(tracedb::DataQualityCounter counter, std::int64_t value,
+                                 std::string description);
 
 struct EventCount {
     int process_index = -1;  // -1: the source did not say

@@ -4,6 +4,8 @@
 
 #include <string>
 
+#include "tracedb/data_quality_counters.hpp"
+
 namespace causeway::bench {
 namespace {
 
@@ -78,10 +80,13 @@ Status add_probes(tracedb::TraceWriter& writer) {
             return status;
         }
     }
-    for (const char* source : {"cuda", "sched", "page_alloc", "lifecycle"}) {
-        auto status = writer.put_data_quality(
-            {source, "ringbuf_drops", 0, tracedb::Severity::kInfo,
-             "Events the kernel could not hand to the collector (none: synthetic trace)."});
+    using tracedb::DataQualityCounter;
+    for (DataQualityCounter counter :
+         {DataQualityCounter::kCudaRingbufDrops, DataQualityCounter::kSchedRingbufDrops,
+          DataQualityCounter::kLifecycleRingbufDrops}) {
+        auto status = writer.put_data_quality(tracedb::counter_record(
+            counter, 0,
+            "Events the kernel could not hand to the collector (none: synthetic trace)."));
         if (!status) {
             return status;
         }

@@ -194,7 +194,7 @@ TEST_CASE("a thread of the trainer that feeds the workers belongs to the DataLoa
     CHECK(top.actor.kind == "dataloader_workers");
     CHECK(effect(top, "preempted")->ns == (kSteps - 1) * 4 * kMs);
     CHECK(std::any_of(top.competitors.begin(), top.competitors.end(), [](const Competitor& c) {
-        return c.tid == 110 && c.role == "dataloader_feeder";
+        return c.tid == 110 && c.role == Role::kDataLoaderFeeder;
     }));
 }
 

@@ -76,7 +76,7 @@ TEST_CASE("workers preempting the training thread give CPU-CONTENDED naming them
     CHECK(top.op == "cudaStreamSynchronize");
     REQUIRE(!top.competitors.empty());
     CHECK(top.competitors[0].comm == "pt_data_worker");
-    CHECK(top.competitors[0].role == "dataloader_worker");
+    CHECK(top.competitors[0].role == Role::kDataLoaderWorker);
     CHECK(top.competitors[0].in_tree);
     // 20 x 5 ms inside slow calls + 199 x 2 ms between calls (the last one falls after the
     // last call, outside the loop).
@@ -85,8 +85,8 @@ TEST_CASE("workers preempting the training thread give CPU-CONTENDED naming them
     CHECK(recommends(top.recommendations, RecommendationKind::kIndexInMemory));
     CHECK(!recommends(top.recommendations, RecommendationKind::kMoreWorkers));
     REQUIRE(!d.processes.processes.empty());
-    CHECK(d.processes.processes[0].role == "training");
-    CHECK(d.processes.processes[1].role == "dataloader_worker");
+    CHECK(d.processes.processes[0].role == Role::kTraining);
+    CHECK(d.processes.processes[1].role == Role::kDataLoaderWorker);
 }
 
 TEST_CASE("co-occurrence trap: switches in other threads never blame the slow thread",

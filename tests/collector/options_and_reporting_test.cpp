@@ -6,6 +6,7 @@
 #include "collector/progress.hpp"
 #include "collector/record_options.hpp"
 #include "collector/system_sampler.hpp"
+#include "tracedb/data_quality_counters.hpp"
 
 using namespace causeway::collector;
 
@@ -97,6 +98,11 @@ TEST_CASE("data quality: every counter is written, losses are data_loss only whe
     for (const auto& record : records) {
         INFO(record.source << "." << record.counter);
         CHECK_FALSE(record.description.empty());
+        // Every row is a counter of the shared table, from the collector.
+        auto known = causeway::tracedb::find_counter(record.source, record.counter);
+        REQUIRE(known.has_value());
+        CHECK(causeway::tracedb::counter_spec(*known).origin ==
+              causeway::tracedb::CounterOrigin::kCollector);
         if (record.value == 0) {
             CHECK(record.severity == causeway::tracedb::Severity::kInfo);
         }

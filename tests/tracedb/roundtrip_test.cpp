@@ -175,6 +175,36 @@ TEST_CASE("the writer refuses to overwrite an existing file", "[tracedb]") {
     CHECK_THAT(again.error().message, Catch::Contains("already exists"));
 }
 
+TEST_CASE("an importer's CUDA op goes in through the writer, a taken id is an error", "[tracedb]") {
+    TempDir dir;
+    const auto path = dir.file("run.db");
+    {
+        auto writer = TraceWriter::create(path, test_session());
+        REQUIRE(writer);
+        REQUIRE(writer->add_cuda_op({1001, "cuMemcpy", "driver", "copy"}));
+        // Id 1 is cudaMalloc in the schema's own table: the write fails and says which op.
+        auto taken = writer->add_cuda_op({1, "cuImported", "driver", "other"});
+        REQUIRE_FALSE(taken);
+        CHECK_THAT(taken.error().message, Catch::Contains("cuImported") &&
+                                              Catch::Contains("id 1") && Catch::Contains("UNIQUE"));
+        REQUIRE(writer->finish(1'000));
+    }
+    auto reader = TraceReader::open(path);
+    REQUIRE(reader);
+    auto category =
+        reader->db().prepare("SELECT api || '/' || category FROM cuda_op WHERE id = 1001");
+    REQUIRE(category);
+    REQUIRE(category->step() == SQLITE_ROW);
+    CHECK(category->column_text(0) == "driver/copy");
+}
+
+TEST_CASE("a database that cannot be opened says why", "[tracedb]") {
+    TempDir dir;
+    auto opened = Database::open(dir.file("no-such-folder/run.db"), SQLITE_OPEN_READWRITE);
+    REQUIRE_FALSE(opened);
+    CHECK_THAT(opened.error().message, Catch::Contains("unable to open"));
+}
+
 TEST_CASE("the embedded schema is the documented one", "[tracedb]") {
     auto sql = schema_sql();
     CHECK(sql.find("PRAGMA user_version = 3;") != std::string_view::npos);

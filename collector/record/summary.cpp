@@ -1,0 +1,43 @@
+// What a finished recording says about itself: the summary and its one line.
+#include <cstdio>
+
+#include "collector/launcher.hpp"
+#include "collector/record/recorder_state.hpp"
+
+namespace causeway::collector {
+
+RecordSummary Recorder::summarize(std::int64_t stop_ns) {
+    RecordSummary summary;
+    summary.db_path = options_.db_path;
+    summary.elapsed_s = static_cast<double>(stop_ns) / 1e9;
+    summary.cuda_calls = events_.cuda_calls();
+    summary.offcpu_intervals = events_.offcpu_intervals();
+    summary.processes = processes_seen_;
+    LossCounters loss = losses();
+    summary.drops = total_drops(loss);
+    summary.unmatched_calls = loss.cuda.unmatched_returns + loss.cuda.entries_lost;
+    summary.probes_attached = programs_->attached_count();
+    if (child_) {
+        summary.command_status = child_->poll_exit();
+    }
+    return summary;
+}
+
+std::string summary_line(const RecordSummary& s) {
+    char text[512];
+    std::snprintf(text, sizeof(text),
+                  "recorded %.1f s: %lld CUDA calls, %lld off-CPU intervals, %lld processes, "
+                  "%llu events dropped, %llu CUDA calls unmatched, %lld probes -> %s",
+                  s.elapsed_s, static_cast<long long>(s.cuda_calls),
+                  static_cast<long long>(s.offcpu_intervals), static_cast<long long>(s.processes),
+                  static_cast<unsigned long long>(s.drops),
+                  static_cast<unsigned long long>(s.unmatched_calls),
+                  static_cast<long long>(s.probes_attached), s.db_path.c_str());
+    std::string line = text;
+    if (s.command_status) {
+        line += " (command " + describe_wait_status(*s.command_status) + ")";
+    }
+    return line;
+}
+
+}  // namespace causeway::collector
