@@ -211,28 +211,7 @@ json to_json(const analysis::StackReport& r) {
 }
 
 json to_json(const analysis::SqlResult& r) {
-    json rows = json::array();
-    for (const auto& row : r.rows) {
-        json cells = json::array();
-        for (const auto& value : row) {
-            cells.push_back(std::visit(
-                [](const auto& v) -> json {
-                    using T = std::decay_t<decltype(v)>;
-                    if constexpr (std::is_same_v<T, analysis::SqlBlob>) {
-                        return {{"blob_bytes", v.bytes}};
-                    } else {
-                        return json(v);
-                    }
-                },
-                value));
-        }
-        rows.push_back(std::move(cells));
-    }
-    return {{"columns", r.columns},
-            {"rows", rows},
-            {"row_count", r.rows.size()},
-            {"truncated", r.truncated},
-            {"elapsed_ns", r.elapsed_ns}};
+    return write_json(r);
 }
 
 }  // namespace causeway::report

@@ -39,6 +39,11 @@ struct FieldInfo {
     Presence presence = Presence::kAlways;
 };
 
+// A value whose JSON and schema are written by hand, not from fields (an SQL cell: one of several
+// types): found by argument-dependent lookup as value_json(const T&) and value_schema(ShapeOf<T>).
+template <class T>
+struct ShapeOf {};
+
 template <class T>
 struct IsOptional : std::false_type {};
 template <class T>
@@ -75,6 +80,8 @@ class JsonWriter {
                 items.push_back(write_json(item));
             }
             return items;
+        } else if constexpr (requires { value_json(value); }) {
+            return value_json(value);
         } else if constexpr (std::is_arithmetic_v<T> || std::is_convertible_v<T, std::string>) {
             return nlohmann::json(value);
         } else {
@@ -126,6 +133,8 @@ class SchemaWriter {
             return schema;
         } else if constexpr (IsVector<T>::value) {
             return {{"type", "array"}, {"items", schema_of<typename T::value_type>()}};
+        } else if constexpr (requires { value_schema(ShapeOf<T>{}); }) {
+            return value_schema(ShapeOf<T>{});
         } else if constexpr (std::is_same_v<T, bool>) {
             return {{"type", "boolean"}};
         } else if constexpr (std::is_integral_v<T>) {

@@ -5,20 +5,23 @@
 // field, add it to its struct and to the describe() of that struct below.
 //
 // Described so far: get_trace_stats (TraceStatsAnswer), get_timeline (TimelineAnswer),
-// get_per_process_breakdown
-// (ProcessBreakdownAnswer) and get_fleet_overview (FleetOverview). The
-// other tools' output schemas still come from schemas/tools/generate_output_schemas.py.
+// get_per_process_breakdown (ProcessBreakdownAnswer), run_sql (SqlAnswer) and
+// get_fleet_overview (FleetOverview). The other tools' output schemas still come from
+// schemas/tools/generate_output_schemas.py.
 
 #include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <variant>
 
 #include "analysis/causal_chain.hpp"
 #include "analysis/data_quality.hpp"
 #include "analysis/distribution.hpp"
 #include "analysis/process_breakdown.hpp"
+#include "analysis/readonly_sql.hpp"
 #include "analysis/timeline.hpp"
 #include "analysis/trace_filter.hpp"
 #include "analysis/trace_stats.hpp"
@@ -224,6 +227,34 @@ void describe(V& v, const TraceStats& s) {
     describe_trace_stats(v, s, [] {});
 }
 
+// An SQL cell: its value as it is, a blob by its size.
+inline nlohmann::json value_json(const SqlValue& value) {
+    return std::visit(
+        [](const auto& v) -> nlohmann::json {
+            if constexpr (std::is_same_v<std::decay_t<decltype(v)>, SqlBlob>) {
+                return {{"blob_bytes", v.bytes}};
+            } else {
+                return nlohmann::json(v);
+            }
+        },
+        value);
+}
+inline nlohmann::ordered_json value_schema(report::ShapeOf<SqlValue> /*shape*/) {
+    return {{"description",
+             "A value: null, integer, number, string (untrusted, sanitised) or {blob_bytes}."},
+            {"type", {"null", "integer", "number", "string", "object"}}};
+}
+
+// No object description of its own: run_sql's answer inlines these fields.
+template <class V>
+void describe(V& v, const SqlResult& r) {
+    v.field("columns", r.columns);
+    v.field("rows", r.rows, {.description = "At most `limit` rows."});
+    v.field("row_count", r.rows.size());
+    v.field("truncated", r.truncated);
+    v.field("elapsed_ns", r.elapsed_ns);
+}
+
 // No object description of its own: get_timeline's answer inlines these fields.
 template <class V>
 void describe(V& v, const Timeline& timeline) {
@@ -259,6 +290,16 @@ void describe(V& v, const TraceStatsAnswer& answer) {
     v.field("trace", answer.trace, {.description = kTraceNameDescription});
     analysis::describe_trace_stats(v, answer.stats,
                                    [&] { v.field("ops_total", answer.ops_total); });
+    v.field("note", answer.note, {.description = kNoteDescription});
+}
+
+template <class V>
+void describe(V& v, const SqlAnswer& answer) {
+    v.object_description("Query result.");
+    v.field("trace", answer.trace, {.description = kTraceNameDescription});
+    describe(v, answer.result);
+    v.field("offset", answer.offset);
+    v.field("next_offset", answer.next_offset);
     v.field("note", answer.note, {.description = kNoteDescription});
 }
 

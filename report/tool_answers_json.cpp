@@ -62,12 +62,7 @@ json to_json(const TimelineAnswer& answer) {
 }
 
 json to_json(const SqlAnswer& answer) {
-    json out = to_json(answer.result);
-    out["trace"] = answer.trace;
-    out["offset"] = answer.offset;
-    out["next_offset"] = optional_json(answer.next_offset);
-    out["note"] = answer.note;
-    return out;
+    return write_json(answer);
 }
 
 json to_json(const ComparisonAnswer& answer) {

@@ -2,7 +2,7 @@
 # Writes the output JSON Schemas of schemas/tools/ from shared fragments (distribution, session,
 # chain, process row, ...) so the files cannot drift apart. They follow report/analysis_json.cpp
 # field for field. Run: python3 schemas/tools/generate_output_schemas.py (then commit the .json files).
-# get_trace_stats, get_timeline, get_per_process_breakdown and get_fleet_overview are written by causeway-schemas from report/output_shapes.hpp.
+# get_trace_stats, get_timeline, get_per_process_breakdown, run_sql and get_fleet_overview are written by causeway-schemas from report/output_shapes.hpp.
 import json, os
 OUT=os.path.dirname(os.path.abspath(__file__))
 I={"type":"integer"}; N={"type":"number"}; S={"type":"string"}; B={"type":"boolean"}
@@ -59,8 +59,6 @@ stack=obj({"stack_id":I,"pid":I,"calls":I,"total_ns":I,"ops":arr(obj({"op":S,"ca
   required=["stack_id","pid","calls","total_ns","ops","frames","frames_total"])
 more={}
 more["get_stacks"]=top({"trace":trace,"stacks_in_trace":I,"calls_with_stack":I,"stacks":arr(stack,"By total CUDA time, at most `limit`."),"note":note},"Call stacks behind CUDA time.")
-cell={"description":"A value: null, integer, number, string (untrusted, sanitised) or {blob_bytes}.","type":["null","integer","number","string","object"]}
-more["run_sql"]=top({"trace":trace,"columns":arr(S),"rows":arr(arr(cell),"At most `limit` rows."),"row_count":I,"truncated":B,"elapsed_ns":I,"offset":I,"next_offset":nul(I),"note":note},"Query result.")
 rank=obj({"tested":B,"before_values":I,"after_values":I,"z":N,"p_value":N,"after_larger_probability":N},"Mann-Whitney U over the calls (normal approximation, tie-corrected); tested false with fewer than 8 calls a side.")
 shift=obj({"rank_test":rank,"adjusted_p_value":{"type":"number","description":"Holm-adjusted across the ops of this comparison."},"significant":{"type":"boolean","description":"Adjusted p below alpha, whatever the size of the change."},"beyond_noise":{"type":"boolean","description":"Adjusted p below alpha AND the median moved by the effect floor (see significance_method)."}})
 loop=obj({"unit":{"type":"string","enum":["steps","calls"]},"marker_op":nul(S),"calls_per_step":I,"count":I,"span_ns":I,"per_s":N},"The GPU loop's throughput: steps (marked by marker_op) or CUDA calls of the GPU-driving threads, per second.")
