@@ -6,6 +6,7 @@
 
 #include "analysis/measure/python_lines.hpp"
 #include "report/optional_json.hpp"
+#include "report/output_shapes.hpp"
 #include "report/recommendation_text.hpp"
 
 namespace causeway::report {
@@ -48,81 +49,31 @@ json recommendations_json(const analysis::CausalChain& chain) {
 }  // namespace
 
 json to_json(const analysis::Distribution& d) {
-    return {{"count", d.count},   {"total_ns", d.total_ns}, {"mean_ns", d.mean_ns},
-            {"min_ns", d.min_ns}, {"p50_ns", d.p50_ns},     {"p90_ns", d.p90_ns},
-            {"p95_ns", d.p95_ns}, {"p99_ns", d.p99_ns},     {"max_ns", d.max_ns}};
+    return write_json(d);
 }
 
 json to_json(const analysis::TimeWindow& w) {
-    return {{"start_ns", w.start_ns}, {"end_ns", w.end_ns}, {"dur_ns", w.dur_ns()}};
+    return write_json(w);
 }
 
 json to_json(const analysis::SessionSummary& s) {
-    return {{"host", s.host},
-            {"kernel", s.kernel},
-            {"cpu_count", s.cpu_count},
-            {"gpu", optional_json(s.gpu)},
-            {"command_line", optional_json(s.command_line)},
-            {"source", s.source},
-            {"start_wall_ns", s.start_wall_ns},
-            {"offcpu_floor_ns", s.offcpu_floor_ns}};
+    return write_json(s);
 }
 
 json to_json(const analysis::OpStats& s) {
-    return {{"op", s.op},
-            {"api", s.api},
-            {"category", s.category},
-            {"dur", to_json(s.dur)},
-            {"errors", s.errors},
-            {"common_error", optional_json(s.common_error)},
-            {"bytes", s.bytes},
-            {"throughput_bytes_per_s", optional_json(s.throughput_bytes_per_s)},
-            {"pageable_calls", s.pageable_calls},
-            {"enclosed_calls", s.enclosed_calls},
-            {"wall_share", s.wall_share}};
+    return write_json(s);
 }
 
 json to_json(const analysis::HostSummary& h) {
-    return {{"cpu_count", h.cpu_count},
-            {"processes_in_tree", h.processes_in_tree},
-            {"competitor_processes", h.competitor_processes},
-            {"threads_traced", h.threads_traced},
-            {"oncpu_ns", h.oncpu_ns},
-            {"preempted_ns", h.preempted_ns},
-            {"blocked_ns", h.blocked_ns},
-            {"runq_wait_ns", h.runq_wait_ns},
-            {"voluntary_switches", h.voluntary_switches},
-            {"involuntary_switches", h.involuntary_switches},
-            {"offcpu_intervals", h.offcpu_intervals},
-            {"page_allocs", h.page_allocs},
-            {"page_alloc_bytes", h.page_alloc_bytes},
-            {"snapshots", h.snapshots},
-            {"cpu_busy_pct_mean", h.cpu_busy_pct_mean},
-            {"cpu_busy_pct_max", h.cpu_busy_pct_max},
-            {"procs_running_mean", h.procs_running_mean},
-            {"load1_max", h.load1_max}};
+    return write_json(h);
 }
 
 json to_json(const analysis::DataQualityReport& r) {
-    json items = json::array();
-    for (const auto& item : r.items) {
-        items.push_back({{"source", item.source},
-                         {"counter", item.counter},
-                         {"value", item.value},
-                         {"severity", item.severity},
-                         {"description", item.description}});
-    }
-    return {{"data_loss", r.data_loss}, {"events_lost", r.events_lost}, {"items", items}};
+    return write_json(r);
 }
 
 json to_json(const analysis::TraceStats& s) {
-    return {{"session", to_json(s.session)},
-            {"range", to_json(s.range)},
-            {"calls", s.calls},
-            {"error_calls", s.error_calls},
-            {"ops", array_of(s.ops)},
-            {"host", to_json(s.host)},
-            {"data_quality", to_json(s.data_quality)}};
+    return write_json(s);
 }
 
 json to_json(const analysis::Evidence& e) {
@@ -130,12 +81,8 @@ json to_json(const analysis::Evidence& e) {
 }
 
 json to_json(const analysis::Competitor& c) {
-    return {{"comm", c.comm},
-            {"pid", c.pid},
-            {"tid", c.tid},
-            {"in_tree", c.in_tree},
-            {"role", analysis::role_name(c.role)},
-            {"preempted_ns", c.preempted_ns},
+    return {{"comm", c.comm},       {"pid", c.pid},   {"tid", c.tid},
+            {"in_tree", c.in_tree}, {"role", c.role}, {"preempted_ns", c.preempted_ns},
             {"share", c.share}};
 }
 
@@ -187,56 +134,15 @@ json to_json(const analysis::Verdict& v) {
 }
 
 json to_json(const analysis::SchedBreakdown& s) {
-    return {{"oncpu_ns", s.oncpu_ns},
-            {"preempted_ns", s.preempted_ns},
-            {"blocked_ns", s.blocked_ns},
-            {"runq_wait_ns", s.runq_wait_ns},
-            {"voluntary_switches", s.voluntary_switches},
-            {"involuntary_switches", s.involuntary_switches},
-            {"worst_stall_ns", s.worst_stall_ns},
-            {"worst_stall_reason",
-             s.worst_stall_reason.empty() ? json(nullptr) : json(s.worst_stall_reason)},
-            {"worst_stall_at_ns",
-             s.worst_stall_reason.empty() ? json(nullptr) : json(s.worst_stall_at_ns)}};
+    return write_json(s);
 }
 
 json to_json(const analysis::ThreadRow& t) {
-    return {{"tid", t.tid},
-            {"comm", t.comm},
-            {"role", analysis::role_name(t.role)},
-            {"cuda_calls", t.cuda_calls},
-            {"cuda_ns", t.cuda_ns},
-            {"sched", to_json(t.sched)}};
+    return write_json(t);
 }
 
 json to_json(const analysis::ProcessRow& p) {
-    json ops = json::array();
-    for (const auto& op : p.cuda_ops) {
-        ops.push_back({{"op", op.op}, {"dur", to_json(op.dur)}});
-    }
-    json row = {{"pid", p.pid},
-                {"ppid", optional_json(p.ppid)},
-                {"comm", p.comm},
-                {"cmdline", optional_json(p.cmdline)},
-                {"role", analysis::role_name(p.role)},
-                {"in_tree", p.in_tree},
-                {"start_ns", optional_json(p.start_ns)},
-                {"exit_ns", optional_json(p.exit_ns)},
-                {"exit_code", optional_json(p.exit_code)},
-                {"lifetime_ns", p.lifetime_ns},
-                {"thread_count", p.thread_count},
-                {"cuda_calls", p.cuda_calls},
-                {"cuda_ns", p.cuda_ns},
-                {"cuda_ops", ops},
-                {"sched", to_json(p.sched)},
-                {"cpu_taken_ns", p.cpu_taken_ns},
-                {"page_allocs", p.page_allocs},
-                {"page_alloc_bytes", p.page_alloc_bytes},
-                {"forks", p.forks}};
-    if (!p.threads.empty()) {
-        row["threads"] = array_of(p.threads);
-    }
-    return row;
+    return write_json(p);
 }
 
 json to_json(const analysis::ProcessBreakdown& b) {
@@ -260,23 +166,7 @@ json to_json(const analysis::Diagnosis& d) {
 }
 
 json to_json(const analysis::Timeline& t) {
-    json buckets = json::array();
-    for (const auto& b : t.buckets) {
-        buckets.push_back({{"start_ns", b.start_ns},
-                           {"cuda_calls", b.cuda_calls},
-                           {"cuda_ns", b.cuda_ns},
-                           {"cuda_p50_ns", b.cuda_p50_ns},
-                           {"cuda_p99_ns", b.cuda_p99_ns},
-                           {"cuda_max_ns", b.cuda_max_ns},
-                           {"preempted_ns", b.preempted_ns},
-                           {"blocked_ns", b.blocked_ns},
-                           {"runq_wait_ns", b.runq_wait_ns},
-                           {"switches", b.switches},
-                           {"cpu_busy_pct", optional_json(b.cpu_busy_pct)},
-                           {"page_allocs", b.page_allocs},
-                           {"page_alloc_bytes", b.page_alloc_bytes}});
-    }
-    return {{"range", to_json(t.range)}, {"bucket_ns", t.bucket_ns}, {"buckets", buckets}};
+    return write_json(t);
 }
 
 json to_json(const analysis::StackReport& r) {
@@ -321,28 +211,7 @@ json to_json(const analysis::StackReport& r) {
 }
 
 json to_json(const analysis::SqlResult& r) {
-    json rows = json::array();
-    for (const auto& row : r.rows) {
-        json cells = json::array();
-        for (const auto& value : row) {
-            cells.push_back(std::visit(
-                [](const auto& v) -> json {
-                    using T = std::decay_t<decltype(v)>;
-                    if constexpr (std::is_same_v<T, analysis::SqlBlob>) {
-                        return {{"blob_bytes", v.bytes}};
-                    } else {
-                        return json(v);
-                    }
-                },
-                value));
-        }
-        rows.push_back(std::move(cells));
-    }
-    return {{"columns", r.columns},
-            {"rows", rows},
-            {"row_count", r.rows.size()},
-            {"truncated", r.truncated},
-            {"elapsed_ns", r.elapsed_ns}};
+    return write_json(r);
 }
 
 }  // namespace causeway::report

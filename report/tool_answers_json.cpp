@@ -2,6 +2,7 @@
 #include "report/analysis_json.hpp"
 #include "report/comparison_json.hpp"
 #include "report/optional_json.hpp"
+#include "report/output_shapes.hpp"
 #include "report/readiness_json.hpp"
 #include "report/tool_answers.hpp"
 
@@ -22,11 +23,7 @@ void cut_frames(json& stack, const char* frames_key, const char* total_key, std:
 }  // namespace
 
 json to_json(const TraceStatsAnswer& answer) {
-    json out = to_json(answer.stats);
-    out["trace"] = answer.trace;
-    out["ops_total"] = answer.ops_total;
-    out["note"] = answer.note;
-    return out;
+    return write_json(answer);
 }
 
 json to_json(const CausalChainsAnswer& answer) {
@@ -44,13 +41,7 @@ json to_json(const CausalChainsAnswer& answer) {
 }
 
 json to_json(const ProcessBreakdownAnswer& answer) {
-    return {{"trace", answer.trace},
-            {"processes", array_of(answer.processes)},
-            {"total_processes", answer.total_processes},
-            {"offset", answer.offset},
-            {"next_offset", optional_json(answer.next_offset)},
-            {"range", to_json(answer.range)},
-            {"note", answer.note}};
+    return write_json(answer);
 }
 
 json to_json(const StacksAnswer& answer) {
@@ -67,18 +58,11 @@ json to_json(const StacksAnswer& answer) {
 }
 
 json to_json(const TimelineAnswer& answer) {
-    json out = to_json(answer.timeline);
-    out["trace"] = answer.trace;
-    return out;
+    return write_json(answer);
 }
 
 json to_json(const SqlAnswer& answer) {
-    json out = to_json(answer.result);
-    out["trace"] = answer.trace;
-    out["offset"] = answer.offset;
-    out["next_offset"] = optional_json(answer.next_offset);
-    out["note"] = answer.note;
-    return out;
+    return write_json(answer);
 }
 
 json to_json(const ComparisonAnswer& answer) {

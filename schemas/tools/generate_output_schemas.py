@@ -2,6 +2,7 @@
 # Writes the output JSON Schemas of schemas/tools/ from shared fragments (distribution, session,
 # chain, process row, ...) so the files cannot drift apart. They follow report/analysis_json.cpp
 # field for field. Run: python3 schemas/tools/generate_output_schemas.py (then commit the .json files).
+# get_trace_stats, get_timeline, get_per_process_breakdown, run_sql and get_fleet_overview are written by causeway-schemas from report/output_shapes.hpp.
 import json, os
 OUT=os.path.dirname(os.path.abspath(__file__))
 I={"type":"integer"}; N={"type":"number"}; S={"type":"string"}; B={"type":"boolean"}
@@ -37,19 +38,12 @@ chain=obj({"root_cause_class":{"type":"string","enum":verdict_names},"actor":act
   "actor_line":code_line("Present where Python frames were recorded: the actor's own Python line when it gave up a CPU it had taken from a GPU-driving thread."),
   "code":described(S,"Present with gpu_thread_line or actor_line: one line for a person ('waits at train.py:57 in train_step; workers spend CPU at dataset.py:31 in __getitem__'). "+U)},required=chain_required)
 verdict=obj({"name":{"type":"string","enum":verdict_names},"summary":S,"numbers":arr(evidence)})
-sched=obj({"oncpu_ns":I,"preempted_ns":I,"blocked_ns":I,"runq_wait_ns":I,"voluntary_switches":I,"involuntary_switches":I,"worst_stall_ns":I,"worst_stall_reason":nul(S),"worst_stall_at_ns":nul(I)})
-thread=obj({"tid":I,"comm":{"type":"string","description":U},"role":S,"cuda_calls":I,"cuda_ns":I,"sched":sched})
-process=obj({"pid":I,"ppid":nul(I),"comm":{"type":"string","description":U},"cmdline":{"type":["string","null"],"description":U},"role":S,"in_tree":B,"start_ns":nul(I),"exit_ns":nul(I),"exit_code":nul(I),"lifetime_ns":I,"thread_count":I,"cuda_calls":I,"cuda_ns":I,"cuda_ops":arr(obj({"op":S,"dur":dist})),"sched":sched,"cpu_taken_ns":{"type":"integer","description":"A competitor (outside the tree): how long traced threads were runnable but not running after it preempted them (ns); only competitors that took some CPU are listed. 0 in the tree."},"page_allocs":I,"page_alloc_bytes":I,"forks":I,"threads":arr(thread)},required=["pid","ppid","comm","cmdline","role","in_tree","start_ns","exit_ns","exit_code","lifetime_ns","thread_count","cuda_calls","cuda_ns","cuda_ops","sched","cpu_taken_ns","page_allocs","page_alloc_bytes","forks"])
-opstats=obj({"op":S,"api":S,"category":S,"dur":dist,"errors":I,"common_error":nul(I),"bytes":I,"throughput_bytes_per_s":nul(N),"pageable_calls":I,"enclosed_calls":I,"wall_share":N})
-host=obj({k:(N if k.endswith(("mean","max")) else I) for k in ["cpu_count","processes_in_tree","competitor_processes","threads_traced","oncpu_ns","preempted_ns","blocked_ns","runq_wait_ns","voluntary_switches","involuntary_switches","offcpu_intervals","page_allocs","page_alloc_bytes","snapshots","cpu_busy_pct_mean","cpu_busy_pct_max","procs_running_mean","load1_max"]})
 trace={"type":"string","description":"Name of the trace answered about."}
 note={"type":"string","description":"Empty, or what was cut from the answer and how to see more."}
 def top(props, desc):
     s=obj(props, desc); return s
 schemas={}
-schemas["get_trace_stats"]=top({"trace":trace,"session":session,"range":window,"calls":I,"error_calls":I,"ops":arr(opstats,"By total time, largest first; at most `limit`."),"ops_total":I,"host":host,"data_quality":dq,"note":note},"Trace statistics.")
 schemas["get_causal_chains"]=top({"trace":trace,"verdict":verdict,"chains":arr(chain,"One per root cause, largest time lost first; at most `limit`."),"chains_total":I,"gpu_threads":arr(obj({"pid":I,"tid":I,"comm":{"type":"string","description":U}})),"data_quality":dq,"evidence_limits":arr(S,"What this trace cannot prove."),"session":session,"range":window,"note":note},"Verdict and causal chains.")
-schemas["get_per_process_breakdown"]=top({"trace":trace,"processes":arr(process,"Training process first, then by CUDA time, then CPU time; threads included when pid is given."),"total_processes":I,"offset":I,"next_offset":nul(I),"range":window,"note":note},"Per-process breakdown.")
 for name,s in schemas.items():
     open(os.path.join(OUT,name+".output.json"),"w").write(json.dumps(s,indent=2)+"\n")
 frame=obj({"address":I,"module":{"type":["string","null"],"description":U},"symbol":{"type":["string","null"],"description":U},"offset":nul(I)})
@@ -65,14 +59,6 @@ stack=obj({"stack_id":I,"pid":I,"calls":I,"total_ns":I,"ops":arr(obj({"op":S,"ca
   required=["stack_id","pid","calls","total_ns","ops","frames","frames_total"])
 more={}
 more["get_stacks"]=top({"trace":trace,"stacks_in_trace":I,"calls_with_stack":I,"stacks":arr(stack,"By total CUDA time, at most `limit`."),"note":note},"Call stacks behind CUDA time.")
-bucket=obj({"start_ns":I,"cuda_calls":I,"cuda_ns":I,"cuda_p50_ns":I,"cuda_p99_ns":I,"cuda_max_ns":I,"preempted_ns":I,"blocked_ns":I,"runq_wait_ns":I,"switches":I,"cpu_busy_pct":nul(N),"page_allocs":I,"page_alloc_bytes":I})
-more["get_timeline"]=top({"trace":trace,"range":window,"bucket_ns":I,"buckets":arr(bucket,"Equal buckets in time order.")},"Timeline.")
-cell={"description":"A value: null, integer, number, string (untrusted, sanitised) or {blob_bytes}.","type":["null","integer","number","string","object"]}
-more["run_sql"]=top({"trace":trace,"columns":arr(S),"rows":arr(arr(cell),"At most `limit` rows."),"row_count":I,"truncated":B,"elapsed_ns":I,"offset":I,"next_offset":nul(I),"note":note},"Query result.")
-fleet_cause=obj({"cause":{"type":"string","enum":verdict_names},"lost_ns":I},"Loop time the node's chains of this class cost (ns).")
-fleet_node=obj({"node":S,"rank":nul(I),"loop_calls":I,"loop_span_ns":I,"loop_calls_per_s":N,"all_calls":I,"verdict":S,"causes":arr(fleet_cause,"Largest loss first.")},"One node: its GPU loop (the busiest thread) and its diagnosis.")
-straggler=obj({"node":S,"rank":nul(I),"loop_calls_per_s":N,"cause":S,"cause_lost_ns":I,"slower_than_median_pct":N},"The slowest node and its largest cause.")
-more["get_fleet_overview"]=top({"job":S,"nodes":arr(fleet_node,"In node name order."),"straggler":dict(straggler,type=["object","null"],description="The slowest node and its largest cause; null when no node has CUDA calls."),"skew_pct":N},"Every node of a job side by side, summed in ClickHouse.")
 rank=obj({"tested":B,"before_values":I,"after_values":I,"z":N,"p_value":N,"after_larger_probability":N},"Mann-Whitney U over the calls (normal approximation, tie-corrected); tested false with fewer than 8 calls a side.")
 shift=obj({"rank_test":rank,"adjusted_p_value":{"type":"number","description":"Holm-adjusted across the ops of this comparison."},"significant":{"type":"boolean","description":"Adjusted p below alpha, whatever the size of the change."},"beyond_noise":{"type":"boolean","description":"Adjusted p below alpha AND the median moved by the effect floor (see significance_method)."}})
 loop=obj({"unit":{"type":"string","enum":["steps","calls"]},"marker_op":nul(S),"calls_per_step":I,"count":I,"span_ns":I,"per_s":N},"The GPU loop's throughput: steps (marked by marker_op) or CUDA calls of the GPU-driving threads, per second.")

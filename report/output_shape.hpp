@@ -1,0 +1,173 @@
+#pragma once
+// One description of an output's shape, read two ways. Each output struct has a
+//
+//     template <class V> void describe(V& v, const T& value)
+//
+// (report/output_shapes.hpp) that names its fields in order, with their descriptions and, for a
+// string that takes a fixed set of values, those values. `write_json` walks it with the value to
+// write the JSON; `output_schema` walks it with a default-constructed value and writes the JSON
+// Schema from the C++ field types (schemas/tools/*.output.json, by causeway-schemas):
+//
+//     integer types -> integer, double -> number, bool -> boolean, std::string -> string,
+//     std::optional<T> -> [T's type, "null"], std::vector<T> -> array of T,
+//     a struct with a describe() -> object with its properties, required unless a field is
+//     present only when not empty (FieldInfo::presence).
+//
+// A description belongs to the field, except the one an object has wherever it appears, which
+// its describe() gives with v.object_description(...); a field's description replaces it.
+
+#include <concepts>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace causeway::report {
+
+// Whether a field is always in the JSON, or only when its list has items (so answers about
+// traces without that data keep their shape); the schema does not require the latter.
+enum class Presence { kAlways, kWhenNotEmpty };
+
+// What a field says about itself besides its name and type.
+struct FieldInfo {
+    std::string_view description{};
+    std::span<const char* const> allowed_values{};  // a string's fixed set of values (enum)
+    Presence presence = Presence::kAlways;
+};
+
+// A value whose JSON and schema are written by hand, not from fields (an SQL cell: one of several
+// types): found by argument-dependent lookup as value_json(const T&) and value_schema(ShapeOf<T>).
+template <class T>
+struct ShapeOf {};
+
+template <class T>
+struct IsOptional : std::false_type {};
+template <class T>
+struct IsOptional<std::optional<T>> : std::true_type {};
+
+template <class T>
+struct IsVector : std::false_type {};
+template <class T>
+struct IsVector<std::vector<T>> : std::true_type {};
+
+// Writes the JSON of a described value: every field, in the names its describe() gives.
+class JsonWriter {
+  public:
+    template <class T>
+    void field(std::string_view name, const T& value, const FieldInfo& info = {}) {
+        if constexpr (IsVector<T>::value) {
+            if (info.presence == Presence::kWhenNotEmpty && value.empty()) {
+                return;
+            }
+        }
+        out_[std::string(name)] = write_json(value);
+    }
+    void object_description(std::string_view /*description*/) {}
+
+    nlohmann::json take() { return std::move(out_); }
+
+    template <class T>
+    static nlohmann::json write_json(const T& value) {
+        if constexpr (IsOptional<T>::value) {
+            return value ? write_json(*value) : nlohmann::json(nullptr);
+        } else if constexpr (IsVector<T>::value) {
+            nlohmann::json items = nlohmann::json::array();
+            for (const auto& item : value) {
+                items.push_back(write_json(item));
+            }
+            return items;
+        } else if constexpr (requires { value_json(value); }) {
+            return value_json(value);
+        } else if constexpr (std::is_arithmetic_v<T> || std::is_convertible_v<T, std::string>) {
+            return nlohmann::json(value);
+        } else {
+            JsonWriter writer;
+            describe(writer, value);
+            return writer.take();
+        }
+    }
+
+  private:
+    nlohmann::json out_ = nlohmann::json::object();
+};
+
+template <class T>
+nlohmann::json write_json(const T& value) {
+    return JsonWriter::write_json(value);
+}
+
+// Writes the JSON Schema of a described type. Keys keep the order they are written in (the
+// committed schema files are read by people).
+class SchemaWriter {
+  public:
+    using Schema = nlohmann::ordered_json;
+
+    template <class T>
+    void field(std::string_view name, const T& /*value*/, const FieldInfo& info = {}) {
+        Schema schema = schema_of<T>();
+        if (!info.allowed_values.empty()) {
+            schema["enum"] = Schema::array();
+            for (const char* value : info.allowed_values) {
+                schema["enum"].push_back(value);
+            }
+        }
+        if (!info.description.empty()) {
+            schema["description"] = info.description;
+        }
+        properties_[std::string(name)] = std::move(schema);
+        if (info.presence == Presence::kAlways) {
+            required_.push_back(name);
+        }
+    }
+    void object_description(std::string_view description) { description_ = description; }
+
+    template <class T>
+    static Schema schema_of() {
+        if constexpr (IsOptional<T>::value) {
+            Schema schema = schema_of<typename T::value_type>();
+            schema["type"] = Schema::array({schema["type"], "null"});
+            return schema;
+        } else if constexpr (IsVector<T>::value) {
+            return {{"type", "array"}, {"items", schema_of<typename T::value_type>()}};
+        } else if constexpr (requires { value_schema(ShapeOf<T>{}); }) {
+            return value_schema(ShapeOf<T>{});
+        } else if constexpr (std::is_same_v<T, bool>) {
+            return {{"type", "boolean"}};
+        } else if constexpr (std::is_integral_v<T>) {
+            return {{"type", "integer"}};
+        } else if constexpr (std::is_floating_point_v<T>) {
+            return {{"type", "number"}};
+        } else if constexpr (std::is_same_v<T, std::string>) {
+            return {{"type", "string"}};
+        } else {
+            SchemaWriter writer;
+            describe(writer, T{});
+            return writer.object();
+        }
+    }
+
+  private:
+    Schema object() const {
+        Schema schema = {{"type", "object"}, {"properties", properties_}, {"required", required_}};
+        if (!description_.empty()) {
+            schema["description"] = description_;
+        }
+        return schema;
+    }
+
+    Schema properties_ = Schema::object();
+    std::vector<std::string_view> required_{};
+    std::string_view description_{};
+};
+
+// The JSON Schema of what write_json writes for a T.
+template <class T>
+nlohmann::ordered_json output_schema() {
+    return SchemaWriter::schema_of<T>();
+}
+
+}  // namespace causeway::report
