@@ -81,8 +81,12 @@ json to_json(const analysis::Evidence& e) {
 }
 
 json to_json(const analysis::Competitor& c) {
-    return {{"comm", c.comm},       {"pid", c.pid},   {"tid", c.tid},
-            {"in_tree", c.in_tree}, {"role", c.role}, {"preempted_ns", c.preempted_ns},
+    return {{"comm", c.comm},
+            {"pid", c.pid},
+            {"tid", c.tid},
+            {"in_tree", c.in_tree},
+            {"role", analysis::role_name(c.role)},
+            {"preempted_ns", c.preempted_ns},
             {"share", c.share}};
 }
 
