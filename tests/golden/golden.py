@@ -30,6 +30,11 @@ FIXTURES = {
     "healthy": {"halves": ("0s..1s", "1s..2s")},
     "lossy": {"halves": ("0s..1s", "1s..2s")},
     "empty": {"halves": ("0s..1ms", "0s..1ms")},
+    "transfer-bound": {"halves": ("0s..1s", "1s..2s")},
+    "allocation-churn": {"halves": ("0s..1s", "1s..2s")},
+    "cold-start": {"halves": ("0ms..850ms", "850ms..900ms")},
+    "lock-contended": {"halves": ("0s..1s", "1s..2s")},
+    "input-disk-timer": {"halves": ("0s..1s", "1s..2s")},
     # The MCP tests' realistic trace: stacks, wakeups, page allocations, data-quality counters
     # and a hostile process name.
     "mcp-fixture": {"halves": ("0s..3s", "3s..6s")},
