@@ -9,6 +9,8 @@
 #include "cli/commands.hpp"
 #include "fleet/push.hpp"
 #include "interop/import_limits.hpp"
+#include "report/chain_text.hpp"
+#include "report/verdict_text.hpp"
 
 namespace causeway::cli {
 namespace {
@@ -65,7 +67,9 @@ int run_push(const PushArgs& args) {
                                .rank = args.rank,
                                .cluster = args.cluster,
                                .batch_rows = args.batch_rows,
-                               .after_batch = stop_hook_from_environment()};
+                               .after_batch = stop_hook_from_environment(),
+                               .words = {.root_cause = report::root_cause_text,
+                                         .verdict_summary = report::verdict_summary}};
     auto summary = fleet::push_trace(*client, args.db_path, options);
     if (!summary) {
         std::fprintf(stderr, "causeway push: %s\n", summary.error().message.c_str());

@@ -204,7 +204,7 @@ Status mark_push(const ClickHouseClient& client, const Owner& owner, const PushO
 }
 
 Status push_node_causes(const ClickHouseClient& client, const tracedb::TraceReader& trace,
-                        const Owner& owner) {
+                        const Owner& owner, const CauseWords& words) {
     auto model = analysis::load_trace(trace);
     if (!model) {
         return Error{"cannot analyse " + trace.path() +
@@ -212,22 +212,24 @@ Status push_node_causes(const ClickHouseClient& client, const tracedb::TraceRead
     }
     auto diagnosis = analysis::diagnose(*model, analysis::DiagnosisOptions{});
     RowBinaryWriter rows;
-    auto add_row = [&](std::uint64_t index, const std::string& cause, const std::string& root_cause,
+    const char* verdict = analysis::verdict_class_name(diagnosis.verdict.verdict_class);
+    auto add_row = [&](std::uint64_t index, const char* cause, const std::string& root_cause,
                        std::int64_t lost_ns) {
         write_owner(rows, owner);
         rows.uint64(index);
         rows.string(cause);
         rows.string(root_cause);
         rows.int64(lost_ns);
-        rows.string(diagnosis.verdict.name);
+        rows.string(verdict);
     };
     for (std::size_t i = 0; i < diagnosis.chains.size(); ++i) {
         const auto& chain = diagnosis.chains[i];
-        add_row(i, chain.root_cause_class, chain.root_cause, chain.time_lost_ns);
+        add_row(i, analysis::verdict_class_name(chain.root_cause_class), words.root_cause(chain),
+                chain.time_lost_ns);
     }
     if (diagnosis.chains.empty()) {
         // A node with no chain still says what it is (HEALTHY, INSUFFICIENT-DATA).
-        add_row(0, diagnosis.verdict.name, diagnosis.verdict.summary, 0);
+        add_row(0, verdict, words.verdict_summary(diagnosis), 0);
     }
     return client.insert_row_binary(
         node_cause_table(),
@@ -257,6 +259,11 @@ Status create_tables(const ClickHouseClient& client, const std::string& cluster,
 
 Result<PushSummary> push_trace(const ClickHouseClient& client, const std::string& db_path,
                                const PushOptions& options) {
+    if (!options.words.root_cause || !options.words.verdict_summary) {
+        return Error{
+            "push_trace needs the words of the cause rows (PushOptions::words): pass the "
+            "report layer's, as `causeway push` does"};
+    }
     auto trace = tracedb::TraceReader::open(db_path);
     if (!trace) {
         return trace.error();
@@ -305,7 +312,7 @@ Result<PushSummary> push_trace(const ClickHouseClient& client, const std::string
         }
     }
     summary.bytes_sent = static_cast<std::int64_t>(pusher.bytes_sent());
-    if (auto causes = push_node_causes(client, *trace, owner); !causes) {
+    if (auto causes = push_node_causes(client, *trace, owner, options.words); !causes) {
         return causes.error();
     }
     if (auto marked =

@@ -12,10 +12,18 @@
 #include <functional>
 #include <string>
 
+#include "analysis/diagnose/diagnosis.hpp"
 #include "fleet/clickhouse_client.hpp"
 #include "tracedb/result.hpp"
 
 namespace causeway::fleet {
+
+// The words of the node's cause rows: fleet/ words nothing itself, the caller passes the report
+// layer's (report/chain_text.hpp, report/verdict_text.hpp). Both are required.
+struct CauseWords {
+    std::function<std::string(const analysis::CausalChain&)> root_cause;     // a chain's row
+    std::function<std::string(const analysis::Diagnosis&)> verdict_summary;  // a node without one
+};
 
 struct PushOptions {
     std::string job;
@@ -26,6 +34,7 @@ struct PushOptions {
     // Called after each batch the server accepted, with the number sent so far (progress, and
     // the tests' way of stopping a push at a known point).
     std::function<void(std::uint64_t batches_sent)> after_batch;
+    CauseWords words;
 };
 
 struct PushSummary {

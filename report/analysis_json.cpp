@@ -5,9 +5,12 @@
 #include <variant>
 
 #include "analysis/measure/python_lines.hpp"
+#include "report/chain_text.hpp"
+#include "report/evidence_text.hpp"
 #include "report/optional_json.hpp"
 #include "report/output_shapes.hpp"
 #include "report/recommendation_text.hpp"
+#include "report/verdict_text.hpp"
 
 namespace causeway::report {
 namespace {
@@ -46,6 +49,32 @@ json recommendations_json(const analysis::CausalChain& chain) {
     return out;
 }
 
+// `text`: the evidence in words (report/evidence_text), quoting its chain where it has one.
+json evidence_json(const analysis::Evidence& e, const std::string& text) {
+    return {{"key", e.key}, {"value", e.value}, {"unit", e.unit}, {"text", text}};
+}
+
+json evidence_array(const analysis::CausalChain& chain) {
+    json out = json::array();
+    for (const auto& e : chain.evidence) {
+        out.push_back(evidence_json(e, evidence_text(chain, e)));
+    }
+    return out;
+}
+
+json effects_json(const analysis::CausalChain& chain) {
+    json out = json::array();
+    for (const auto& e : chain.effects) {
+        out.push_back({{"kind", analysis::effect_kind_name(e.kind)},
+                       {"wait", e.wait ? analysis::wait_kind_name(*e.wait) : ""},
+                       {"ns", e.ns},
+                       {"share", e.share},
+                       {"count", e.count},
+                       {"text", effect_text(chain, e)}});
+    }
+    return out;
+}
+
 }  // namespace
 
 json to_json(const analysis::Distribution& d) {
@@ -76,10 +105,6 @@ json to_json(const analysis::TraceStats& s) {
     return write_json(s);
 }
 
-json to_json(const analysis::Evidence& e) {
-    return {{"key", e.key}, {"value", e.value}, {"unit", e.unit}, {"text", e.text}};
-}
-
 json to_json(const analysis::Competitor& c) {
     return {{"comm", c.comm},
             {"pid", c.pid},
@@ -91,13 +116,12 @@ json to_json(const analysis::Competitor& c) {
 }
 
 json to_json(const analysis::Actor& a) {
-    return {{"kind", a.kind}, {"name", a.name}, {"pid", a.pid},
-            {"tid", a.tid},   {"pids", a.pids}, {"in_tree", a.in_tree}};
-}
-
-json to_json(const analysis::Effect& e) {
-    return {{"kind", e.kind},   {"wait", e.wait},   {"ns", e.ns},
-            {"share", e.share}, {"count", e.count}, {"text", e.text}};
+    return {{"kind", analysis::cause_kind_name(a.kind)},
+            {"name", a.name},
+            {"pid", a.pid},
+            {"tid", a.tid},
+            {"pids", a.pids},
+            {"in_tree", a.in_tree}};
 }
 
 json to_json(const analysis::CodeLine& l) {
@@ -108,14 +132,14 @@ json to_json(const analysis::CodeLine& l) {
 }
 
 json to_json(const analysis::CausalChain& c) {
-    json chain = {{"root_cause_class", c.root_cause_class},
+    json chain = {{"root_cause_class", analysis::verdict_class_name(c.root_cause_class)},
                   {"actor", to_json(c.actor)},
-                  {"effects", array_of(c.effects)},
-                  {"symptom", c.symptom},
+                  {"effects", effects_json(c)},
+                  {"symptom", symptom_text(c)},
                   {"op", optional_json(c.op)},
-                  {"evidence", array_of(c.evidence)},
+                  {"evidence", evidence_array(c)},
                   {"competitors", array_of(c.competitors)},
-                  {"root_cause", c.root_cause},
+                  {"root_cause", root_cause_text(c)},
                   {"recommendations", recommendations_json(c)},
                   {"confidence", analysis::confidence_name(c.confidence)},
                   {"time_lost_ns", c.time_lost_ns},
@@ -128,13 +152,19 @@ json to_json(const analysis::CausalChain& c) {
         chain["actor_line"] = to_json(*c.actor_line);
     }
     if (c.gpu_thread_line || c.actor_line) {
-        chain["code"] = analysis::code_summary(c);
+        chain["code"] = code_summary(c);
     }
     return chain;
 }
 
-json to_json(const analysis::Verdict& v) {
-    return {{"name", v.name}, {"summary", v.summary}, {"numbers", array_of(v.numbers)}};
+json verdict_json(const analysis::Diagnosis& d) {
+    json numbers = json::array();
+    for (const auto& e : d.verdict.numbers) {
+        numbers.push_back(evidence_json(e, evidence_text(e)));
+    }
+    return {{"name", analysis::verdict_class_name(d.verdict.verdict_class)},
+            {"summary", verdict_summary(d)},
+            {"numbers", std::move(numbers)}};
 }
 
 json to_json(const analysis::SchedBreakdown& s) {
@@ -158,13 +188,13 @@ json to_json(const analysis::GpuThread& t) {
 }
 
 json to_json(const analysis::Diagnosis& d) {
-    return {{"verdict", to_json(d.verdict)},
+    return {{"verdict", verdict_json(d)},
             {"chains", array_of(d.chains)},
             {"gpu_threads", array_of(d.gpu_threads)},
             {"processes", array_of(d.processes.processes)},
             {"total_processes", d.processes.total_processes},
             {"data_quality", to_json(d.data_quality)},
-            {"evidence_limits", d.evidence_limits},
+            {"evidence_limits", evidence_limit_texts(d.evidence_limits)},
             {"session", to_json(d.session)},
             {"range", to_json(d.range)}};
 }

@@ -1,9 +1,11 @@
 #include "report/diagnosis_text.hpp"
 
 #include "analysis/human_units.hpp"
-#include "analysis/measure/python_lines.hpp"
+#include "report/chain_text.hpp"
+#include "report/evidence_text.hpp"
 #include "report/recommendation_text.hpp"
 #include "report/text_table.hpp"
+#include "report/verdict_text.hpp"
 
 namespace causeway::report {
 namespace {
@@ -11,11 +13,12 @@ namespace {
 using analysis::format_duration;
 using analysis::format_percent;
 
-std::string colour_verdict(const std::string& name, const TerminalStyle& style) {
-    if (name == analysis::kHealthy) {
+std::string colour_verdict(analysis::VerdictClass verdict_class, const TerminalStyle& style) {
+    const std::string name = analysis::verdict_class_name(verdict_class);
+    if (verdict_class == analysis::VerdictClass::kHealthy) {
         return style.bold(style.green(name));
     }
-    if (name == analysis::kInsufficientData) {
+    if (verdict_class == analysis::VerdictClass::kInsufficientData) {
         return style.bold(style.yellow(name));
     }
     return style.bold(style.red(name));
@@ -46,7 +49,7 @@ std::string render_numbers(const analysis::Verdict& v) {
     }
     std::string out = "Loop:";
     for (std::size_t i = 0; i < v.numbers.size(); ++i) {
-        out += (i ? "; " : " ") + v.numbers[i].text;
+        out += (i ? "; " : " ") + evidence_text(v.numbers[i]);
     }
     return out + "\n";
 }
@@ -66,10 +69,10 @@ std::string render_competitors(const std::vector<analysis::Competitor>& competit
 
 // "dataloader_workers: pt_data_worker feeding pid 100 (processes 101, 102, 103, 104)"
 std::string describe_actor(const analysis::Actor& a) {
-    std::string out = a.kind + ": " + a.name;
+    std::string out = std::string(analysis::cause_kind_name(a.kind)) + ": " + a.name;
     if (a.tid != 0) {
         out += " (tid " + std::to_string(a.tid) + ", pid " + std::to_string(a.pid) + ")";
-    } else if (a.pid != 0 && a.kind == "dataloader_workers") {
+    } else if (a.pid != 0 && a.kind == analysis::CauseKind::kDataLoaderWorkers) {
         out += " feeding pid " + std::to_string(a.pid);
     }
     if (a.tid == 0 && !a.pids.empty()) {
@@ -85,29 +88,32 @@ std::string describe_actor(const analysis::Actor& a) {
 
 std::string render_chain(std::size_t rank, const analysis::CausalChain& c,
                          const TerminalStyle& style) {
-    std::string out = " " + std::to_string(rank) + ". " + style.bold(c.root_cause_class) +
+    std::string out = " " + std::to_string(rank) + ". " +
+                      style.bold(analysis::verdict_class_name(c.root_cause_class)) +
                       "  confidence " + analysis::confidence_name(c.confidence) + ", lost " +
                       format_duration(c.time_lost_ns) + " (" + format_percent(c.time_lost_share) +
                       " of the loop)\n";
     out += "    Actor:      " + printable(describe_actor(c.actor)) + "\n";
-    if (std::string code = analysis::code_summary(c); !code.empty()) {
+    if (std::string code = code_summary(c); !code.empty()) {
         out += "    Code:       " + printable(code) + "\n";
     }
-    if (c.effects.size() > 1 || (c.effects.size() == 1 && c.effects[0].text != c.symptom)) {
+    const std::string symptom = symptom_text(c);
+    if (c.effects.size() > 1 ||
+        (c.effects.size() == 1 && effect_text(c, c.effects[0]) != symptom)) {
         out += "    Effects:\n";
         for (const auto& e : c.effects) {
-            out += "      - " + printable(e.text) + "\n";
+            out += "      - " + printable(effect_text(c, e)) + "\n";
         }
     }
-    out += "    Symptom:    " + printable(c.symptom) + "\n";
+    out += "    Symptom:    " + printable(symptom) + "\n";
     out += "    Evidence:\n";
     for (const auto& e : c.evidence) {
-        out += "      - " + printable(e.text) + "\n";
+        out += "      - " + printable(evidence_text(c, e)) + "\n";
     }
     if (!c.competitors.empty()) {
         out += render_competitors(c.competitors);
     }
-    out += "    Root cause: " + printable(c.root_cause) + "\n";
+    out += "    Root cause: " + printable(root_cause_text(c)) + "\n";
     if (!c.recommendations.empty()) {
         out += "    Do:\n";
         for (const auto& r : c.recommendations) {
@@ -188,8 +194,8 @@ std::string render_data_quality(const analysis::DataQualityReport& report,
 
 std::string render_diagnosis(const analysis::Diagnosis& d, const std::string& db_path,
                              const TerminalStyle& style) {
-    std::string out = "Verdict: " + colour_verdict(d.verdict.name, style) + "  " +
-                      printable(d.verdict.summary) + "\n";
+    std::string out = "Verdict: " + colour_verdict(d.verdict.verdict_class, style) + "  " +
+                      printable(verdict_summary(d)) + "\n";
     if (d.data_quality.data_loss) {
         out += style.red("Data loss: " + std::to_string(d.data_quality.events_lost) +
                          " events were lost while recording; see Data quality below.") +
@@ -198,7 +204,7 @@ std::string render_diagnosis(const analysis::Diagnosis& d, const std::string& db
     out += headline(d, db_path);
     out += render_numbers(d.verdict);
     for (const auto& limit : d.evidence_limits) {
-        out += style.yellow("Limit: ") + printable(limit) + "\n";
+        out += style.yellow("Limit: ") + printable(evidence_limit_text(limit)) + "\n";
     }
     if (!d.chains.empty()) {
         out +=

@@ -270,9 +270,15 @@ namespace causeway::report {
 
 // The root-cause classes (analysis/diagnose/causal_chain.hpp), in the order the schemas list them.
 inline constexpr std::array<const char*, 9> kVerdictClassNames = {
-    analysis::kInputBound, analysis::kCpuContended,  analysis::kLockContended,
-    analysis::kGpuBound,   analysis::kTransferBound, analysis::kAllocationChurn,
-    analysis::kColdStart,  analysis::kHealthy,       analysis::kInsufficientData};
+    analysis::verdict_class_name(analysis::VerdictClass::kInputBound),
+    analysis::verdict_class_name(analysis::VerdictClass::kCpuContended),
+    analysis::verdict_class_name(analysis::VerdictClass::kLockContended),
+    analysis::verdict_class_name(analysis::VerdictClass::kGpuBound),
+    analysis::verdict_class_name(analysis::VerdictClass::kTransferBound),
+    analysis::verdict_class_name(analysis::VerdictClass::kAllocationChurn),
+    analysis::verdict_class_name(analysis::VerdictClass::kColdStart),
+    analysis::verdict_class_name(analysis::VerdictClass::kHealthy),
+    analysis::verdict_class_name(analysis::VerdictClass::kInsufficientData)};
 
 inline constexpr std::string_view kTraceNameDescription = "Name of the trace answered about.";
 inline constexpr std::string_view kNoteDescription =

@@ -27,7 +27,7 @@ std::string persistent_workers_text(const analysis::CausalChain& chain,
                                     const analysis::Recommendation& r) {
     const std::string generations = std::to_string(r.count("worker_generations"));
     // Contention pays the forks on the CPU; an input wait pays the workers' start-up.
-    if (chain.root_cause_class == analysis::kCpuContended) {
+    if (chain.root_cause_class == analysis::VerdictClass::kCpuContended) {
         return "Set persistent_workers=True: a new set of workers was forked " + generations +
                " times (every epoch), each paying fork and page-allocation costs.";
     }

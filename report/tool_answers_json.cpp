@@ -5,6 +5,7 @@
 #include "report/output_shapes.hpp"
 #include "report/readiness_json.hpp"
 #include "report/tool_answers.hpp"
+#include "report/verdict_text.hpp"
 
 namespace causeway::report {
 namespace {
@@ -29,12 +30,12 @@ json to_json(const TraceStatsAnswer& answer) {
 json to_json(const CausalChainsAnswer& answer) {
     const analysis::Diagnosis& d = answer.diagnosis;
     return {{"trace", answer.trace},
-            {"verdict", to_json(d.verdict)},
+            {"verdict", verdict_json(d)},
             {"chains", array_of(d.chains)},
             {"chains_total", answer.chains_total},
             {"gpu_threads", array_of(d.gpu_threads)},
             {"data_quality", to_json(d.data_quality)},
-            {"evidence_limits", d.evidence_limits},
+            {"evidence_limits", evidence_limit_texts(d.evidence_limits)},
             {"session", to_json(d.session)},
             {"range", to_json(d.range)},
             {"note", answer.note}};

@@ -10,9 +10,12 @@
 #include "analysis/diagnose/process_roles.hpp"
 #include "analysis/human_units.hpp"
 #include "analysis/measure/python_lines.hpp"
+#include "report/chain_text.hpp"
+#include "report/evidence_text.hpp"
 #include "report/recommendation_text.hpp"
 #include "report/tool_answers.hpp"
 #include "report/untrusted_text.hpp"
+#include "report/verdict_text.hpp"
 
 namespace causeway::report {
 namespace {
@@ -136,25 +139,27 @@ std::string op_change_text(const analysis::OpLatencyChange& op) {
 std::string chain_text(int rank, const analysis::CausalChain& chain) {
     std::string text =
         fmt::format("\n{}. {} ({} confidence, {} lost, {} of the GPU threads' time)\n", rank,
-                    clean(chain.root_cause_class), analysis::confidence_name(chain.confidence),
+                    clean(analysis::verdict_class_name(chain.root_cause_class)),
+                    analysis::confidence_name(chain.confidence),
                     format_duration(chain.time_lost_ns), format_percent(chain.time_lost_share));
-    text += fmt::format("   Actor: {} {}\n", clean(chain.actor.kind), clean(chain.actor.name));
+    text += fmt::format("   Actor: {} {}\n", clean(analysis::cause_kind_name(chain.actor.kind)),
+                        clean(chain.actor.name));
     for (const auto& effect : chain.effects) {
-        text += "   Effect: " + clean(effect.text) + "\n";
+        text += "   Effect: " + clean(effect_text(chain, effect)) + "\n";
     }
     if (chain.gpu_thread_line || chain.actor_line) {
-        text += "   Code: " + clean(analysis::code_summary(chain)) + "\n";
+        text += "   Code: " + clean(code_summary(chain)) + "\n";
     }
-    text += "   Symptom: " + clean(chain.symptom) + "\n";
+    text += "   Symptom: " + clean(symptom_text(chain)) + "\n";
     for (const auto& evidence : chain.evidence) {
-        text += "   Evidence: " + clean(evidence.text) + "\n";
+        text += "   Evidence: " + clean(evidence_text(chain, evidence)) + "\n";
     }
     for (const auto& competitor : chain.competitors) {
         text += fmt::format("   Competitor: {} pid {} took {} ({})\n", clean(competitor.comm),
                             competitor.pid, format_duration(competitor.preempted_ns),
                             format_percent(competitor.share));
     }
-    text += "   Root cause: " + clean(chain.root_cause) + "\n";
+    text += "   Root cause: " + clean(root_cause_text(chain)) + "\n";
     for (const auto& recommendation : chain.recommendations) {
         text += "   Do: " + clean(recommendation_text(chain, recommendation)) + "\n";
     }
@@ -196,14 +201,15 @@ std::string to_text(const TraceStatsAnswer& answer) {
 
 std::string to_text(const CausalChainsAnswer& answer) {
     const analysis::Diagnosis& d = answer.diagnosis;
-    std::string text =
-        fmt::format("Verdict: {} — {}\n", clean(d.verdict.name), clean(d.verdict.summary));
+    std::string text = fmt::format("Verdict: {} — {}\n",
+                                   clean(analysis::verdict_class_name(d.verdict.verdict_class)),
+                                   clean(verdict_summary(d)));
     int rank = 0;
     for (const auto& chain : d.chains) {
         text += chain_text(++rank, chain);
     }
     for (const auto& limit : d.evidence_limits) {
-        text += "Limit: " + clean(limit) + "\n";
+        text += "Limit: " + clean(evidence_limit_text(limit)) + "\n";
     }
     return text + note_line(answer.note);
 }

@@ -5,7 +5,8 @@
 namespace causeway::analysis {
 
 std::string cause_key(const CausalChain& chain) {
-    return chain.root_cause_class + "/" + chain.actor.kind + "/" + chain.actor.name;
+    return std::string(verdict_class_name(chain.root_cause_class)) + "/" +
+           cause_kind_name(chain.actor.kind) + "/" + chain.actor.name;
 }
 
 const char* cause_status_name(CauseStatus status) {
@@ -32,8 +33,8 @@ std::vector<CauseChange> cause_changes(const std::vector<CausalChain>& before,
             continue;  // one cause, one row (a key seen twice keeps its larger, first chain)
         }
         changes.push_back({.key = cause_key(chain),
-                           .root_cause_class = chain.root_cause_class,
-                           .actor_kind = chain.actor.kind,
+                           .root_cause_class = verdict_class_name(chain.root_cause_class),
+                           .actor_kind = cause_kind_name(chain.actor.kind),
                            .actor_name = chain.actor.name,
                            .before_ns = chain.time_lost_ns,
                            .after_ns = std::nullopt,
@@ -45,8 +46,8 @@ std::vector<CauseChange> cause_changes(const std::vector<CausalChain>& before,
         auto known = find(cause_key(chain));
         if (known == changes.end()) {
             changes.push_back({.key = cause_key(chain),
-                               .root_cause_class = chain.root_cause_class,
-                               .actor_kind = chain.actor.kind,
+                               .root_cause_class = verdict_class_name(chain.root_cause_class),
+                               .actor_kind = cause_kind_name(chain.actor.kind),
                                .actor_name = chain.actor.name,
                                .before_ns = std::nullopt,
                                .after_ns = chain.time_lost_ns,

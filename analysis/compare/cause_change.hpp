@@ -21,6 +21,7 @@ const char* cause_status_name(CauseStatus status);  // 'gone', 'new', 'persists'
 
 struct CauseChange {
     std::string key;
+    // Names, as the comparison's JSON and text show them (verdict_class_name, cause_kind_name).
     std::string root_cause_class;
     std::string actor_kind;
     std::string actor_name;

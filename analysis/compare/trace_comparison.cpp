@@ -44,7 +44,7 @@ Side diagnose_side(const TraceModel& model, const TraceFilter& filter) {
     });
     side.recording.path = model.path;
     side.recording.program = program_of(model, assign_roles(model).training_process);
-    side.recording.verdict = side.diagnosis.verdict.name;
+    side.recording.verdict = verdict_class_name(side.diagnosis.verdict.verdict_class);
     side.recording.range = side.diagnosis.range;
     return side;
 }

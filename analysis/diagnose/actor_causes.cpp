@@ -133,40 +133,6 @@ void share_run_queue_wait(const CallAccounting& acc, std::map<CauseKey, Cause>& 
 
 }  // namespace
 
-const char* cause_kind_name(CauseKind kind) {
-    switch (kind) {
-        case CauseKind::kDataLoaderWorkers:
-            return "dataloader_workers";
-        case CauseKind::kProcessesOutside:
-            return "processes_outside";
-        case CauseKind::kTreeThreads:
-            return "tree_threads";
-        case CauseKind::kLockHolder:
-            return "lock_holder";
-        case CauseKind::kProducerThread:
-            return "producer_thread";
-        case CauseKind::kWakerThread:
-            return "waker_thread";
-        case CauseKind::kDiskIo:
-            return "disk_io";
-        case CauseKind::kNetwork:
-            return "network";
-        case CauseKind::kTimer:
-            return "timer";
-        case CauseKind::kInterrupt:
-            return "interrupt";
-        case CauseKind::kUnrecordedWaker:
-            return "unrecorded_waker";
-        case CauseKind::kUnknownCompetitor:
-            return "unknown_competitor";
-        case CauseKind::kRunQueue:
-            return "run_queue";
-        case CauseKind::kSeveral:
-            break;
-    }
-    return "several";
-}
-
 void Cause::merge(const Cause& other) {
     members.push_back(other.key);
     for (int thread : other.threads) {

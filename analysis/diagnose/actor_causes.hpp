@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/diagnose/cause_kind.hpp"
 #include "analysis/diagnose/process_roles.hpp"
 #include "analysis/measure/call_accounting.hpp"
 #include "analysis/measure/wait_kind.hpp"
@@ -21,27 +22,6 @@
 #include "analysis/model/trace_model.hpp"
 
 namespace causeway::analysis {
-
-enum class CauseKind {
-    kDataLoaderWorkers,  // workers (and the pin-memory thread) of one training process
-    kProcessesOutside,   // processes outside the traced tree, by name
-    kTreeThreads,        // other threads of the traced processes competing for CPU
-    kLockHolder,         // the thread that released the lock it slept on
-    kProducerThread,     // the thread whose write ended its read or poll
-    kWakerThread,        // a thread of the tree that woke it from another kind of wait
-    kDiskIo,             // an I/O wait ended by the disk
-    kNetwork,            // a read or poll ended by a softirq (packets)
-    kTimer,              // a sleep ended by its timer
-    kInterrupt,          // another wait ended by an interrupt
-    kUnrecordedWaker,    // a sleep whose waker the trace does not hold
-    kUnknownCompetitor,  // preempted by a thread the trace does not hold
-    kRunQueue,           // waited for a CPU after wakeups with no preemption to blame it on
-    kSeveral,            // causes too small to stand alone, together (Cause::members)
-};
-// 'dataloader_workers', 'processes_outside', 'tree_threads', 'lock_holder', 'producer_thread',
-// 'waker_thread', 'disk_io', 'network', 'timer', 'interrupt', 'unrecorded_waker',
-// 'unknown_competitor', 'run_queue', 'several'
-const char* cause_kind_name(CauseKind kind);
 
 struct CauseKey {
     CauseKind kind = CauseKind::kUnrecordedWaker;

@@ -14,4 +14,24 @@ const char* confidence_name(Confidence confidence) {
     return "LOW";
 }
 
+const char* effect_kind_name(EffectKind kind) {
+    switch (kind) {
+        case EffectKind::kPreempted:
+            return "preempted";
+        case EffectKind::kRunqWait:
+            return "runq_wait";
+        case EffectKind::kWoken:
+            return "woken";
+        case EffectKind::kInDevice:
+            return "in_device";
+        case EffectKind::kInCopies:
+            return "in_copies";
+        case EffectKind::kInAllocation:
+            return "in_allocation";
+        case EffectKind::kFirstCallExcess:
+            break;
+    }
+    return "first_call_excess";
+}
+
 }  // namespace causeway::analysis

@@ -1,38 +1,64 @@
 #pragma once
 // A causal chain: symptom -> evidence measured on the calls themselves -> root cause ->
-// recommendations, with a confidence and the time it cost. One chain per root cause.
+// recommendations, with a confidence and the time it cost. One chain per root cause. Facts only:
+// the report layer words the symptom, root cause, effects and evidence (report/chain_text.hpp).
 
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "analysis/diagnose/cause_kind.hpp"
+#include "analysis/diagnose/evidence.hpp"
 #include "analysis/diagnose/process_roles.hpp"
 #include "analysis/diagnose/recommendation.hpp"
+#include "analysis/measure/wait_kind.hpp"
 
 namespace causeway::analysis {
 
 enum class Confidence { kLow, kMedium, kHigh };
 const char* confidence_name(Confidence confidence);  // 'HIGH', 'MEDIUM', 'LOW'
 
-// The bottleneck classes; a chain's class is also the verdict it leads to.
-inline constexpr const char* kInputBound = "INPUT-BOUND";
-inline constexpr const char* kCpuContended = "CPU-CONTENDED";
-inline constexpr const char* kGpuBound = "GPU-BOUND";
-inline constexpr const char* kTransferBound = "TRANSFER-BOUND";
-inline constexpr const char* kAllocationChurn = "ALLOCATION-CHURN";
-inline constexpr const char* kLockContended = "LOCK-CONTENDED";
-inline constexpr const char* kColdStart = "COLD-START";
-inline constexpr const char* kHealthy = "HEALTHY";
-inline constexpr const char* kInsufficientData = "INSUFFICIENT-DATA";
-
-// One measured fact. `key` is stable (programs read it), `text` is for a person.
-struct Evidence {
-    std::string key;
-    double value = 0;
-    std::string unit;  // 'ns', 'ratio', 'count', 'bytes', 'per_s', 'bytes_per_s', 'pct'
-    std::string text;
+// The bottleneck classes; a chain's class is also the verdict it leads to. To add one: a value
+// here and its name in verdict_class_name(), the builder that gives it (chain_builders.hpp), its
+// words in report/chain_text.cpp, its name in report/output_shapes.hpp's kVerdictClassNames (the
+// schema), and a golden fixture (tests/golden/README.md).
+enum class VerdictClass {
+    kInputBound,
+    kCpuContended,
+    kGpuBound,
+    kTransferBound,
+    kAllocationChurn,
+    kLockContended,
+    kColdStart,
+    kHealthy,
+    kInsufficientData,
 };
+// 'INPUT-BOUND', 'CPU-CONTENDED', ... (stable: programs read it). constexpr: the schemas list
+// them (report/output_shapes.hpp).
+constexpr const char* verdict_class_name(VerdictClass verdict_class) {
+    switch (verdict_class) {
+        case VerdictClass::kInputBound:
+            return "INPUT-BOUND";
+        case VerdictClass::kCpuContended:
+            return "CPU-CONTENDED";
+        case VerdictClass::kGpuBound:
+            return "GPU-BOUND";
+        case VerdictClass::kTransferBound:
+            return "TRANSFER-BOUND";
+        case VerdictClass::kAllocationChurn:
+            return "ALLOCATION-CHURN";
+        case VerdictClass::kLockContended:
+            return "LOCK-CONTENDED";
+        case VerdictClass::kColdStart:
+            return "COLD-START";
+        case VerdictClass::kHealthy:
+            return "HEALTHY";
+        case VerdictClass::kInsufficientData:
+            break;
+    }
+    return "INSUFFICIENT-DATA";
+}
 
 // Who had the CPU while a traced thread was preempted.
 struct Competitor {
@@ -47,11 +73,7 @@ struct Competitor {
 
 // Who or what a chain blames: one cause, which may be several threads or processes.
 struct Actor {
-    // 'dataloader_workers', 'processes_outside', 'tree_threads', 'lock_holder',
-    // 'producer_thread', 'waker_thread', 'disk_io', 'network', 'timer', 'interrupt',
-    // 'unrecorded_waker', 'unknown_competitor', 'run_queue', 'several', and for the chains of
-    // the device itself: 'device', 'transfers', 'allocator', 'start_up'
-    std::string kind;
+    CauseKind kind = CauseKind::kSeveral;
     std::string name;      // 'pt_data_worker', 'prep_locker', 'hogd', 'disk', ...
     std::int64_t pid = 0;  // workers: the training process they feed; a thread's process; 0: none
     std::int64_t tid = 0;  // when the actor is one thread; 0 otherwise
@@ -61,13 +83,25 @@ struct Actor {
 
 // One way the actor cost the threads that drive the GPU. A chain's time lost is the sum of its
 // effects.
+enum class EffectKind {
+    kPreempted,        // runnable but not running while the actor held the CPU
+    kRunqWait,         // waiting for a CPU after wakeups
+    kWoken,            // asleep between calls in a sleep the actor ended
+    kInDevice,         // the device chains' own time: in synchronisation,
+    kInCopies,         // in copies,
+    kInAllocation,     // in allocation and free calls,
+    kFirstCallExcess,  // the first calls' excess over later ones
+};
+// 'preempted', 'runq_wait', 'woken', 'in_device', 'in_copies', 'in_allocation',
+// 'first_call_excess' (stable: programs read it).
+const char* effect_kind_name(EffectKind kind);
+
 struct Effect {
-    std::string kind{};  // 'preempted', 'runq_wait', 'woken' (a sleep it ended), 'in_device', ...
-    std::string wait{};  // 'woken': what the thread slept in (wait_kind_name); empty otherwise
+    EffectKind kind = EffectKind::kPreempted;
+    std::optional<WaitKind> wait{};  // kWoken: what the thread slept in
     std::int64_t ns = 0;
     double share = 0;        // of the span of the threads that drive the GPU
     std::int64_t count = 0;  // intervals behind it; 0 when not counted
-    std::string text{};
 };
 
 // A line of Python source that threads were at, read from their recorded Python frames: the
@@ -84,14 +118,15 @@ struct CodeLine {
 };
 
 struct CausalChain {
-    std::string root_cause_class;  // one of the class names above
+    VerdictClass root_cause_class = VerdictClass::kInputBound;
     Actor actor;
     std::vector<Effect> effects;
-    std::string symptom;
     std::optional<std::string> op;  // the op the symptom is about, when there is one
+    // The numbers the symptom and root cause rest on, beyond the fields here (see each builder);
+    // worded by report/chain_text.
+    FactParams facts;
     std::vector<Evidence> evidence;
     std::vector<Competitor> competitors;          // CPU contention only; largest first
-    std::string root_cause;                       // one sentence
     std::vector<Recommendation> recommendations;  // worded by report/recommendation_text
     Confidence confidence = Confidence::kLow;
     std::int64_t time_lost_ns = 0;

@@ -5,30 +5,31 @@
 #include <set>
 
 #include "analysis/diagnose/chain_builders.hpp"
-#include "analysis/human_units.hpp"
 #include "analysis/model/saturating.hpp"
 
 namespace causeway::analysis {
 namespace {
 
-const char* cause_class(const ChainInputs& in, const Cause& cause) {
+VerdictClass cause_class(const ChainInputs& in, const Cause& cause) {
     std::int64_t cpu_ns = saturating_add(cause.preempted_ns, cause.runq_wait_ns);
     switch (cause.key.kind) {
         case CauseKind::kDataLoaderWorkers:
             // Workers that feed the trainer: on full CPUs they starve it (fewer of them, or none);
             // with CPUs to spare it waits for their batches (more of them).
-            return cpus_saturated(in) || cpu_ns >= cause.woken_ns() ? kCpuContended : kInputBound;
+            return cpus_saturated(in) || cpu_ns >= cause.woken_ns() ? VerdictClass::kCpuContended
+                                                                    : VerdictClass::kInputBound;
         case CauseKind::kProcessesOutside:
         case CauseKind::kSeveral:
-            return cpu_ns >= cause.woken_ns() ? kCpuContended : kInputBound;
+            return cpu_ns >= cause.woken_ns() ? VerdictClass::kCpuContended
+                                              : VerdictClass::kInputBound;
         case CauseKind::kTreeThreads:
         case CauseKind::kUnknownCompetitor:
         case CauseKind::kRunQueue:
-            return kCpuContended;
+            return VerdictClass::kCpuContended;
         case CauseKind::kLockHolder:
-            return kLockContended;
+            return VerdictClass::kLockContended;
         default:
-            return kInputBound;
+            return VerdictClass::kInputBound;
     }
 }
 
@@ -54,7 +55,7 @@ std::string common_name(const TraceModel& model, const std::vector<int>& threads
 Actor actor_of(const TraceModel& model, const Cause& cause) {
     const CauseKey& key = cause.key;
     Actor actor;
-    actor.kind = cause_kind_name(key.kind);
+    actor.kind = key.kind;
     actor.pids = pids_of(model, cause.threads);
     if (key.process_index >= 0) {
         const ProcessInfo& process = model.processes[static_cast<std::size_t>(key.process_index)];
@@ -113,55 +114,44 @@ Actor actor_of(const TraceModel& model, const Cause& cause) {
 
 std::vector<Effect> effects_of(const ChainInputs& in, const Cause& cause) {
     std::vector<Effect> effects;
-    auto add = [&](std::string kind, std::string wait, std::int64_t ns, std::int64_t count,
-                   std::string text) {
-        effects.push_back({std::move(kind), std::move(wait), ns, in.share_of_span(ns), count,
-                           format_duration(ns) + " (" + format_percent(in.share_of_span(ns)) +
-                               " of the loop) " + std::move(text)});
+    auto add = [&](EffectKind kind, std::optional<WaitKind> wait, std::int64_t ns,
+                   std::int64_t count) {
+        effects.push_back({kind, wait, ns, in.share_of_span(ns), count});
     };
     if (cause.preempted_ns > 0) {
-        add("preempted", "", cause.preempted_ns, 0,
-            "runnable but not running while they held its CPU");
+        add(EffectKind::kPreempted, std::nullopt, cause.preempted_ns, 0);
     }
     if (cause.runq_wait_ns > 0) {
-        add("runq_wait", "", cause.runq_wait_ns, 0,
-            cause.key.kind == CauseKind::kRunQueue
-                ? "waiting for a CPU after wakeups"
-                : "waiting for a CPU after wakeups (the run-queue wait, shared by preempted time)");
+        add(EffectKind::kRunqWait, std::nullopt, cause.runq_wait_ns, 0);
     }
     for (const auto& [kind, time] : cause.woken) {
-        add("woken", wait_kind_name(kind), time.ns, time.count,
-            "asleep between CUDA calls in " + std::string(wait_kind_description(kind)) + ", " +
-                std::to_string(time.count) + (time.count == 1 ? " wait" : " waits") +
-                (cause.key.kind == CauseKind::kUnrecordedWaker ? ", waker not recorded"
-                                                               : ", ended by this actor"));
+        add(EffectKind::kWoken, kind, time.ns, time.count);
     }
     std::stable_sort(effects.begin(), effects.end(),
                      [](const Effect& a, const Effect& b) { return a.ns > b.ns; });
     return effects;
 }
 
-// "the threads that woke it were themselves runnable but not running 40 ms of those waits,
-// mostly behind pt_data_worker": one hop back along the wakeup.
+// One hop back along the wakeup: the threads that woke it were themselves runnable but not
+// running for part of those waits, mostly behind one thread {waits_share, behind_comm,
+// behind_tid}.
 void add_waker_delay(const ChainInputs& in, const Cause& cause, CausalChain& chain) {
     if (cause.waker_preempted_ns <= 0 || cause.woken_ns() <= 0) {
         return;
     }
-    auto top = std::max_element(cause.waker_preempted_by.begin(), cause.waker_preempted_by.end(),
-                                [](const auto& a, const auto& b) { return a.second < b.second; });
-    std::string behind;
-    if (top != cause.waker_preempted_by.end() && top->first >= 0) {
-        const ThreadInfo& t = in.model.threads[static_cast<std::size_t>(top->first)];
-        behind = ", mostly behind " + t.comm + " (tid " + std::to_string(t.tid) + ")";
-    }
     double ratio =
         static_cast<double>(cause.waker_preempted_ns) / static_cast<double>(cause.woken_ns());
-    chain.evidence.push_back(evidence(
-        "waker_runnable_waiting_ns", static_cast<double>(cause.waker_preempted_ns), "ns",
-        "while the GPU thread waited for them, the threads that woke it were themselves runnable "
-        "but not running " +
-            format_duration(cause.waker_preempted_ns) + " (" + format_percent(ratio) +
-            " of those waits)" + behind));
+    FactParams params = {{"waits_share", ratio}};
+    auto top = std::max_element(cause.waker_preempted_by.begin(), cause.waker_preempted_by.end(),
+                                [](const auto& a, const auto& b) { return a.second < b.second; });
+    if (top != cause.waker_preempted_by.end() && top->first >= 0) {
+        const ThreadInfo& t = in.model.threads[static_cast<std::size_t>(top->first)];
+        params.push_back({"behind_comm", t.comm});
+        params.push_back({"behind_tid", t.tid});
+    }
+    chain.evidence.push_back(make_evidence(EvidenceKind::kWakerRunnableWaiting,
+                                           static_cast<double>(cause.waker_preempted_ns),
+                                           std::move(params)));
 }
 
 // Causes below the threshold of one class together, when together they reach it.
@@ -173,7 +163,8 @@ std::vector<Cause> merge_minor_causes(const ChainInputs& in, std::vector<Cause> 
             kept.push_back(std::move(cause));
             continue;
         }
-        Cause& group = minor[cause_class(in, cause)];
+        // By the class's name: the order in which merged groups are kept.
+        Cause& group = minor[verdict_class_name(cause_class(in, cause))];
         group.key.kind = CauseKind::kSeveral;
         group.merge(cause);
     }
@@ -205,9 +196,9 @@ std::vector<CausalChain> actor_chains(const ChainInputs& in) {
         chain.time_lost_ns = cause.lost_ns();
         chain.time_lost_share = in.share_of_span(chain.time_lost_ns);
         add_waker_delay(in, cause, chain);
-        if (chain.root_cause_class == kCpuContended) {
+        if (chain.root_cause_class == VerdictClass::kCpuContended) {
             describe_cpu_contention(in, cause, chain);
-        } else if (chain.root_cause_class == kLockContended) {
+        } else if (chain.root_cause_class == VerdictClass::kLockContended) {
             describe_lock_wait(in, cause, chain);
         } else {
             describe_waiting(in, cause, chain);

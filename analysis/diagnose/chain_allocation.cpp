@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "analysis/diagnose/chain_builders.hpp"
-#include "analysis/human_units.hpp"
 #include "analysis/model/saturating.hpp"
 
 namespace causeway::analysis {
@@ -42,24 +41,18 @@ std::optional<CausalChain> allocation_churn_chain(const ChainInputs& in) {
         return a->dur.total_ns > b->dur.total_ns;
     });
     CausalChain chain;
-    chain.root_cause_class = kAllocationChurn;
+    chain.root_cause_class = VerdictClass::kAllocationChurn;
     chain.time_lost_ns = lost;
     chain.time_lost_share = share;
     chain.op = in.model.ops[static_cast<std::size_t>(ops.front()->op_index)].name;
-    chain.symptom = std::to_string(calls) + " allocation and free calls take " +
-                    format_percent(share) + " of the loop";
+    chain.facts = {{"calls", calls}};  // symptom: allocation and free calls, share of the loop
     for (const OpAccount* op : ops) {
         const std::string& name = in.model.ops[static_cast<std::size_t>(op->op_index)].name;
-        chain.evidence.push_back(evidence("alloc_ns:" + name, static_cast<double>(op->dur.total_ns),
-                                          "ns",
-                                          name + ": " + std::to_string(op->dur.count) + " calls, " +
-                                              format_duration(op->dur.total_ns) + " (p50 " +
-                                              format_duration(op->dur.p50_ns) + ")"));
+        chain.evidence.push_back(
+            make_evidence(EvidenceKind::kAllocOpTime, static_cast<double>(op->dur.total_ns),
+                          {{"op", name}, {"calls", op->dur.count}, {"p50_ns", op->dur.p50_ns}}));
     }
     double pinned = all_ns > 0 ? static_cast<double>(pinned_ns) / static_cast<double>(all_ns) : 0;
-    chain.root_cause =
-        "Memory is allocated and freed over and over inside the loop instead of "
-        "being reused; each call synchronises with the driver.";
     if (pinned < 0.9) {
         chain.recommendations.push_back({RecommendationKind::kReuseDeviceBuffers});
     }
@@ -68,7 +61,7 @@ std::optional<CausalChain> allocation_churn_chain(const ChainInputs& in) {
             {RecommendationKind::kReusePinnedBuffers, {{"pinned_share", pinned}}});
     }
     chain.confidence = confidence_from(share, 0.3, 0.15);
-    blame_device(chain, "allocator", "CUDA allocator", "in_allocation");
+    blame_device(chain, CauseKind::kAllocator, "CUDA allocator", EffectKind::kInAllocation);
     return chain;
 }
 

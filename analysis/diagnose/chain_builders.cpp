@@ -1,15 +1,8 @@
 #include "analysis/diagnose/chain_builders.hpp"
 
 #include <algorithm>
-#include <utility>
-
-#include "analysis/human_units.hpp"
 
 namespace causeway::analysis {
-
-Evidence evidence(std::string key, double value, std::string unit, std::string text) {
-    return {std::move(key), value, std::move(unit), std::move(text)};
-}
 
 bool cpus_saturated(const ChainInputs& in) {
     const SystemContext& ctx = in.during_span;
@@ -29,13 +22,11 @@ double idle_cpus(const ChainInputs& in) {
     return std::max(0.0, idle);
 }
 
-void blame_device(CausalChain& chain, const char* kind, const char* name, const char* effect) {
+void blame_device(CausalChain& chain, CauseKind kind, const char* name, EffectKind effect) {
     chain.actor.kind = kind;
     chain.actor.name = name;
-    chain.effects.push_back({.kind = effect,
-                             .ns = chain.time_lost_ns,
-                             .share = chain.time_lost_share,
-                             .text = chain.symptom});
+    chain.effects.push_back(
+        {.kind = effect, .ns = chain.time_lost_ns, .share = chain.time_lost_share});
 }
 
 Confidence confidence_from(double coverage, double high, double medium) {
@@ -51,19 +42,10 @@ std::int64_t category_own_ns(const CallAccounting& accounting, OpCategory catego
         split.total_ns - split.runnable_waiting_ns() - accounting.cold_excess_by_category[k], 0);
 }
 
-std::string slow_op_symptom(const TraceModel& model, const OpAccount& op) {
-    const std::string& name = model.ops[static_cast<std::size_t>(op.op_index)].name;
-    std::string text = name + ": " + std::to_string(op.slow_calls) + " of " +
-                       std::to_string(op.dur.count) + " calls slow (> " +
-                       format_duration(op.threshold_ns) + "); p99 " +
-                       format_duration(op.dur.p99_ns);
-    if (op.dur.p50_ns > 0) {
-        text +=
-            " = " +
-            format_ratio(static_cast<double>(op.dur.p99_ns) / static_cast<double>(op.dur.p50_ns)) +
-            " p50 (" + format_duration(op.dur.p50_ns) + ")";
-    }
-    return text + ", max " + format_duration(op.dur.max_ns);
+FactParams slow_op_facts(const OpAccount& op) {
+    return {{"slow_calls", op.slow_calls},     {"calls", op.dur.count},
+            {"threshold_ns", op.threshold_ns}, {"p99_ns", op.dur.p99_ns},
+            {"p50_ns", op.dur.p50_ns},         {"max_ns", op.dur.max_ns}};
 }
 
 }  // namespace causeway::analysis

@@ -49,7 +49,8 @@ struct ChainInputs {
 // One chain per cause of the GPU threads' time off a CPU (actor_causes.hpp) that costs at least
 // kChainMinShare; smaller causes of one class together when they reach it.
 std::vector<CausalChain> actor_chains(const ChainInputs& in);
-// The class-specific part of an actor chain: symptom, evidence, root cause, advice, confidence.
+// The class-specific part of an actor chain: the facts of its symptom and root cause, evidence,
+// advice, confidence.
 void describe_cpu_contention(const ChainInputs& in, const Cause& cause, CausalChain& chain);
 void describe_waiting(const ChainInputs& in, const Cause& cause, CausalChain& chain);
 void describe_lock_wait(const ChainInputs& in, const Cause& cause, CausalChain& chain);
@@ -68,7 +69,6 @@ std::optional<CausalChain> allocation_churn_chain(const ChainInputs& in);
 std::optional<CausalChain> cold_start_chain(const ChainInputs& in);
 
 // Shared by the builders.
-Evidence evidence(std::string key, double value, std::string unit, std::string text);
 // Whether the CPUs were full for the traced tree while the GPU threads ran their loop (its
 // runnable threads against the CPU count and how long they waited for a CPU; system snapshots
 // when the tree's scheduling is not recorded).
@@ -76,12 +76,13 @@ bool cpus_saturated(const ChainInputs& in);
 // CPUs the tree left idle during the loop (same sources as cpus_saturated).
 double idle_cpus(const ChainInputs& in);
 // The actor and effect of a chain whose time is the device's or the API's own.
-void blame_device(CausalChain& chain, const char* kind, const char* name, const char* effect);
+void blame_device(CausalChain& chain, CauseKind kind, const char* name, EffectKind effect);
 Confidence confidence_from(double coverage, double high, double medium);
 // Time in the category's calls that is the GPU's or the API's own: minus what CPU contention
 // explains (runnable but not running) and minus one-time start-up excess (COLD-START's).
 std::int64_t category_own_ns(const CallAccounting& accounting, OpCategory category);
-// "cudaStreamSynchronize: 20 of 200 calls slow (> 1.20 ms); p99 40.0 ms = 350x p50 (114 us)"
-std::string slow_op_symptom(const TraceModel& model, const OpAccount& op);
+// The facts of a symptom about one op's slow calls: {slow_calls, calls, threshold_ns, p99_ns,
+// p50_ns, max_ns} ("20 of 200 calls slow (> 1.20 ms); p99 40.0 ms = 350x p50 (114 us)").
+FactParams slow_op_facts(const OpAccount& op);
 
 }  // namespace causeway::analysis

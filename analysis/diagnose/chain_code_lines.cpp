@@ -1,11 +1,10 @@
-// The user's Python lines behind a chain: "waits at train.py:57 in train_step" for the threads
-// that drive the GPU, "spend CPU at dataset.py:31 in __getitem__" for the workers that took
-// their CPU. Read from the Python frames of CUDA call stacks and of switch-out stacks.
+// The user's Python lines behind a chain: where the threads that drive the GPU waited (or lost
+// their CPU), and where the workers that took their CPU spent it. Read from the Python frames of
+// CUDA call stacks and of switch-out stacks.
 #include <algorithm>
 #include <set>
 
 #include "analysis/diagnose/chain_builders.hpp"
-#include "analysis/human_units.hpp"
 #include "analysis/measure/python_lines.hpp"
 
 namespace causeway::analysis {
@@ -70,17 +69,9 @@ void tally_calls(const ChainInputs& in, const std::vector<std::uint32_t>& calls,
     }
 }
 
-std::string stacks_note(const CodeLine& line) {
-    return format_percent(line.share) + " of the time of " + std::to_string(line.stacks_total) +
-           (line.stacks_total == 1 ? " recorded Python stack" : " recorded Python stacks") +
-           (line.library ? "; no frame of the user's own code, so the innermost library frame"
-                         : "");
-}
-
-void add_gpu_thread_line(CausalChain& chain, const CodeLine& line, const std::string& what) {
-    chain.evidence.push_back(evidence("gpu_thread_python_line", line.share, "ratio",
-                                      "the GPU-driving thread " + what + " at " +
-                                          describe_line(line) + " (" + stacks_note(line) + ")"));
+// The evidence names the line (chain.gpu_thread_line), worded by report/evidence_text.
+void add_gpu_thread_line(CausalChain& chain, const CodeLine& line, EvidenceKind kind) {
+    chain.evidence.push_back(make_evidence(kind, line.share));
     chain.gpu_thread_line = line;
 }
 
@@ -123,19 +114,18 @@ void add_actor_code_lines(const ChainInputs& in, const Cause& cause, CausalChain
     }
     if (auto line = waits.top()) {
         add_gpu_thread_line(chain, *line,
-                            chain.root_cause_class == kCpuContended ? "lost its CPU" : "waits");
+                            chain.root_cause_class == VerdictClass::kCpuContended
+                                ? EvidenceKind::kGpuThreadLostCpuAt
+                                : EvidenceKind::kGpuThreadWaitsAt);
     } else {
         LineTally slow;
         tally_calls(in, in.accounting.slow_calls, slow);
         if (auto slow_line = slow.top()) {
-            add_gpu_thread_line(chain, *slow_line, "makes its slow CUDA calls");
+            add_gpu_thread_line(chain, *slow_line, EvidenceKind::kGpuThreadSlowCallsAt);
         }
     }
     if (auto line = actor.top()) {
-        chain.evidence.push_back(evidence("actor_python_line", line->share, "ratio",
-                                          chain.actor.name + " spent the CPU it took at " +
-                                              describe_line(*line) + " (" + stacks_note(*line) +
-                                              ", sampled when it gave that CPU up)"));
+        chain.evidence.push_back(make_evidence(EvidenceKind::kActorSpentCpuAt, line->share));
         chain.actor_line = line;
     }
 }
@@ -145,15 +135,15 @@ void add_device_code_line(const ChainInputs& in, CausalChain& chain) {
         return;
     }
     std::set<OpCategory> categories;
-    if (chain.root_cause_class == kGpuBound) {
+    if (chain.root_cause_class == VerdictClass::kGpuBound) {
         categories = {OpCategory::kSync};
-    } else if (chain.root_cause_class == kTransferBound) {
+    } else if (chain.root_cause_class == VerdictClass::kTransferBound) {
         categories = {OpCategory::kCopy};
-    } else if (chain.root_cause_class == kAllocationChurn) {
+    } else if (chain.root_cause_class == VerdictClass::kAllocationChurn) {
         categories = {OpCategory::kAlloc, OpCategory::kFree};
     }
     LineTally tally;
-    if (chain.root_cause_class == kColdStart) {
+    if (chain.root_cause_class == VerdictClass::kColdStart) {
         tally_calls(in, in.accounting.cold_calls, tally);
     } else {
         const CudaCalls& c = in.model.calls;
@@ -171,7 +161,7 @@ void add_device_code_line(const ChainInputs& in, CausalChain& chain) {
         }
     }
     if (auto line = tally.top()) {
-        add_gpu_thread_line(chain, *line, "waits");
+        add_gpu_thread_line(chain, *line, EvidenceKind::kGpuThreadWaitsAt);
     }
 }
 

@@ -1,7 +1,6 @@
 // GPU-BOUND: the thread that drives the GPU spends its loop in synchronisation, on CPU spinning
 // or asleep in the sync itself (not preempted), and the host is otherwise idle.
 #include "analysis/diagnose/chain_builders.hpp"
-#include "analysis/human_units.hpp"
 
 namespace causeway::analysis {
 
@@ -14,7 +13,7 @@ std::optional<CausalChain> gpu_bound_chain(const ChainInputs& in) {
         return std::nullopt;
     }
     CausalChain chain;
-    chain.root_cause_class = kGpuBound;
+    chain.root_cause_class = VerdictClass::kGpuBound;
     chain.time_lost_ns = lost;
     chain.time_lost_share = share;
     const OpAccount* top = nullptr;
@@ -25,40 +24,28 @@ std::optional<CausalChain> gpu_bound_chain(const ChainInputs& in) {
             top = &op;
         }
     }
+    // Symptom: the share of the loop, and the sync op that took most of it {op_p50_ns, op_calls}.
     if (top != nullptr) {
         chain.op = in.model.ops[static_cast<std::size_t>(top->op_index)].name;
+        chain.facts = {{"op_p50_ns", top->dur.p50_ns}, {"op_calls", top->dur.count}};
     }
-    chain.symptom =
-        "the host waits for the GPU in synchronisation " + format_percent(share) + " of its loop" +
-        (top != nullptr ? " (mostly " + *chain.op + ", p50 " + format_duration(top->dur.p50_ns) +
-                              ", " + std::to_string(top->dur.count) + " calls)"
-                        : "");
     double runnable = sync.total_ns > 0 ? static_cast<double>(sync.runnable_waiting_ns()) /
                                               static_cast<double>(sync.total_ns)
                                         : 0.0;
-    chain.evidence.push_back(evidence(
-        "sync_share", share, "ratio",
-        "in synchronisation and not preempted: " + format_duration(lost) + " of " +
-            format_duration(acc.span_ns) + " (on CPU spinning " + format_duration(sync.oncpu_ns()) +
-            ", asleep " + format_duration(sync.blocked_ns) + ")"));
-    chain.evidence.push_back(evidence(
-        "sync_runnable_waiting_share", runnable, "ratio",
-        "inside the synchronisations the thread was runnable but not running only " +
-            format_percent(runnable) + " of the time: the wait is the GPU's, not the CPU's"));
+    chain.evidence.push_back(make_evidence(EvidenceKind::kSyncNotPreemptedShare, share,
+                                           {{"lost_ns", lost},
+                                            {"span_ns", acc.span_ns},
+                                            {"oncpu_ns", sync.oncpu_ns()},
+                                            {"blocked_ns", sync.blocked_ns}}));
+    chain.evidence.push_back(make_evidence(EvidenceKind::kSyncRunnableWaitingShare, runnable));
     const SystemContext& ctx = in.during_span;
     bool host_idle = ctx.snapshots == 0 || ctx.cpu_busy_pct < 80.0;
     if (ctx.snapshots > 0) {
-        chain.evidence.push_back(evidence(
-            "cpu_busy_pct", ctx.cpu_busy_pct, "pct",
-            "CPUs were " + format_decimal(ctx.cpu_busy_pct, 0) + "% busy during the loop"));
+        chain.evidence.push_back(make_evidence(EvidenceKind::kCpuBusyDuringLoop, ctx.cpu_busy_pct));
     }
-    chain.root_cause =
-        "The GPU is the bottleneck: the host has queued its work and waits for "
-        "the device " +
-        format_percent(share) + " of the loop.";
     chain.recommendations.push_back({RecommendationKind::kFasterDeviceWork});
     chain.confidence = runnable < 0.1 && host_idle ? Confidence::kHigh : Confidence::kMedium;
-    blame_device(chain, "device", "GPU", "in_device");
+    blame_device(chain, CauseKind::kDevice, "GPU", EffectKind::kInDevice);
     return chain;
 }
 

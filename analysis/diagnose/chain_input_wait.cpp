@@ -3,7 +3,6 @@
 // to spare (more workers), a producer thread, the disk, the network, a timer; where the trace
 // holds no waker, the CPUs' headroom still says whether more workers could help.
 #include "analysis/diagnose/chain_builders.hpp"
-#include "analysis/human_units.hpp"
 #include "analysis/model/saturating.hpp"
 
 namespace causeway::analysis {
@@ -21,26 +20,19 @@ void add_context_evidence(const ChainInputs& in, CausalChain& chain) {
     const SystemContext& ctx = in.during_span;
     std::int64_t cpus = in.model.session.cpu_count;
     if (ctx.snapshots > 0) {
-        chain.evidence.push_back(evidence("cpu_busy_pct", ctx.cpu_busy_pct, "pct",
-                                          "CPUs were " + format_decimal(ctx.cpu_busy_pct, 0) +
-                                              "% busy during the loop (" + std::to_string(cpus) +
-                                              " CPUs)"));
+        chain.evidence.push_back(
+            make_evidence(EvidenceKind::kCpuBusyOfCpus, ctx.cpu_busy_pct, {{"cpus", cpus}}));
     }
     if (ctx.covered_ns > 0) {
-        chain.evidence.push_back(evidence(
-            "runnable_tree_threads", ctx.runnable_tree_threads, "count",
-            "runnable threads of the traced tree: " + format_decimal(ctx.runnable_tree_threads, 1) +
-                " on average for " + std::to_string(cpus) + " CPUs"));
-        chain.evidence.push_back(evidence("tree_preempted_share", ctx.tree_preempted_share, "ratio",
-                                          "the tree's threads were preempted " +
-                                              format_percent(ctx.tree_preempted_share) +
-                                              " of the time they were runnable"));
+        chain.evidence.push_back(
+            make_evidence(EvidenceKind::kRunnableTreeThreads, ctx.runnable_tree_threads,
+                          {{"cpus", cpus}, {"during_slow_calls", std::int64_t{0}}}));
+        chain.evidence.push_back(
+            make_evidence(EvidenceKind::kTreePreemptedShare, ctx.tree_preempted_share));
     }
     if (in.loader.has_workers()) {
-        chain.evidence.push_back(
-            evidence("dataloader_workers", in.loader.max_concurrent_workers, "count",
-                     std::to_string(in.loader.max_concurrent_workers) +
-                         " DataLoader workers at once on " + std::to_string(cpus) + " CPUs"));
+        chain.evidence.push_back(make_evidence(EvidenceKind::kDataLoaderWorkers,
+                                               in.loader.max_concurrent_workers, {{"cpus", cpus}}));
     }
 }
 
@@ -68,32 +60,6 @@ void recommend_by_headroom(const ChainInputs& in, CausalChain& chain) {
         }
     } else {
         chain.recommendations.push_back({RecommendationKind::kCheaperLoading});
-    }
-}
-
-std::string waited_for(const ChainInputs& in, const Cause& cause, const Actor& actor) {
-    switch (cause.key.kind) {
-        case CauseKind::kDataLoaderWorkers:
-            return "batches from its DataLoader workers (" + actor.name + ")";
-        case CauseKind::kProducerThread:
-        case CauseKind::kWakerThread:
-            return "thread " + actor.name + " (tid " + std::to_string(actor.tid) + ")";
-        case CauseKind::kProcessesOutside:
-            return "process " + actor.name + " outside the tree";
-        case CauseKind::kDiskIo:
-            return "the disk";
-        case CauseKind::kNetwork:
-            return "the network";
-        case CauseKind::kTimer:
-            return "a timer: it sleeps";
-        case CauseKind::kInterrupt:
-            return "device interrupts";
-        case CauseKind::kSeveral:
-            return "several sources, none large alone";
-        default:
-            return in.model.session.imported() || cause.woken.count(WaitKind::kUnknown) > 0
-                       ? "its input (a queue, pipe or file; this trace does not record wakers)"
-                       : "its input (a queue, pipe or file; the wakeups were not seen)";
     }
 }
 
@@ -127,36 +93,39 @@ void recommend_for(const ChainInputs& in, const Cause& cause, CausalChain& chain
     }
 }
 
+// The symptom's and root cause's facts: how long it slept between calls {slept_ns, slept_share}
+// and, where the actor is no waker the trace names, whether the trace records wakers at all
+// {wakers_unrecorded: 0/1}.
+void add_sleep_facts(const ChainInputs& in, const Cause& cause, CausalChain& chain) {
+    bool wakers_unrecorded =
+        in.model.session.imported() || cause.woken.count(WaitKind::kUnknown) > 0;
+    chain.facts = {{"slept_ns", cause.woken_ns()},
+                   {"slept_share", in.share_of_span(cause.woken_ns())},
+                   {"wakers_unrecorded", std::int64_t{wakers_unrecorded ? 1 : 0}}};
+}
+
 }  // namespace
 
 void describe_waiting(const ChainInputs& in, const Cause& cause, CausalChain& chain) {
     const CallAccounting& acc = in.accounting;
     double share = chain.time_lost_share;
     std::int64_t waits = long_wait_count(acc);
-    chain.symptom = "the thread that drives the GPU slept " + format_duration(cause.woken_ns()) +
-                    " (" + format_percent(in.share_of_span(cause.woken_ns())) +
-                    " of its loop) between CUDA calls, waiting for " +
-                    waited_for(in, cause, chain.actor);
-    chain.evidence.push_back(evidence(
-        "between_calls_blocked_share", in.share_of_span(acc.gaps.blocked_ns), "ratio",
-        "asleep outside CUDA calls " + format_percent(in.share_of_span(acc.gaps.blocked_ns)) +
-            " of " + format_duration(acc.span_ns) + " (all causes); on CPU between calls " +
-            format_percent(in.share_of_span(acc.gaps.oncpu_ns())) + ", inside CUDA calls " +
-            format_percent(in.share_of_span(acc.in_calls.total_ns))));
+    add_sleep_facts(in, cause, chain);
+    chain.evidence.push_back(make_evidence(
+        EvidenceKind::kBlockedBetweenCallsShare, in.share_of_span(acc.gaps.blocked_ns),
+        {{"span_ns", acc.span_ns},
+         {"oncpu_share", in.share_of_span(acc.gaps.oncpu_ns())},
+         {"in_calls_share", in.share_of_span(acc.in_calls.total_ns)}}));
     if (waits > 0) {
         std::int64_t waits_ns = 0;
         for (const auto& t : acc.primary) {
             add_to(waits_ns, t.long_wait_ns);
         }
-        chain.evidence.push_back(evidence("long_waits", static_cast<double>(waits), "count",
-                                          std::to_string(waits) + " waits of at least " +
-                                              format_duration(kLongWaitNs) + " between calls, " +
-                                              format_duration(waits_ns / waits) + " on average"));
+        chain.evidence.push_back(
+            make_evidence(EvidenceKind::kLongWaits, static_cast<double>(waits),
+                          {{"min_ns", kLongWaitNs}, {"average_ns", waits_ns / waits}}));
     }
     add_context_evidence(in, chain);
-    chain.root_cause = "The thread that drives the GPU waits for " +
-                       waited_for(in, cause, chain.actor) + ": " + format_percent(share) +
-                       " of its loop, so the GPU has no work queued.";
     recommend_for(in, cause, chain);
     bool waker_known = cause.key.kind != CauseKind::kUnrecordedWaker;
     chain.confidence = share >= 0.3 && (waits >= 3 || waker_known) ? Confidence::kHigh
@@ -165,17 +134,9 @@ void describe_waiting(const ChainInputs& in, const Cause& cause, CausalChain& ch
 }
 
 void describe_lock_wait(const ChainInputs& in, const Cause& cause, CausalChain& chain) {
-    const Actor& holder = chain.actor;
-    std::string who = holder.name + " (tid " + std::to_string(holder.tid) + ", pid " +
-                      std::to_string(holder.pid) + ")";
-    chain.symptom = "the thread that drives the GPU slept " + format_duration(cause.woken_ns()) +
-                    " (" + format_percent(chain.time_lost_share) +
-                    " of its loop) between CUDA calls on a lock, each time woken by " + who;
+    // The symptom and root cause name the holder (the chain's actor).
+    add_sleep_facts(in, cause, chain);
     add_context_evidence(in, chain);
-    chain.root_cause = "The thread that drives the GPU waits for a lock held by thread " + who +
-                       ": " + format_percent(chain.time_lost_share) +
-                       " of its loop. The holder releases it only after its own work under the "
-                       "lock.";
     chain.recommendations.push_back({RecommendationKind::kShorterCriticalSection});
     chain.recommendations.push_back({RecommendationKind::kAvoidGil});
     chain.confidence = chain.time_lost_share >= 0.3 ? Confidence::kHigh : Confidence::kMedium;

@@ -1,7 +1,6 @@
 // TRANSFER-BOUND: host<->device copies take the loop's time; pageable host memory (staged by
 // the driver through a bounce buffer) and many small copies are named when they are the case.
 #include "analysis/diagnose/chain_builders.hpp"
-#include "analysis/human_units.hpp"
 
 namespace causeway::analysis {
 namespace {
@@ -19,7 +18,7 @@ std::optional<CausalChain> transfer_chain(const ChainInputs& in) {
         return std::nullopt;
     }
     CausalChain chain;
-    chain.root_cause_class = kTransferBound;
+    chain.root_cause_class = VerdictClass::kTransferBound;
     chain.time_lost_ns = lost;
     chain.time_lost_share = share;
     double pageable = acc.copy_bytes > 0 ? static_cast<double>(acc.pageable_copy_bytes) /
@@ -29,27 +28,18 @@ std::optional<CausalChain> transfer_chain(const ChainInputs& in) {
     double throughput = copy.total_ns > 0 ? static_cast<double>(acc.copy_bytes) * 1e9 /
                                                 static_cast<double>(copy.total_ns)
                                           : 0.0;
-    chain.symptom = "copies take " + format_percent(share) +
-                    " of the loop: " + std::to_string(acc.copy_calls) + " copies, " +
-                    format_bytes(static_cast<double>(acc.copy_bytes)) + " at " +
-                    format_throughput(throughput);
-    chain.evidence.push_back(evidence(
-        "copy_share", share, "ratio",
-        "inside copy calls " + format_duration(lost) + " of " + format_duration(acc.span_ns)));
-    chain.evidence.push_back(evidence(
-        "pageable_bytes_share", pageable, "ratio",
-        format_percent(pageable) + " of the copied bytes came from pageable (unpinned) memory"));
-    chain.evidence.push_back(
-        evidence("copy_throughput", throughput, "bytes_per_s",
-                 "throughput inside the calls " + format_throughput(throughput)));
-    chain.evidence.push_back(evidence("small_copies_share", small, "ratio",
-                                      format_percent(small) + " of the copies move less than " +
-                                          format_bytes(static_cast<double>(kSmallCopyBytes))));
-    chain.root_cause = "Host-device copies dominate the loop" +
-                       std::string(pageable >= 0.5 ? ", mostly from pageable memory that the "
-                                                     "driver must stage before the DMA"
-                                                   : "") +
-                       ".";
+    // Symptom: the share of the loop, the copies and their throughput; root cause: whether most
+    // bytes came from pageable memory.
+    chain.facts = {{"copies", acc.copy_calls},
+                   {"copy_bytes", acc.copy_bytes},
+                   {"throughput_bytes_per_s", throughput},
+                   {"pageable_share", pageable}};
+    chain.evidence.push_back(make_evidence(EvidenceKind::kCopyShare, share,
+                                           {{"lost_ns", lost}, {"span_ns", acc.span_ns}}));
+    chain.evidence.push_back(make_evidence(EvidenceKind::kPageableBytesShare, pageable));
+    chain.evidence.push_back(make_evidence(EvidenceKind::kCopyThroughput, throughput));
+    chain.evidence.push_back(make_evidence(EvidenceKind::kSmallCopiesShare, small,
+                                           {{"small_copy_bytes", kSmallCopyBytes}}));
     if (pageable >= 0.5) {
         chain.recommendations.push_back({RecommendationKind::kPinnedCopies});
     }
@@ -62,7 +52,7 @@ std::optional<CausalChain> transfer_chain(const ChainInputs& in) {
         chain.recommendations.push_back({RecommendationKind::kFewerBytes});
     }
     chain.confidence = confidence_from(share, 0.5, 0.3);
-    blame_device(chain, "transfers", "host-device copies", "in_copies");
+    blame_device(chain, CauseKind::kTransfers, "host-device copies", EffectKind::kInCopies);
     return chain;
 }
 

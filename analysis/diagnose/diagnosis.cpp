@@ -56,16 +56,14 @@ void cap_chains_resting_on_unknown_reasons(const TraceModel& model,
         return;
     }
     for (auto& chain : chains) {
-        if (chain.root_cause_class != kInputBound && chain.root_cause_class != kCpuContended &&
-            chain.root_cause_class != kLockContended && chain.root_cause_class != kGpuBound) {
+        VerdictClass c = chain.root_cause_class;
+        if (c != VerdictClass::kInputBound && c != VerdictClass::kCpuContended &&
+            c != VerdictClass::kLockContended && c != VerdictClass::kGpuBound) {
             continue;
         }
         chain.confidence = Confidence::kLow;
         chain.evidence.push_back(
-            {"offcpu_reason_unknown", static_cast<double>(unknown->value), "count",
-             std::to_string(unknown->value) +
-                 " off-CPU intervals have no recorded reason (preempted or asleep), so this "
-                 "chain's split between waiting and contention is not proven"});
+            make_evidence(EvidenceKind::kOffcpuReasonUnknown, static_cast<double>(unknown->value)));
     }
 }
 

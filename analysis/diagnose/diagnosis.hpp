@@ -7,6 +7,7 @@
 
 #include "analysis/diagnose/causal_chain.hpp"
 #include "analysis/diagnose/data_quality.hpp"
+#include "analysis/diagnose/evidence_limits.hpp"
 #include "analysis/diagnose/verdict.hpp"
 #include "analysis/measure/process_breakdown.hpp"
 #include "analysis/measure/trace_stats.hpp"
@@ -34,7 +35,7 @@ struct Diagnosis {
     std::vector<GpuThread> gpu_threads;  // the threads whose loop the shares refer to
     ProcessBreakdown processes;
     DataQualityReport data_quality;
-    std::vector<std::string> evidence_limits;
+    std::vector<EvidenceLimit> evidence_limits;
 };
 
 Diagnosis diagnose(const TraceModel& model, const DiagnosisOptions& options);

@@ -3,16 +3,6 @@
 #include <algorithm>
 
 namespace causeway::analysis {
-namespace {
-
-const RecommendationParam* find_param(const std::vector<RecommendationParam>& params,
-                                      const std::string& name) {
-    auto it = std::find_if(params.begin(), params.end(),
-                           [&name](const RecommendationParam& p) { return p.name == name; });
-    return it == params.end() ? nullptr : &*it;
-}
-
-}  // namespace
 
 const char* recommendation_kind_name(RecommendationKind kind) {
     switch (kind) {
@@ -71,14 +61,11 @@ const char* recommendation_kind_name(RecommendationKind kind) {
 }
 
 std::int64_t Recommendation::count(const std::string& name) const {
-    const RecommendationParam* p = find_param(params, name);
-    return p && std::holds_alternative<std::int64_t>(p->value) ? std::get<std::int64_t>(p->value)
-                                                               : 0;
+    return fact_count(params, name);
 }
 
 double Recommendation::ratio(const std::string& name) const {
-    const RecommendationParam* p = find_param(params, name);
-    return p && std::holds_alternative<double>(p->value) ? std::get<double>(p->value) : 0;
+    return fact_ratio(params, name);
 }
 
 const Recommendation* find_recommendation(const std::vector<Recommendation>& recommendations,

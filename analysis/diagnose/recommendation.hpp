@@ -5,8 +5,9 @@
 
 #include <cstdint>
 #include <string>
-#include <variant>
 #include <vector>
+
+#include "analysis/diagnose/fact_param.hpp"
 
 namespace causeway::analysis {
 
@@ -41,15 +42,9 @@ enum class RecommendationKind {
 // 'index_in_memory', 'fewer_workers', ... (stable: programs read it).
 const char* recommendation_kind_name(RecommendationKind kind);
 
-// One number a recommendation rests on: counts are integers, shares ratios 0..1.
-struct RecommendationParam {
-    std::string name;
-    std::variant<std::int64_t, double> value;
-};
-
 struct Recommendation {
     RecommendationKind kind = RecommendationKind::kIndexInMemory;
-    std::vector<RecommendationParam> params{};
+    FactParams params{};  // numbers only: counts are integers, shares ratios 0..1
 
     // The parameter `name` (0 when the recommendation has none of that name).
     std::int64_t count(const std::string& name) const;

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "analysis/human_units.hpp"
+#include "analysis/diagnose/chain_builders.hpp"
 #include "analysis/model/saturating.hpp"
 
 namespace causeway::analysis {
@@ -19,23 +19,15 @@ std::vector<Evidence> loop_numbers(const CallAccounting& acc) {
     std::int64_t runnable =
         saturating_add(acc.in_calls.runnable_waiting_ns(), acc.gaps.runnable_waiting_ns());
     return {
-        {"cuda_calls", static_cast<double>(acc.accounted_calls), "count",
-         std::to_string(acc.accounted_calls) + " CUDA calls (driver calls inside runtime calls "
-                                               "not counted twice)"},
-        {"loop_ns", static_cast<double>(span), "ns",
-         "loop of the GPU-driving thread(s): " + format_duration(span)},
-        {"in_cuda_share", share(acc.in_calls.total_ns, span), "ratio",
-         "inside CUDA calls " + format_percent(share(acc.in_calls.total_ns, span))},
-        {"sync_share", share(sync, span), "ratio",
-         "in synchronisation " + format_percent(share(sync, span))},
-        {"copy_share", share(copy, span), "ratio",
-         "in copies " + format_percent(share(copy, span))},
-        {"between_calls_oncpu_share", share(acc.gaps.oncpu_ns(), span), "ratio",
-         "on CPU between calls " + format_percent(share(acc.gaps.oncpu_ns(), span))},
-        {"between_calls_blocked_share", share(acc.gaps.blocked_ns, span), "ratio",
-         "asleep between calls " + format_percent(share(acc.gaps.blocked_ns, span))},
-        {"runnable_waiting_share", share(runnable, span), "ratio",
-         "runnable but not running " + format_percent(share(runnable, span))},
+        make_evidence(EvidenceKind::kLoopCudaCalls, static_cast<double>(acc.accounted_calls)),
+        make_evidence(EvidenceKind::kLoopSpan, static_cast<double>(span)),
+        make_evidence(EvidenceKind::kLoopInCudaShare, share(acc.in_calls.total_ns, span)),
+        make_evidence(EvidenceKind::kLoopSyncShare, share(sync, span)),
+        make_evidence(EvidenceKind::kLoopCopyShare, share(copy, span)),
+        make_evidence(EvidenceKind::kLoopOncpuBetweenCallsShare, share(acc.gaps.oncpu_ns(), span)),
+        make_evidence(EvidenceKind::kLoopBlockedBetweenCallsShare,
+                      share(acc.gaps.blocked_ns, span)),
+        make_evidence(EvidenceKind::kLoopRunnableWaitingShare, share(runnable, span)),
     };
 }
 
@@ -50,42 +42,23 @@ Verdict decide_verdict(const CallAccounting& accounting, const std::vector<Causa
                item.is(tracedb::DataQualityCounter::kCommandNeverRan);
     });
     if (accounting.accounted_calls == 0 && never_ran != quality.items.end()) {
-        v.name = kInsufficientData;
-        v.summary = "Nothing to diagnose: " + never_ran->description +
-                    ". Check the command and record again.";
+        v.reason = VerdictReason::kCommandNotRun;
+        v.facts = {{"why", never_ran->description}};
     } else if (accounting.accounted_calls == 0) {
-        v.name = kInsufficientData;
-        v.summary = host_event_rows > 0
-                        ? "No CUDA calls were recorded (the trace holds " +
-                              std::to_string(host_event_rows) +
-                              " host-event rows only): the CUDA library was not found or not "
-                              "used. Check the probe table and run `causeway check`."
-                        : "The trace holds no CUDA calls and no host events: nothing to "
-                          "diagnose. Record a run of the workload.";
+        v.reason = VerdictReason::kNoCudaCalls;
+        v.facts = {{"host_event_rows", host_event_rows}};
     } else if (accounting.accounted_calls < kMinCallsForVerdict) {
-        v.name = kInsufficientData;
-        v.summary = "Only " + std::to_string(accounting.accounted_calls) +
-                    " CUDA calls were recorded: too few to tell a bottleneck (at least " +
-                    std::to_string(kMinCallsForVerdict) + " needed). Record a longer run.";
+        v.reason = VerdictReason::kTooFewCalls;
+        v.facts = {{"calls", accounting.accounted_calls}, {"min_calls", kMinCallsForVerdict}};
     } else if (!chains.empty()) {
-        const CausalChain& top = chains.front();
-        v.name = top.root_cause_class;
-        v.summary = top.root_cause + " It cost " + format_duration(top.time_lost_ns) + " (" +
-                    format_percent(top.time_lost_share) + " of the loop).";
+        v.verdict_class = chains.front().root_cause_class;
+        v.reason = VerdictReason::kTopChain;
     } else if (!scheduling_known) {
-        v.name = kInsufficientData;
-        v.summary =
-            "No copy, synchronisation, allocation or start-up cost stands out, but "
-            "without scheduling data CPU contention and input waits cannot be judged.";
+        v.reason = VerdictReason::kNoSchedulingData;
     } else {
-        v.name = kHealthy;
-        v.summary = "No cause costs " + format_percent(0.10) +
-                    " or more of the loop: the host keeps the GPU fed.";
-    }
-    if (quality.data_loss) {
-        v.summary += " Warning: " + std::to_string(quality.events_lost) +
-                     " events were lost while recording (see data quality); numbers may be "
-                     "low.";
+        v.verdict_class = VerdictClass::kHealthy;
+        v.reason = VerdictReason::kNoCause;
+        v.facts = {{"min_share", kChainMinShare}};
     }
     if (accounting.accounted_calls > 0) {
         v.numbers = loop_numbers(accounting);

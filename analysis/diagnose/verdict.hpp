@@ -1,5 +1,6 @@
 #pragma once
-// The verdict for a run: one bottleneck class with the numbers behind it.
+// The verdict for a run: one bottleneck class, why it was given, and the numbers behind it.
+// Facts only; report/verdict_text words the summary.
 
 #include <string>
 #include <vector>
@@ -13,10 +14,22 @@ namespace causeway::analysis {
 // Fewer accounted CUDA calls than this cannot say anything about a loop.
 inline constexpr std::int64_t kMinCallsForVerdict = 20;
 
+// Why the verdict is what it is.
+enum class VerdictReason {
+    kCommandNotRun,     // no CUDA call, and the recorded command never ran {why: its data-quality
+                        // description}
+    kNoCudaCalls,       // no CUDA call {host_event_rows: what the trace holds instead, may be 0}
+    kTooFewCalls,       // {calls, min_calls: kMinCallsForVerdict}
+    kTopChain,          // the class of the chain that lost the most time (the diagnosis' first)
+    kNoSchedulingData,  // no chain, but without off-CPU intervals nothing can be called healthy
+    kNoCause,           // no cause reached {min_share: kChainMinShare} of the loop: HEALTHY
+};
+
 struct Verdict {
-    std::string name;     // INPUT-BOUND, CPU-CONTENDED, ..., HEALTHY, INSUFFICIENT-DATA
-    std::string summary;  // one or two sentences
-    std::vector<Evidence> numbers;
+    VerdictClass verdict_class = VerdictClass::kInsufficientData;
+    VerdictReason reason = VerdictReason::kNoCudaCalls;
+    FactParams facts;
+    std::vector<Evidence> numbers;  // the loop's; empty without accounted calls
 };
 
 // `chains` ranked, largest time lost first. `scheduling_known` is false when the trace has no

@@ -152,19 +152,6 @@ std::vector<std::string> folded_python_stack(const std::vector<PythonFrame>& fra
     return lines;
 }
 
-std::string code_summary(const CausalChain& chain) {
-    std::string text;
-    if (chain.gpu_thread_line) {
-        text = "waits at " + describe_line(*chain.gpu_thread_line);
-    }
-    if (chain.actor_line) {
-        std::string who = chain.actor.kind == "dataloader_workers" ? "workers spend"
-                                                                   : chain.actor.name + " spends";
-        text += (text.empty() ? "" : "; ") + who + " CPU at " + describe_line(*chain.actor_line);
-    }
-    return text;
-}
-
 void LineTally::add(const std::vector<PythonFrame>& frames, std::int64_t weight_ns) {
     auto lead = leading_frame(frames);
     if (!lead) {

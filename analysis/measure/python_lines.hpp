@@ -40,10 +40,6 @@ std::vector<std::string> folded_python_stack(const std::vector<PythonFrame>& fra
 // The leading line of one stack (leading_frame), without weights.
 std::optional<CodeLine> stack_line(const std::vector<PythonFrame>& frames);
 
-// One line for a person about a chain's Python lines ("waits at train.py:57 in train_step;
-// workers spend CPU at dataset.py:31 in __getitem__"); empty when the chain has neither.
-std::string code_summary(const CausalChain& chain);
-
 // Weighs the leading lines of many stacks: each stack adds its weight (ns) to its line.
 class LineTally {
   public:

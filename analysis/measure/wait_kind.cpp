@@ -77,30 +77,6 @@ const char* wait_kind_name(WaitKind kind) {
     return "unknown";
 }
 
-const char* wait_kind_description(WaitKind kind) {
-    switch (kind) {
-        case WaitKind::kLock:
-            return "a lock (futex)";
-        case WaitKind::kRead:
-            return "a pipe, socket or queue read";
-        case WaitKind::kPoll:
-            return "poll/epoll";
-        case WaitKind::kDiskIo:
-            return "disk I/O";
-        case WaitKind::kTimer:
-            return "a sleep (timer)";
-        case WaitKind::kChild:
-            return "a child process";
-        case WaitKind::kNoSyscall:
-            return "the kernel (a page fault or kernel wait)";
-        case WaitKind::kOther:
-            return "another system call";
-        case WaitKind::kUnknown:
-            break;
-    }
-    return "an unrecorded wait";
-}
-
 WaitKind classify_wait(const OffCpuInterval& sleep, const std::optional<std::string>& machine) {
     if (sleep.iowait == 1) {
         return WaitKind::kDiskIo;

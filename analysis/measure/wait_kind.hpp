@@ -22,8 +22,6 @@ enum class WaitKind {
     kUnknown,    // not recorded
 };
 const char* wait_kind_name(WaitKind kind);  // 'lock', 'read', 'poll', 'disk_io', 'timer', ...
-// "a lock (futex)", "a pipe, socket or queue read", ...
-const char* wait_kind_description(WaitKind kind);
 
 // `machine` is session.machine: syscall numbers differ between architectures (x86_64, aarch64;
 // an unknown machine is taken as x86_64, the only one the collector has been built for).

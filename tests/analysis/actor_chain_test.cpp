@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "analysis/diagnose/diagnosis.hpp"
+#include "report/evidence_text.hpp"
 #include "tests/analysis/fixture_builder.hpp"
 
 using namespace causeway::analysis;
@@ -57,7 +58,7 @@ bool advises_workers(const std::vector<Recommendation>& recommendations) {
            recommends(recommendations, RecommendationKind::kBackgroundLoading);
 }
 
-const Effect* effect(const CausalChain& chain, const char* kind) {
+const Effect* effect(const CausalChain& chain, EffectKind kind) {
     auto it = std::find_if(chain.effects.begin(), chain.effects.end(),
                            [&](const Effect& e) { return e.kind == kind; });
     return it == chain.effects.end() ? nullptr : &*it;
@@ -89,25 +90,26 @@ TEST_CASE("workers that preempt the trainer and feed it batches are one cause on
     run.fixture.snapshots(kEndNs, 98, 5);
     auto d = run.diagnose_run();
 
-    CHECK(d.verdict.name == kCpuContended);
+    CHECK(d.verdict.verdict_class == VerdictClass::kCpuContended);
     REQUIRE(!d.chains.empty());
     const CausalChain& top = d.chains.front();
-    CHECK(top.actor.kind == "dataloader_workers");
+    CHECK(top.actor.kind == CauseKind::kDataLoaderWorkers);
     CHECK(top.actor.name == "pt_data_worker");
     CHECK(top.actor.pid == 100);
     CHECK(top.actor.pids == std::vector<std::int64_t>{101, 102, 103});
     // The last step's preemption and sleep come after the last call: outside the loop.
-    REQUIRE(effect(top, "preempted"));
-    CHECK(effect(top, "preempted")->ns == (kSteps - 1) * 2 * kMs);
-    REQUIRE(effect(top, "woken"));
-    CHECK(effect(top, "woken")->wait == "poll");
-    CHECK(effect(top, "woken")->count == kSteps - 1);
-    CHECK(effect(top, "woken")->ns == (kSteps - 1) * 4 * kMs);
-    REQUIRE(effect(top, "runq_wait"));
+    REQUIRE(effect(top, EffectKind::kPreempted));
+    CHECK(effect(top, EffectKind::kPreempted)->ns == (kSteps - 1) * 2 * kMs);
+    REQUIRE(effect(top, EffectKind::kWoken));
+    CHECK(effect(top, EffectKind::kWoken)->wait == WaitKind::kPoll);
+    CHECK(effect(top, EffectKind::kWoken)->count == kSteps - 1);
+    CHECK(effect(top, EffectKind::kWoken)->ns == (kSteps - 1) * 4 * kMs);
+    REQUIRE(effect(top, EffectKind::kRunqWait));
     CHECK(top.time_lost_ns == sum_of_effects(top));
     // One cause, one chain: no INPUT-BOUND chain for the same workers.
-    CHECK(std::none_of(d.chains.begin(), d.chains.end(),
-                       [](const CausalChain& c) { return c.root_cause_class == kInputBound; }));
+    CHECK(std::none_of(d.chains.begin(), d.chains.end(), [](const CausalChain& c) {
+        return c.root_cause_class == VerdictClass::kInputBound;
+    }));
     CHECK(recommends(top.recommendations, RecommendationKind::kIndexInMemory));
     const Recommendation* fewer =
         find_recommendation(top.recommendations, RecommendationKind::kFewerWorkers);
@@ -133,9 +135,9 @@ TEST_CASE("a worker too slow for the trainer with idle CPUs asks for more worker
     run.fixture.snapshots(kEndNs, 100, 3);
     auto d = run.diagnose_run();
 
-    CHECK(d.verdict.name == kInputBound);
+    CHECK(d.verdict.verdict_class == VerdictClass::kInputBound);
     REQUIRE(!d.chains.empty());
-    CHECK(d.chains[0].actor.kind == "dataloader_workers");
+    CHECK(d.chains[0].actor.kind == CauseKind::kDataLoaderWorkers);
     CHECK(d.chains[0].confidence == Confidence::kHigh);
     // The trainer asleep 70% and the worker busy: about one CPU the tree left idle, and the
     // tree never waited for one, so one more worker.
@@ -163,7 +165,7 @@ TEST_CASE("a thread asleep until the recording ends leaves its CPU idle", "[anal
     run.fixture.sched_total(worker, 19 * kEndNs / 20);
     auto d = run.diagnose_run();
 
-    CHECK(d.verdict.name == kInputBound);
+    CHECK(d.verdict.verdict_class == VerdictClass::kInputBound);
     REQUIRE(!d.chains.empty());
     const Recommendation* more =
         find_recommendation(d.chains[0].recommendations, RecommendationKind::kMoreWorkers);
@@ -191,8 +193,8 @@ TEST_CASE("a thread of the trainer that feeds the workers belongs to the DataLoa
 
     REQUIRE(d.chains.size() == 1);
     const CausalChain& top = d.chains.front();
-    CHECK(top.actor.kind == "dataloader_workers");
-    CHECK(effect(top, "preempted")->ns == (kSteps - 1) * 4 * kMs);
+    CHECK(top.actor.kind == CauseKind::kDataLoaderWorkers);
+    CHECK(effect(top, EffectKind::kPreempted)->ns == (kSteps - 1) * 4 * kMs);
     CHECK(std::any_of(top.competitors.begin(), top.competitors.end(), [](const Competitor& c) {
         return c.tid == 110 && c.role == Role::kDataLoaderFeeder;
     }));
@@ -210,13 +212,13 @@ TEST_CASE("a lock held by another thread names the holder, not the DataLoader",
     run.fixture.snapshots(kEndNs, 50, 1);
     auto d = run.diagnose_run();
 
-    CHECK(d.verdict.name == kLockContended);
+    CHECK(d.verdict.verdict_class == VerdictClass::kLockContended);
     REQUIRE(!d.chains.empty());
     const CausalChain& top = d.chains.front();
-    CHECK(top.actor.kind == "lock_holder");
+    CHECK(top.actor.kind == CauseKind::kLockHolder);
     CHECK(top.actor.name == "prep_locker");
     CHECK(top.actor.tid == 140);
-    CHECK(effect(top, "woken")->wait == "lock");
+    CHECK(effect(top, EffectKind::kWoken)->wait == WaitKind::kLock);
     CHECK(recommends(top.recommendations, RecommendationKind::kShorterCriticalSection));
     CHECK_FALSE(advises_workers(top.recommendations));
 }
@@ -239,13 +241,13 @@ TEST_CASE("sleeps ended by interrupts blame the disk and the timer, not the inte
     run.fixture.snapshots(kEndNs, 30, 1);
     auto d = run.diagnose_run();
 
-    std::vector<std::string> kinds;
+    std::vector<CauseKind> kinds;
     for (const auto& chain : d.chains) {
         kinds.push_back(chain.actor.kind);
         CHECK(chain.actor.name != "bystander");
     }
-    CHECK(kinds == std::vector<std::string>{"disk_io", "timer"});
-    CHECK(d.verdict.name == kInputBound);
+    CHECK(kinds == std::vector<CauseKind>{CauseKind::kDiskIo, CauseKind::kTimer});
+    CHECK(d.verdict.verdict_class == VerdictClass::kInputBound);
     CHECK(recommends(d.chains[0].recommendations, RecommendationKind::kDataInMemory));
     CHECK(recommends(d.chains[1].recommendations, RecommendationKind::kRemoveSleep));
 }
@@ -271,7 +273,10 @@ TEST_CASE("a waker that was itself preempted is followed one hop back", "[analys
                             [](const Evidence& e) { return e.key == "waker_runnable_waiting_ns"; });
     REQUIRE(hop != evidence.end());
     CHECK(hop->value == static_cast<double>((kSteps - 1) * 3 * kMs));
-    CHECK(hop->text.find("hogd") != std::string::npos);
+    CHECK(fact_text(hop->params, "behind_comm") == "hogd");
+    CHECK(fact_count(hop->params, "behind_tid") == 900);
+    CHECK(causeway::report::evidence_text(d.chains[0], *hop).find("mostly behind hogd (tid 900)") !=
+          std::string::npos);
 }
 
 TEST_CASE("causes too small alone are reported together when together they matter",
@@ -291,7 +296,7 @@ TEST_CASE("causes too small alone are reported together when together they matte
     auto d = run.diagnose_run();
 
     REQUIRE(!d.chains.empty());
-    CHECK(d.chains[0].actor.kind == "several");
-    CHECK(d.chains[0].root_cause_class == kCpuContended);
+    CHECK(d.chains[0].actor.kind == CauseKind::kSeveral);
+    CHECK(d.chains[0].root_cause_class == VerdictClass::kCpuContended);
     CHECK(d.chains[0].competitors.size() == 2);
 }

@@ -61,6 +61,6 @@ int main(int argc, char** argv) {
         "calls %zu  wall/cpu ms: load %.0f/%.0f  stats %.0f/%.0f  diagnose %.0f/%.0f  "
         "verdict %s\n",
         model->calls.size(), load_ms, load_cpu, stats_ms, stats_cpu, diagnose_ms, diagnose_cpu,
-        diagnosis.verdict.name.c_str());
+        verdict_class_name(diagnosis.verdict.verdict_class));
     return stats.calls > 0 ? 0 : 1;
 }

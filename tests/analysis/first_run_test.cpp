@@ -8,6 +8,7 @@
 
 #include "analysis/diagnose/diagnosis.hpp"
 #include "analysis/measure/trace_stats.hpp"
+#include "report/verdict_text.hpp"
 #include "tests/analysis/fixture_builder.hpp"
 
 using namespace causeway::analysis;
@@ -92,10 +93,11 @@ TEST_CASE("a command that never ran is named, not a CUDA library", "[analysis][v
         TraceModel model =
             fixture.load_edited(1000 * kMs, "UPDATE session SET command_line = '/no/such/cmd'");
         Diagnosis d = diagnose(model, {});
-        CHECK(d.verdict.name == kInsufficientData);
-        CHECK_THAT(d.verdict.summary, Catch::Contains("/no/such/cmd") &&
-                                          Catch::Contains("never ran") &&
-                                          !Catch::Contains("CUDA library"));
+        CHECK(d.verdict.verdict_class == VerdictClass::kInsufficientData);
+        CHECK(d.verdict.reason == VerdictReason::kCommandNotRun);
+        CHECK_THAT(causeway::report::verdict_summary(d), Catch::Contains("/no/such/cmd") &&
+                                                             Catch::Contains("never ran") &&
+                                                             !Catch::Contains("CUDA library"));
         const DataQualityItem* item = find_item(d.data_quality, "command_not_started");
         REQUIRE(item);
         CHECK(item->severity == "error");
@@ -107,6 +109,7 @@ TEST_CASE("a command that never ran is named, not a CUDA library", "[analysis][v
             fixture.load_edited(1000 * kMs, "UPDATE session SET command_line = 'pid 4122'");
         Diagnosis d = diagnose(model, {});
         CHECK_FALSE(find_item(d.data_quality, "command_not_started"));
-        CHECK_THAT(d.verdict.summary, !Catch::Contains("never ran"));
+        CHECK(d.verdict.reason != VerdictReason::kCommandNotRun);
+        CHECK_THAT(causeway::report::verdict_summary(d), !Catch::Contains("never ran"));
     }
 }

@@ -8,6 +8,7 @@
 #include "analysis/measure/stack_merge.hpp"
 #include "analysis/measure/stacks.hpp"
 #include "report/analysis_json.hpp"
+#include "report/chain_text.hpp"
 #include "tests/analysis/fixture_builder.hpp"
 #include "tracedb/reader.hpp"
 
@@ -253,7 +254,7 @@ TEST_CASE("a chain names where the GPU thread waits and where its workers spent 
     Diagnosis d = diagnose(model, DiagnosisOptions{});
     REQUIRE_FALSE(d.chains.empty());
     const CausalChain& top = d.chains.front();
-    REQUIRE(top.actor.kind == "dataloader_workers");
+    REQUIRE(top.actor.kind == CauseKind::kDataLoaderWorkers);
     // Asleep for batches (4 ms a step) weighs more than preempted (2 ms): the loop's line.
     REQUIRE(top.gpu_thread_line);
     CHECK(describe_line(*top.gpu_thread_line) == "train.py:55 in train");
@@ -264,13 +265,13 @@ TEST_CASE("a chain names where the GPU thread waits and where its workers spent 
     CHECK(describe_line(*top.actor_line) == "dataset.py:31 in Squares.__getitem__");
     CHECK(top.actor_line->stacks == 74);
     CHECK(top.actor_line->stacks_total == kSteps - 1);
-    CHECK(code_summary(top) ==
+    CHECK(report::code_summary(top) ==
           "waits at train.py:55 in train; workers spend CPU at dataset.py:31 in "
           "Squares.__getitem__");
     auto json = report::to_json(top);
     CHECK(json["gpu_thread_line"]["line"] == 55);
     CHECK(json["actor_line"]["function"] == "Squares.__getitem__");
-    CHECK(json["code"] == code_summary(top));
+    CHECK(json["code"] == report::code_summary(top));
 }
 
 TEST_CASE("a chain of the device's own time names the line of its calls", "[analysis][python]") {
@@ -291,11 +292,12 @@ TEST_CASE("a chain of the device's own time names the line of its calls", "[anal
     }
     fixture.snapshots(kSteps * kStepNs, 20, 1);
     Diagnosis d = diagnose(fixture.load(kSteps * kStepNs), DiagnosisOptions{});
-    auto gpu = std::find_if(d.chains.begin(), d.chains.end(),
-                            [](const CausalChain& c) { return c.root_cause_class == kGpuBound; });
+    auto gpu = std::find_if(d.chains.begin(), d.chains.end(), [](const CausalChain& c) {
+        return c.root_cause_class == VerdictClass::kGpuBound;
+    });
     REQUIRE(gpu != d.chains.end());
     REQUIRE(gpu->gpu_thread_line);
-    CHECK(code_summary(*gpu) == "waits at train.py:57 in train_step");
+    CHECK(report::code_summary(*gpu) == "waits at train.py:57 in train_step");
 }
 
 TEST_CASE("get_stacks leads each stack with the user's line and merges its frames",
@@ -330,7 +332,7 @@ TEST_CASE("a trace without Python frames names no line", "[analysis][python]") {
     for (const auto& chain : d.chains) {
         CHECK_FALSE(chain.gpu_thread_line);
         CHECK_FALSE(chain.actor_line);
-        CHECK(code_summary(chain).empty());
+        CHECK(report::code_summary(chain).empty());
         CHECK_FALSE(report::to_json(chain).contains("code"));
     }
 }

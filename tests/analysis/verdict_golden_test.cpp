@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "analysis/diagnose/diagnosis.hpp"
+#include "report/verdict_text.hpp"
 #include "tests/analysis/fixture_builder.hpp"
 
 using namespace causeway::analysis;
@@ -37,7 +38,7 @@ Diagnosis diagnose_all(const TraceModel& model) {
     return diagnose(model, DiagnosisOptions{});
 }
 
-bool has_chain(const Diagnosis& d, const char* name) {
+bool has_chain(const Diagnosis& d, VerdictClass name) {
     return std::any_of(d.chains.begin(), d.chains.end(),
                        [&](const CausalChain& c) { return c.root_cause_class == name; });
 }
@@ -68,10 +69,10 @@ TEST_CASE("workers preempting the training thread give CPU-CONTENDED naming them
     run.fixture.snapshots(kLoopEndNs, 100, 6);
     auto d = diagnose_all(run.fixture.load(kLoopEndNs));
 
-    CHECK(d.verdict.name == kCpuContended);
+    CHECK(d.verdict.verdict_class == VerdictClass::kCpuContended);
     REQUIRE(!d.chains.empty());
     const CausalChain& top = d.chains.front();
-    CHECK(top.root_cause_class == kCpuContended);
+    CHECK(top.root_cause_class == VerdictClass::kCpuContended);
     CHECK(top.confidence == Confidence::kHigh);
     CHECK(top.op == "cudaStreamSynchronize");
     REQUIRE(!top.competitors.empty());
@@ -108,8 +109,8 @@ TEST_CASE("co-occurrence trap: switches in other threads never blame the slow th
     run.fixture.snapshots(kLoopEndNs, 100, 6);
     auto d = diagnose_all(run.fixture.load(kLoopEndNs));
 
-    CHECK_FALSE(has_chain(d, kCpuContended));
-    CHECK(d.verdict.name != kCpuContended);
+    CHECK_FALSE(has_chain(d, VerdictClass::kCpuContended));
+    CHECK(d.verdict.verdict_class != VerdictClass::kCpuContended);
 }
 
 namespace {
@@ -135,12 +136,12 @@ TEST_CASE("a training thread asleep between calls with idle CPUs is INPUT-BOUND"
     training_thread_waits_for_batches(run);
     auto d = diagnose_all(run.fixture.load(kLoopEndNs));
 
-    CHECK(d.verdict.name == kInputBound);
+    CHECK(d.verdict.verdict_class == VerdictClass::kInputBound);
     REQUIRE(!d.chains.empty());
-    CHECK(d.chains[0].root_cause_class == kInputBound);
+    CHECK(d.chains[0].root_cause_class == VerdictClass::kInputBound);
     CHECK(d.chains[0].confidence == Confidence::kHigh);
     CHECK(recommends(d.chains[0].recommendations, RecommendationKind::kMoreWorkers));
-    CHECK_FALSE(has_chain(d, kCpuContended));
+    CHECK_FALSE(has_chain(d, VerdictClass::kCpuContended));
 }
 
 TEST_CASE("off-CPU intervals of unknown reason keep a waiting chain LOW and say why",
@@ -153,7 +154,7 @@ TEST_CASE("off-CPU intervals of unknown reason keep a waiting chain LOW and say 
     auto d = diagnose_all(run.fixture.load(kLoopEndNs));
 
     REQUIRE(!d.chains.empty());
-    CHECK(d.chains[0].root_cause_class == kInputBound);
+    CHECK(d.chains[0].root_cause_class == VerdictClass::kInputBound);
     CHECK(d.chains[0].confidence == Confidence::kLow);
     CHECK(std::any_of(d.chains[0].evidence.begin(), d.chains[0].evidence.end(),
                       [](const Evidence& e) { return e.key == "offcpu_reason_unknown"; }));
@@ -170,11 +171,11 @@ TEST_CASE("time in synchronisation with an idle host is GPU-BOUND", "[analysis][
     run.fixture.snapshots(kLoopEndNs, 15, 1);
     auto d = diagnose_all(run.fixture.load(kLoopEndNs));
 
-    CHECK(d.verdict.name == kGpuBound);
+    CHECK(d.verdict.verdict_class == VerdictClass::kGpuBound);
     REQUIRE(!d.chains.empty());
-    CHECK(d.chains[0].root_cause_class == kGpuBound);
+    CHECK(d.chains[0].root_cause_class == VerdictClass::kGpuBound);
     CHECK(d.chains[0].confidence == Confidence::kHigh);
-    CHECK_FALSE(has_chain(d, kInputBound));
+    CHECK_FALSE(has_chain(d, VerdictClass::kInputBound));
 }
 
 TEST_CASE("pageable copies dominating the loop are TRANSFER-BOUND with pin_memory",
@@ -189,7 +190,7 @@ TEST_CASE("pageable copies dominating the loop are TRANSFER-BOUND with pin_memor
     run.fixture.snapshots(kLoopEndNs, 50, 1);
     auto d = diagnose_all(run.fixture.load(kLoopEndNs));
 
-    CHECK(d.verdict.name == kTransferBound);
+    CHECK(d.verdict.verdict_class == VerdictClass::kTransferBound);
     REQUIRE(!d.chains.empty());
     CHECK(recommends(d.chains[0].recommendations, RecommendationKind::kPinnedCopies));
 }
@@ -205,7 +206,7 @@ TEST_CASE("cudaMalloc/cudaFree every step are ALLOCATION-CHURN", "[analysis][gol
     }
     auto d = diagnose_all(run.fixture.load(kLoopEndNs));
 
-    CHECK(d.verdict.name == kAllocationChurn);
+    CHECK(d.verdict.verdict_class == VerdictClass::kAllocationChurn);
     REQUIRE(!d.chains.empty());
     CHECK(recommends(d.chains[0].recommendations, RecommendationKind::kReuseDeviceBuffers));
 }
@@ -221,7 +222,7 @@ TEST_CASE("a short run dominated by its first calls is COLD-START", "[analysis][
     run.fixture.preempted(run.main_thread, 850 * kMs, 100 * kUs, std::nullopt);
     auto d = diagnose_all(run.fixture.load(900 * kMs));
 
-    CHECK(d.verdict.name == kColdStart);
+    CHECK(d.verdict.verdict_class == VerdictClass::kColdStart);
     REQUIRE(!d.chains.empty());
     CHECK(d.chains[0].op == "cudaMalloc");
 }
@@ -237,16 +238,18 @@ TEST_CASE("a loop with no cause above threshold is HEALTHY", "[analysis][golden]
     run.fixture.snapshots(kLoopEndNs, 50, 1);
     auto d = diagnose_all(run.fixture.load(kLoopEndNs));
 
-    CHECK(d.verdict.name == kHealthy);
+    CHECK(d.verdict.verdict_class == VerdictClass::kHealthy);
     CHECK(d.chains.empty());
 }
 
 TEST_CASE("an empty trace is INSUFFICIENT-DATA", "[analysis][golden][honest]") {
     FixtureBuilder fixture;
     auto d = diagnose_all(fixture.load(1 * kMs));
-    CHECK(d.verdict.name == kInsufficientData);
+    CHECK(d.verdict.verdict_class == VerdictClass::kInsufficientData);
     CHECK(d.chains.empty());
-    CHECK(d.verdict.summary.find("no CUDA calls") != std::string::npos);
+    CHECK(d.verdict.reason == VerdictReason::kNoCudaCalls);
+    CHECK(fact_count(d.verdict.facts, "host_event_rows") == 0);
+    CHECK(causeway::report::verdict_summary(d).find("no CUDA calls") != std::string::npos);
 }
 
 TEST_CASE("a trace with host events only is INSUFFICIENT-DATA and says so",
@@ -257,8 +260,10 @@ TEST_CASE("a trace with host events only is INSUFFICIENT-DATA and says so",
     fixture.blocked(t, 0, 5 * kMs);
     fixture.snapshots(500 * kMs, 20, 1);
     auto d = diagnose_all(fixture.load(500 * kMs));
-    CHECK(d.verdict.name == kInsufficientData);
-    CHECK(d.verdict.summary.find("host-event rows only") != std::string::npos);
+    CHECK(d.verdict.verdict_class == VerdictClass::kInsufficientData);
+    CHECK(d.verdict.reason == VerdictReason::kNoCudaCalls);
+    CHECK(fact_count(d.verdict.facts, "host_event_rows") > 0);
+    CHECK(causeway::report::verdict_summary(d).find("host-event rows only") != std::string::npos);
 }
 
 TEST_CASE("a trace with drops shows them next to the verdict", "[analysis][golden][honest]") {
@@ -278,7 +283,7 @@ TEST_CASE("a trace with drops shows them next to the verdict", "[analysis][golde
     CHECK(d.data_quality.events_lost == 1234);
     REQUIRE(!d.data_quality.items.empty());
     CHECK(d.data_quality.items[0].counter == "ringbuf_drops");
-    CHECK(d.verdict.summary.find("1234 events were lost") != std::string::npos);
+    CHECK(causeway::report::verdict_summary(d).find("1234 events were lost") != std::string::npos);
 }
 
 TEST_CASE("without off-CPU intervals nothing found is not called healthy",
@@ -288,8 +293,10 @@ TEST_CASE("without off-CPU intervals nothing found is not called healthy",
         run.fixture.call(run.main_thread, op::kLaunchKernel, i * kPeriodNs, 20 * kUs);
     }
     auto d = diagnose_all(run.fixture.load(kLoopEndNs));
-    CHECK(d.verdict.name == kInsufficientData);
-    CHECK(!d.evidence_limits.empty());
+    CHECK(d.verdict.verdict_class == VerdictClass::kInsufficientData);
+    CHECK(d.verdict.reason == VerdictReason::kNoSchedulingData);
+    REQUIRE(!d.evidence_limits.empty());
+    CHECK(d.evidence_limits[0].kind == EvidenceLimitKind::kNoOffcpu);
 }
 
 TEST_CASE("an imported trace with counts only says counts cannot prove preemption",
@@ -308,9 +315,12 @@ TEST_CASE("an imported trace with counts only says counts cannot prove preemptio
                                               .stored = 0}));
     auto d = diagnose_all(fixture.load(kLoopEndNs));
     REQUIRE(d.evidence_limits.size() == 1);
-    CHECK(d.evidence_limits[0].find("cannot prove") != std::string::npos);
-    CHECK(d.evidence_limits[0].find("50000 sched_switch") != std::string::npos);
-    CHECK_FALSE(has_chain(d, kCpuContended));
+    CHECK(d.evidence_limits[0].kind == EvidenceLimitKind::kImportedCountsOnly);
+    CHECK(fact_count(d.evidence_limits[0].facts, "sched_switches") == 50'000);
+    std::string limit = causeway::report::evidence_limit_text(d.evidence_limits[0]);
+    CHECK(limit.find("cannot prove") != std::string::npos);
+    CHECK(limit.find("50000 sched_switch") != std::string::npos);
+    CHECK_FALSE(has_chain(d, VerdictClass::kCpuContended));
 }
 
 TEST_CASE(
@@ -338,7 +348,7 @@ TEST_CASE(
     fixture.snapshots(kLoopEndNs, 97, 5);  // the CPUs are busy the whole time
     auto d = diagnose_all(fixture.load(kLoopEndNs));
 
-    CHECK(d.verdict.name == kInputBound);
+    CHECK(d.verdict.verdict_class == VerdictClass::kInputBound);
     REQUIRE(!d.chains.empty());
     const auto& recommendations = d.chains[0].recommendations;
     CHECK(recommends(recommendations, RecommendationKind::kPersistentWorkers));

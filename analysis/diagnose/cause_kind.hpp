@@ -1,0 +1,34 @@
+#pragma once
+// Who or what a chain blames (its actor's kind): the causes of the GPU-driving threads' time off
+// a CPU (actor_causes.hpp), and the device itself for the chains of its own time.
+
+namespace causeway::analysis {
+
+enum class CauseKind {
+    kDataLoaderWorkers,  // workers (and the pin-memory thread) of one training process
+    kProcessesOutside,   // processes outside the traced tree, by name
+    kTreeThreads,        // other threads of the traced processes competing for CPU
+    kLockHolder,         // the thread that released the lock it slept on
+    kProducerThread,     // the thread whose write ended its read or poll
+    kWakerThread,        // a thread of the tree that woke it from another kind of wait
+    kDiskIo,             // an I/O wait ended by the disk
+    kNetwork,            // a read or poll ended by a softirq (packets)
+    kTimer,              // a sleep ended by its timer
+    kInterrupt,          // another wait ended by an interrupt
+    kUnrecordedWaker,    // a sleep whose waker the trace does not hold
+    kUnknownCompetitor,  // preempted by a thread the trace does not hold
+    kRunQueue,           // waited for a CPU after wakeups with no preemption to blame it on
+    kSeveral,            // causes too small to stand alone, together (Cause::members)
+    // The actors of the chains of the device's own time (never a cause of time off a CPU).
+    kDevice,     // the GPU: the host waits for it in synchronisation
+    kTransfers,  // host-device copies
+    kAllocator,  // the CUDA allocator
+    kStartUp,    // one-time start-up: the first calls of each op
+};
+// 'dataloader_workers', 'processes_outside', 'tree_threads', 'lock_holder', 'producer_thread',
+// 'waker_thread', 'disk_io', 'network', 'timer', 'interrupt', 'unrecorded_waker',
+// 'unknown_competitor', 'run_queue', 'several', 'device', 'transfers', 'allocator', 'start_up'
+// (stable: programs read it as a chain's actor kind).
+const char* cause_kind_name(CauseKind kind);
+
+}  // namespace causeway::analysis

@@ -1,0 +1,271 @@
+#include "report/chain_text.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "analysis/human_units.hpp"
+#include "analysis/measure/python_lines.hpp"
+
+namespace causeway::report {
+namespace {
+
+using analysis::CauseKind;
+using analysis::fact_count;
+using analysis::fact_ratio;
+using analysis::format_duration;
+using analysis::format_percent;
+using analysis::VerdictClass;
+
+// "pt_data_worker (4 processes, 100% of the preempted time)": competitors of one name together.
+std::string top_name_group(const std::vector<analysis::Competitor>& competitors) {
+    std::map<std::string, std::pair<double, std::set<std::int64_t>>> by_name;
+    for (const auto& c : competitors) {
+        by_name[c.comm].first += c.share;
+        by_name[c.comm].second.insert(c.pid);
+    }
+    auto top = std::max_element(by_name.begin(), by_name.end(), [](const auto& a, const auto& b) {
+        return a.second.first < b.second.first;
+    });
+    if (top == by_name.end()) {
+        return "threads the trace does not name";
+    }
+    std::size_t processes = top->second.second.size();
+    return top->first + " (" +
+           (processes == 1 ? "pid " + std::to_string(*top->second.second.begin())
+                           : std::to_string(processes) + " processes") +
+           ", " + format_percent(top->second.first) + " of the preempted time)";
+}
+
+// "cudaStreamSynchronize: 20 of 200 calls slow (> 1.20 ms); p99 40.0 ms = 350x p50 (114 us)..."
+std::string slow_op_symptom(const std::string& op, const analysis::FactParams& p) {
+    std::int64_t p50 = fact_count(p, "p50_ns");
+    std::int64_t p99 = fact_count(p, "p99_ns");
+    std::string text = op + ": " + std::to_string(fact_count(p, "slow_calls")) + " of " +
+                       std::to_string(fact_count(p, "calls")) + " calls slow (> " +
+                       format_duration(fact_count(p, "threshold_ns")) + "); p99 " +
+                       format_duration(p99);
+    if (p50 > 0) {
+        text += " = " +
+                analysis::format_ratio(static_cast<double>(p99) / static_cast<double>(p50)) +
+                " p50 (" + format_duration(p50) + ")";
+    }
+    return text + ", max " + format_duration(fact_count(p, "max_ns"));
+}
+
+// What the GPU-driving thread waited for, by the actor that ended its sleeps.
+std::string waited_for(const analysis::CausalChain& chain) {
+    const analysis::Actor& actor = chain.actor;
+    switch (actor.kind) {
+        case CauseKind::kDataLoaderWorkers:
+            return "batches from its DataLoader workers (" + actor.name + ")";
+        case CauseKind::kProducerThread:
+        case CauseKind::kWakerThread:
+            return "thread " + actor.name + " (tid " + std::to_string(actor.tid) + ")";
+        case CauseKind::kProcessesOutside:
+            return "process " + actor.name + " outside the tree";
+        case CauseKind::kDiskIo:
+            return "the disk";
+        case CauseKind::kNetwork:
+            return "the network";
+        case CauseKind::kTimer:
+            return "a timer: it sleeps";
+        case CauseKind::kInterrupt:
+            return "device interrupts";
+        case CauseKind::kSeveral:
+            return "several sources, none large alone";
+        default:
+            return fact_count(chain.facts, "wakers_unrecorded") != 0
+                       ? "its input (a queue, pipe or file; this trace does not record wakers)"
+                       : "its input (a queue, pipe or file; the wakeups were not seen)";
+    }
+}
+
+// "prep_locker (tid 140, pid 100)"
+std::string lock_holder(const analysis::Actor& holder) {
+    return holder.name + " (tid " + std::to_string(holder.tid) + ", pid " +
+           std::to_string(holder.pid) + ")";
+}
+
+bool also_waited(const analysis::CausalChain& chain) {
+    return std::any_of(chain.effects.begin(), chain.effects.end(), [](const analysis::Effect& e) {
+        return e.kind == analysis::EffectKind::kWoken && e.ns > 0;
+    });
+}
+
+// Who took the CPU, after "... of its loop went to ".
+std::string cpu_taken_by(const analysis::CausalChain& chain) {
+    const std::string group = top_name_group(chain.competitors);
+    switch (chain.actor.kind) {
+        case CauseKind::kDataLoaderWorkers:
+            return "its DataLoader workers, " + group + ", on saturated CPUs" +
+                   (also_waited(chain) ? "; it also waited for their batches" : "") + ".";
+        case CauseKind::kProcessesOutside:
+            return "processes outside the traced tree, " + group + ".";
+        case CauseKind::kTreeThreads:
+            return "other threads of the traced processes, " + group + ".";
+        case CauseKind::kSeveral:
+            return "several competitors, none large alone: " + group + " first.";
+        default:
+            return chain.competitors.empty() ? "waiting in the run queue after wakeups."
+                                             : group + ".";
+    }
+}
+
+// "a lock (futex)", "a pipe, socket or queue read", ...
+const char* wait_description(analysis::WaitKind kind) {
+    using analysis::WaitKind;
+    switch (kind) {
+        case WaitKind::kLock:
+            return "a lock (futex)";
+        case WaitKind::kRead:
+            return "a pipe, socket or queue read";
+        case WaitKind::kPoll:
+            return "poll/epoll";
+        case WaitKind::kDiskIo:
+            return "disk I/O";
+        case WaitKind::kTimer:
+            return "a sleep (timer)";
+        case WaitKind::kChild:
+            return "a child process";
+        case WaitKind::kNoSyscall:
+            return "the kernel (a page fault or kernel wait)";
+        case WaitKind::kOther:
+            return "another system call";
+        case WaitKind::kUnknown:
+            break;
+    }
+    return "an unrecorded wait";
+}
+
+}  // namespace
+
+std::string symptom_text(const analysis::CausalChain& chain) {
+    const analysis::FactParams& f = chain.facts;
+    const std::string share = format_percent(chain.time_lost_share);
+    switch (chain.root_cause_class) {
+        case VerdictClass::kGpuBound:
+            return "the host waits for the GPU in synchronisation " + share + " of its loop" +
+                   (chain.op ? " (mostly " + *chain.op + ", p50 " +
+                                   format_duration(fact_count(f, "op_p50_ns")) + ", " +
+                                   std::to_string(fact_count(f, "op_calls")) + " calls)"
+                             : "");
+        case VerdictClass::kTransferBound:
+            return "copies take " + share +
+                   " of the loop: " + std::to_string(fact_count(f, "copies")) + " copies, " +
+                   analysis::format_bytes(static_cast<double>(fact_count(f, "copy_bytes"))) +
+                   " at " + analysis::format_throughput(fact_ratio(f, "throughput_bytes_per_s"));
+        case VerdictClass::kAllocationChurn:
+            return std::to_string(fact_count(f, "calls")) + " allocation and free calls take " +
+                   share + " of the loop";
+        case VerdictClass::kColdStart:
+            return "the first call of " + std::to_string(fact_count(f, "ops")) +
+                   " ops took far longer than later ones: " + format_duration(chain.time_lost_ns) +
+                   " extra, " + share + " of a " + format_duration(fact_count(f, "span_ns")) +
+                   " loop";
+        case VerdictClass::kCpuContended:
+            return chain.op ? slow_op_symptom(*chain.op, f)
+                            : "the threads that drive the GPU were runnable but not running for " +
+                                  format_duration(chain.time_lost_ns) + " (" + share +
+                                  " of their loop), between CUDA calls";
+        case VerdictClass::kInputBound:
+            return "the thread that drives the GPU slept " +
+                   format_duration(fact_count(f, "slept_ns")) + " (" +
+                   format_percent(fact_ratio(f, "slept_share")) +
+                   " of its loop) between CUDA calls, waiting for " + waited_for(chain);
+        case VerdictClass::kLockContended:
+            return "the thread that drives the GPU slept " +
+                   format_duration(fact_count(f, "slept_ns")) + " (" + share +
+                   " of its loop) between CUDA calls on a lock, each time woken by " +
+                   lock_holder(chain.actor);
+        case VerdictClass::kHealthy:
+        case VerdictClass::kInsufficientData:
+            break;  // verdicts without a chain
+    }
+    return "";
+}
+
+std::string root_cause_text(const analysis::CausalChain& chain) {
+    const std::string share = format_percent(chain.time_lost_share);
+    switch (chain.root_cause_class) {
+        case VerdictClass::kGpuBound:
+            return "The GPU is the bottleneck: the host has queued its work and waits for the "
+                   "device " +
+                   share + " of the loop.";
+        case VerdictClass::kTransferBound:
+            return "Host-device copies dominate the loop" +
+                   std::string(fact_ratio(chain.facts, "pageable_share") >= 0.5
+                                   ? ", mostly from pageable memory that the driver must stage "
+                                     "before the DMA"
+                                   : "") +
+                   ".";
+        case VerdictClass::kAllocationChurn:
+            return "Memory is allocated and freed over and over inside the loop instead of being "
+                   "reused; each call synchronises with the driver.";
+        case VerdictClass::kColdStart:
+            return "One-time start-up (CUDA context creation, module loading, first allocations) "
+                   "dominates this short run.";
+        case VerdictClass::kCpuContended:
+            return "The thread that drives the GPU loses its CPU: " + share +
+                   " of its loop went to " + cpu_taken_by(chain);
+        case VerdictClass::kInputBound:
+            return "The thread that drives the GPU waits for " + waited_for(chain) + ": " + share +
+                   " of its loop, so the GPU has no work queued.";
+        case VerdictClass::kLockContended:
+            return "The thread that drives the GPU waits for a lock held by thread " +
+                   lock_holder(chain.actor) + ": " + share +
+                   " of its loop. The holder releases it only after its own work under the lock.";
+        case VerdictClass::kHealthy:
+        case VerdictClass::kInsufficientData:
+            break;  // verdicts without a chain
+    }
+    return "";
+}
+
+std::string effect_text(const analysis::CausalChain& chain, const analysis::Effect& effect) {
+    using analysis::EffectKind;
+    std::string what;
+    switch (effect.kind) {
+        case EffectKind::kPreempted:
+            what = "runnable but not running while they held its CPU";
+            break;
+        case EffectKind::kRunqWait:
+            what = chain.actor.kind == CauseKind::kRunQueue
+                       ? "waiting for a CPU after wakeups"
+                       : "waiting for a CPU after wakeups (the run-queue wait, shared by "
+                         "preempted time)";
+            break;
+        case EffectKind::kWoken:
+            what =
+                "asleep between CUDA calls in " +
+                std::string(wait_description(effect.wait.value_or(analysis::WaitKind::kUnknown))) +
+                ", " + std::to_string(effect.count) + (effect.count == 1 ? " wait" : " waits") +
+                (chain.actor.kind == CauseKind::kUnrecordedWaker ? ", waker not recorded"
+                                                                 : ", ended by this actor");
+            break;
+        case EffectKind::kInDevice:
+        case EffectKind::kInCopies:
+        case EffectKind::kInAllocation:
+        case EffectKind::kFirstCallExcess:
+            return symptom_text(chain);  // the device's own time is the symptom itself
+    }
+    return format_duration(effect.ns) + " (" + format_percent(effect.share) + " of the loop) " +
+           what;
+}
+
+std::string code_summary(const analysis::CausalChain& chain) {
+    std::string text;
+    if (chain.gpu_thread_line) {
+        text = "waits at " + analysis::describe_line(*chain.gpu_thread_line);
+    }
+    if (chain.actor_line) {
+        std::string who = chain.actor.kind == CauseKind::kDataLoaderWorkers
+                              ? "workers spend"
+                              : chain.actor.name + " spends";
+        text += (text.empty() ? "" : "; ") + who + " CPU at " +
+                analysis::describe_line(*chain.actor_line);
+    }
+    return text;
+}
+
+}  // namespace causeway::report

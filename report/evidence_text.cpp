@@ -1,0 +1,180 @@
+#include "report/evidence_text.hpp"
+
+#include "analysis/human_units.hpp"
+#include "analysis/measure/python_lines.hpp"
+
+namespace causeway::report {
+namespace {
+
+using analysis::EvidenceKind;
+using analysis::fact_count;
+using analysis::fact_ratio;
+using analysis::fact_text;
+using analysis::format_decimal;
+using analysis::format_duration;
+using analysis::format_percent;
+
+// "45% of the time of 12 recorded Python stacks"
+std::string stacks_note(const analysis::CodeLine& line) {
+    return format_percent(line.share) + " of the time of " + std::to_string(line.stacks_total) +
+           (line.stacks_total == 1 ? " recorded Python stack" : " recorded Python stacks") +
+           (line.library ? "; no frame of the user's own code, so the innermost library frame"
+                         : "");
+}
+
+std::string gpu_thread_line_text(const analysis::CausalChain& chain, const char* what) {
+    if (!chain.gpu_thread_line) {
+        return "";
+    }
+    const analysis::CodeLine& line = *chain.gpu_thread_line;
+    return std::string("the GPU-driving thread ") + what + " at " + analysis::describe_line(line) +
+           " (" + stacks_note(line) + ")";
+}
+
+// A count carried as the evidence's value.
+std::string count_of(const analysis::Evidence& e) {
+    return std::to_string(static_cast<std::int64_t>(e.value));
+}
+
+std::string during_slow_calls(const analysis::FactParams& p) {
+    return fact_count(p, "during_slow_calls") != 0 ? " during the slow calls" : "";
+}
+
+}  // namespace
+
+std::string evidence_text(const analysis::Evidence& e) {
+    const analysis::FactParams& p = e.params;
+    const std::string pct = format_percent(e.value);
+    switch (e.kind) {
+        case EvidenceKind::kLoopCudaCalls:
+            return count_of(e) +
+                   " CUDA calls (driver calls inside runtime calls not counted twice)";
+        case EvidenceKind::kLoopSpan:
+            return "loop of the GPU-driving thread(s): " +
+                   format_duration(static_cast<std::int64_t>(e.value));
+        case EvidenceKind::kLoopInCudaShare:
+            return "inside CUDA calls " + pct;
+        case EvidenceKind::kLoopSyncShare:
+            return "in synchronisation " + pct;
+        case EvidenceKind::kLoopCopyShare:
+            return "in copies " + pct;
+        case EvidenceKind::kLoopOncpuBetweenCallsShare:
+            return "on CPU between calls " + pct;
+        case EvidenceKind::kLoopBlockedBetweenCallsShare:
+            return "asleep between calls " + pct;
+        case EvidenceKind::kLoopRunnableWaitingShare:
+            return "runnable but not running " + pct;
+        case EvidenceKind::kSyncNotPreemptedShare:
+            return "in synchronisation and not preempted: " +
+                   format_duration(fact_count(p, "lost_ns")) + " of " +
+                   format_duration(fact_count(p, "span_ns")) + " (on CPU spinning " +
+                   format_duration(fact_count(p, "oncpu_ns")) + ", asleep " +
+                   format_duration(fact_count(p, "blocked_ns")) + ")";
+        case EvidenceKind::kSyncRunnableWaitingShare:
+            return "inside the synchronisations the thread was runnable but not running only " +
+                   pct + " of the time: the wait is the GPU's, not the CPU's";
+        case EvidenceKind::kCpuBusyDuringLoop:
+            return "CPUs were " + format_decimal(e.value, 0) + "% busy during the loop";
+        case EvidenceKind::kCopyShare:
+            return "inside copy calls " + format_duration(fact_count(p, "lost_ns")) + " of " +
+                   format_duration(fact_count(p, "span_ns"));
+        case EvidenceKind::kPageableBytesShare:
+            return pct + " of the copied bytes came from pageable (unpinned) memory";
+        case EvidenceKind::kCopyThroughput:
+            return "throughput inside the calls " + analysis::format_throughput(e.value);
+        case EvidenceKind::kSmallCopiesShare:
+            return pct + " of the copies move less than " +
+                   analysis::format_bytes(static_cast<double>(fact_count(p, "small_copy_bytes")));
+        case EvidenceKind::kAllocOpTime:
+            return fact_text(p, "op") + ": " + std::to_string(fact_count(p, "calls")) + " calls, " +
+                   format_duration(static_cast<std::int64_t>(e.value)) + " (p50 " +
+                   format_duration(fact_count(p, "p50_ns")) + ")";
+        case EvidenceKind::kFirstCall:
+            return "first " + fact_text(p, "op") + " took " +
+                   format_duration(static_cast<std::int64_t>(e.value)) + " at " +
+                   format_duration(fact_count(p, "ts_ns"));
+        case EvidenceKind::kSlowCallsRunnableWaitingShare:
+            return "the " + std::to_string(fact_count(p, "slow_calls")) + " slow calls spent " +
+                   pct + " of their " + format_duration(fact_count(p, "slow_ns")) +
+                   " runnable but not running on their own thread (asleep " +
+                   format_percent(fact_ratio(p, "blocked_share")) + ")";
+        case EvidenceKind::kRunnableTreeThreads:
+            return "runnable threads of the traced tree: " + format_decimal(e.value, 1) +
+                   " on average for " + std::to_string(fact_count(p, "cpus")) + " CPUs" +
+                   during_slow_calls(p);
+        case EvidenceKind::kPageAllocsRate:
+            return "page allocations of the tree: " + analysis::format_rate(e.value) +
+                   during_slow_calls(p) + " (run average " +
+                   analysis::format_rate(fact_ratio(p, "overall_per_s")) + ")";
+        case EvidenceKind::kSystemCpuBusy:
+            return "system: CPUs " + format_decimal(e.value, 0) + "% busy, " +
+                   format_decimal(fact_ratio(p, "procs_running"), 1) +
+                   " runnable tasks (procs_running)";
+        case EvidenceKind::kDataLoaderWorkersOverRun:
+            return count_of(e) + " DataLoader workers at once on " +
+                   std::to_string(fact_count(p, "cpus")) + " CPUs (" +
+                   std::to_string(fact_count(p, "workers_seen")) +
+                   " worker processes over the run)";
+        case EvidenceKind::kCpuBusyOfCpus:
+            return "CPUs were " + format_decimal(e.value, 0) + "% busy during the loop (" +
+                   std::to_string(fact_count(p, "cpus")) + " CPUs)";
+        case EvidenceKind::kTreePreemptedShare:
+            return "the tree's threads were preempted " + pct + " of the time they were runnable";
+        case EvidenceKind::kDataLoaderWorkers:
+            return count_of(e) + " DataLoader workers at once on " +
+                   std::to_string(fact_count(p, "cpus")) + " CPUs";
+        case EvidenceKind::kBlockedBetweenCallsShare:
+            return "asleep outside CUDA calls " + pct + " of " +
+                   format_duration(fact_count(p, "span_ns")) +
+                   " (all causes); on CPU between calls " +
+                   format_percent(fact_ratio(p, "oncpu_share")) + ", inside CUDA calls " +
+                   format_percent(fact_ratio(p, "in_calls_share"));
+        case EvidenceKind::kLongWaits:
+            return count_of(e) + " waits of at least " + format_duration(fact_count(p, "min_ns")) +
+                   " between calls, " + format_duration(fact_count(p, "average_ns")) +
+                   " on average";
+        case EvidenceKind::kWakerRunnableWaiting: {
+            std::string behind;
+            if (analysis::find_fact(p, "behind_comm") != nullptr) {
+                behind = ", mostly behind " + fact_text(p, "behind_comm") + " (tid " +
+                         std::to_string(fact_count(p, "behind_tid")) + ")";
+            }
+            return "while the GPU thread waited for them, the threads that woke it were "
+                   "themselves runnable but not running " +
+                   format_duration(static_cast<std::int64_t>(e.value)) + " (" +
+                   format_percent(fact_ratio(p, "waits_share")) + " of those waits)" + behind;
+        }
+        case EvidenceKind::kOffcpuReasonUnknown:
+            return count_of(e) +
+                   " off-CPU intervals have no recorded reason (preempted or asleep), so this "
+                   "chain's split between waiting and contention is not proven";
+        case EvidenceKind::kGpuThreadLostCpuAt:
+        case EvidenceKind::kGpuThreadWaitsAt:
+        case EvidenceKind::kGpuThreadSlowCallsAt:
+        case EvidenceKind::kActorSpentCpuAt:
+            break;  // they quote the chain's lines
+    }
+    return "";
+}
+
+std::string evidence_text(const analysis::CausalChain& chain, const analysis::Evidence& e) {
+    switch (e.kind) {
+        case EvidenceKind::kGpuThreadLostCpuAt:
+            return gpu_thread_line_text(chain, "lost its CPU");
+        case EvidenceKind::kGpuThreadWaitsAt:
+            return gpu_thread_line_text(chain, "waits");
+        case EvidenceKind::kGpuThreadSlowCallsAt:
+            return gpu_thread_line_text(chain, "makes its slow CUDA calls");
+        case EvidenceKind::kActorSpentCpuAt:
+            if (!chain.actor_line) {
+                return "";
+            }
+            return chain.actor.name + " spent the CPU it took at " +
+                   analysis::describe_line(*chain.actor_line) + " (" +
+                   stacks_note(*chain.actor_line) + ", sampled when it gave that CPU up)";
+        default:
+            return evidence_text(e);
+    }
+}
+
+}  // namespace causeway::report
