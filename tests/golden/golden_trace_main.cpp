@@ -70,6 +70,12 @@ causeway::Result<Trainer> add_trainer(TraceWriter& w) {
     return Trainer{*process, *thread};
 }
 
+// A 20 us cudaLaunchKernel of `thread` at `ts_ns`.
+Status launch(TraceWriter& w, std::int64_t thread, std::int64_t ts_ns) {
+    return w.add_cuda_call(
+        {.thread_id = thread, .op_id = kLaunchKernel, .ts_ns = ts_ns, .dur_ns = 20 * kUs});
+}
+
 Status write_loop(TraceWriter& w, const Loop& loop) {
     auto trainer = add_trainer(w);
     if (!trainer) {
@@ -177,11 +183,7 @@ Status write_transfer_bound(TraceWriter& w) {
                                     .bytes = 64LL << 20,
                                     .copy_kind = 1,
                                     .host_pinned = 0});
-        return c ? w.add_cuda_call({.thread_id = thread,
-                                    .op_id = kLaunchKernel,
-                                    .ts_ns = t0 + 6100 * kUs,
-                                    .dur_ns = 20 * kUs})
-                 : c;
+        return c ? launch(w, thread, t0 + 6100 * kUs) : c;
     });
     return s ? write_snapshots(w, 50, 1) : s;
 }
@@ -194,11 +196,7 @@ Status write_allocation_churn(TraceWriter& w) {
                                     .ts_ns = t0,
                                     .dur_ns = 2 * kMs,
                                     .bytes = 256LL << 20});
-        c = c ? w.add_cuda_call({.thread_id = thread,
-                                 .op_id = kLaunchKernel,
-                                 .ts_ns = t0 + 2100 * kUs,
-                                 .dur_ns = 20 * kUs})
-              : c;
+        c = c ? launch(w, thread, t0 + 2100 * kUs) : c;
         return c ? w.add_cuda_call({.thread_id = thread,
                                     .op_id = kFree,
                                     .ts_ns = t0 + 2200 * kUs,
@@ -226,11 +224,7 @@ Status write_cold_start(TraceWriter& w) {
                              .ts_ns = t0,
                              .dur_ns = 20 * kUs,
                              .bytes = 1 << 20});
-        s = s ? w.add_cuda_call({.thread_id = thread,
-                                 .op_id = kLaunchKernel,
-                                 .ts_ns = t0 + 100 * kUs,
-                                 .dur_ns = 20 * kUs})
-              : s;
+        s = s ? launch(w, thread, t0 + 100 * kUs) : s;
     }
     return s ? w.add_offcpu({.thread_id = thread,
                              .ts_ns = 850 * kMs,
@@ -246,8 +240,7 @@ template <typename Wake>
 Status write_sleeping_steps(TraceWriter& w, const Trainer& trainer, Wake wake) {
     for (int i = 0; i < kIterations; ++i) {
         std::int64_t t0 = i * kPeriodNs;
-        Status s = w.add_cuda_call(
-            {.thread_id = trainer.thread, .op_id = kLaunchKernel, .ts_ns = t0, .dur_ns = 20 * kUs});
+        Status s = launch(w, trainer.thread, t0);
         s = s ? w.add_cuda_call({.thread_id = trainer.thread,
                                  .op_id = kStreamSynchronize,
                                  .ts_ns = t0 + 50 * kUs,
