@@ -14,22 +14,6 @@ namespace {
 
 using nlohmann::json;
 
-json native_frame_json(const analysis::StackFrame& f) {
-    return {{"address", f.address},
-            {"module", optional_json(f.module)},
-            {"symbol", optional_json(f.symbol)},
-            {"offset", optional_json(f.offset)}};
-}
-
-// `package`: what a library frame is folded under; empty for the user's own code.
-json python_frame_json(const analysis::PythonFrame& f, const std::string& package) {
-    return {{"file", optional_json(f.file)},
-            {"function", optional_json(f.function)},
-            {"line", optional_json(f.line)},
-            {"library", !package.empty()},
-            {"package", package}};
-}
-
 // Each recommendation as {kind, text, params}: programs read the kind and its numbers, people
 // the text.
 json recommendations_json(const analysis::CausalChain& chain) {
@@ -101,10 +85,7 @@ json to_json(const analysis::Effect& e) {
 }
 
 json to_json(const analysis::CodeLine& l) {
-    return {{"file", l.file},     {"function", l.function},
-            {"line", l.line},     {"library", l.library},
-            {"stacks", l.stacks}, {"stacks_total", l.stacks_total},
-            {"share", l.share},   {"text", analysis::describe_line(l)}};
+    return write_json(l);
 }
 
 json to_json(const analysis::CausalChain& c) {
@@ -171,47 +152,6 @@ json to_json(const analysis::Diagnosis& d) {
 
 json to_json(const analysis::Timeline& t) {
     return write_json(t);
-}
-
-json to_json(const analysis::StackReport& r) {
-    json stacks = json::array();
-    for (const auto& s : r.stacks) {
-        json ops = json::array();
-        for (const auto& op : s.ops) {
-            ops.push_back({{"op", op.op},
-                           {"calls", op.calls},
-                           {"total_ns", op.total_ns},
-                           {"max_ns", op.max_ns}});
-        }
-        json frames = json::array();
-        for (const auto& f : s.frames) {
-            frames.push_back(native_frame_json(f));
-        }
-        json stack = {{"stack_id", s.stack_id}, {"pid", s.pid}, {"calls", s.calls},
-                      {"total_ns", s.total_ns}, {"ops", ops},   {"frames", frames}};
-        if (!s.python_frames.empty()) {
-            json python = json::array();
-            for (const auto& f : s.python_frames) {
-                python.push_back(python_frame_json(
-                    f, f.file ? analysis::library_package(*f.file) : std::string("stdlib")));
-            }
-            json merged = json::array();
-            for (const auto& f : s.merged.frames) {
-                merged.push_back(f.python ? python_frame_json(f.code, f.package)
-                                          : native_frame_json(f.native));
-                merged.back()["kind"] = f.python ? "python" : "native";
-            }
-            stack["python_frames"] = python;
-            stack["python_truncated"] = optional_json(s.python_truncated);
-            stack["merged_frames"] = merged;
-            stack["interpreter_frames_hidden"] = s.merged.interpreter_frames_hidden;
-            stack["user_line"] = s.user_line ? to_json(*s.user_line) : json(nullptr);
-        }
-        stacks.push_back(std::move(stack));
-    }
-    return {{"stacks_in_trace", r.stacks_in_trace},
-            {"calls_with_stack", r.calls_with_stack},
-            {"stacks", stacks}};
 }
 
 json to_json(const analysis::SqlResult& r) {

@@ -14,7 +14,6 @@
 #include "analysis/diagnose/verdict.hpp"
 #include "analysis/measure/distribution.hpp"
 #include "analysis/measure/process_breakdown.hpp"
-#include "analysis/measure/stacks.hpp"
 #include "analysis/measure/timeline.hpp"
 #include "analysis/measure/trace_stats.hpp"
 #include "analysis/model/trace_filter.hpp"
@@ -43,7 +42,6 @@ nlohmann::json to_json(const analysis::ProcessBreakdown& b);
 nlohmann::json to_json(const analysis::GpuThread& t);
 nlohmann::json to_json(const analysis::Diagnosis& d);
 nlohmann::json to_json(const analysis::Timeline& t);
-nlohmann::json to_json(const analysis::StackReport& r);
 // Blobs become {"blob_bytes": N}.
 nlohmann::json to_json(const analysis::SqlResult& r);
 

@@ -11,7 +11,8 @@
 //     integer types -> integer, double -> number, bool -> boolean, std::string -> string,
 //     std::optional<T> -> [T's type, "null"], std::vector<T> -> array of T,
 //     a struct with a describe() -> object with its properties, required unless a field is
-//     present only when not empty (FieldInfo::presence).
+//     present only when not empty (FieldInfo::presence) or belongs to a group of fields that
+//     come and go together (v.fields_when(present, [&] { ... })).
 //
 // A description belongs to the field, except the one an object has wherever it appears, which
 // its describe() gives with v.object_description(...); a field's description replaces it.
@@ -36,6 +37,7 @@ enum class Presence { kAlways, kWhenNotEmpty };
 struct FieldInfo {
     std::string_view description{};
     std::span<const char* const> allowed_values{};  // a string's fixed set of values (enum)
+    std::string_view item_description{};            // a list's: what each of its items is
     Presence presence = Presence::kAlways;
 };
 
@@ -67,6 +69,14 @@ class JsonWriter {
         out_[std::string(name)] = write_json(value);
     }
     void object_description(std::string_view /*description*/) {}
+    // Fields that come and go together: `write_fields` names them (v.field(...)), written only
+    // when `present`.
+    template <class WriteFields>
+    void fields_when(bool present, WriteFields write_fields) {
+        if (present) {
+            write_fields();
+        }
+    }
 
     nlohmann::json take() { return std::move(out_); }
 
@@ -109,6 +119,9 @@ class SchemaWriter {
     template <class T>
     void field(std::string_view name, const T& /*value*/, const FieldInfo& info = {}) {
         Schema schema = schema_of<T>();
+        if (!info.item_description.empty()) {
+            schema["items"]["description"] = info.item_description;
+        }
         if (!info.allowed_values.empty()) {
             schema["enum"] = Schema::array();
             for (const char* value : info.allowed_values) {
@@ -119,11 +132,19 @@ class SchemaWriter {
             schema["description"] = info.description;
         }
         properties_[std::string(name)] = std::move(schema);
-        if (info.presence == Presence::kAlways) {
+        if (info.presence == Presence::kAlways && !in_fields_when_) {
             required_.push_back(name);
         }
     }
     void object_description(std::string_view description) { description_ = description; }
+    // The fields are in the schema, not required.
+    template <class WriteFields>
+    void fields_when(bool /*present*/, WriteFields write_fields) {
+        const bool outer = in_fields_when_;
+        in_fields_when_ = true;
+        write_fields();
+        in_fields_when_ = outer;
+    }
 
     template <class T>
     static Schema schema_of() {
@@ -162,6 +183,7 @@ class SchemaWriter {
     Schema properties_ = Schema::object();
     std::vector<std::string_view> required_{};
     std::string_view description_{};
+    bool in_fields_when_ = false;  // the fields being written come and go together
 };
 
 // The JSON Schema of what write_json writes for a T.

@@ -5,9 +5,10 @@
 // field, add it to its struct and to the describe() of that struct below.
 //
 // Described so far: get_trace_stats (TraceStatsAnswer), get_timeline (TimelineAnswer),
-// get_per_process_breakdown (ProcessBreakdownAnswer), run_sql (SqlAnswer) and
-// get_fleet_overview (FleetOverview). The other tools' output schemas still come from
-// schemas/tools/generate_output_schemas.py.
+// get_per_process_breakdown (ProcessBreakdownAnswer), run_sql (SqlAnswer), get_fleet_overview
+// (FleetOverview), get_stacks (StacksAnswer) and compare_traces (ComparisonAnswer, and
+// TraceComparison for `causeway compare --json`). get_causal_chains' output schema still comes
+// from schemas/tools/generate_output_schemas.py.
 
 #include <array>
 #include <cstdint>
@@ -22,6 +23,9 @@
 #include "analysis/diagnose/process_roles.hpp"
 #include "analysis/measure/distribution.hpp"
 #include "analysis/measure/process_breakdown.hpp"
+#include "analysis/measure/python_lines.hpp"
+#include "analysis/measure/stack_merge.hpp"
+#include "analysis/measure/stacks.hpp"
 #include "analysis/measure/timeline.hpp"
 #include "analysis/measure/trace_stats.hpp"
 #include "analysis/model/trace_filter.hpp"
@@ -29,6 +33,36 @@
 #include "fleet/fleet_overview.hpp"
 #include "report/output_shape.hpp"
 #include "report/tool_answers.hpp"
+
+namespace causeway::report {
+
+// The root-cause classes (analysis/diagnose/causal_chain.hpp), in the order the schemas list them.
+inline constexpr std::array<const char*, 9> kVerdictClassNames = {
+    analysis::kInputBound, analysis::kCpuContended,  analysis::kLockContended,
+    analysis::kGpuBound,   analysis::kTransferBound, analysis::kAllocationChurn,
+    analysis::kColdStart,  analysis::kHealthy,       analysis::kInsufficientData};
+
+// The kinds of a chain's actor (analysis/diagnose/causal_chain.hpp, Actor::kind).
+inline constexpr std::array<const char*, 18> kActorKindNames = {"dataloader_workers",
+                                                                "processes_outside",
+                                                                "tree_threads",
+                                                                "lock_holder",
+                                                                "producer_thread",
+                                                                "waker_thread",
+                                                                "disk_io",
+                                                                "network",
+                                                                "timer",
+                                                                "interrupt",
+                                                                "unrecorded_waker",
+                                                                "unknown_competitor",
+                                                                "run_queue",
+                                                                "several",
+                                                                "device",
+                                                                "transfers",
+                                                                "allocator",
+                                                                "start_up"};
+
+}  // namespace causeway::report
 
 namespace causeway::analysis {
 
@@ -264,19 +298,276 @@ void describe(V& v, const Timeline& timeline) {
     v.field("buckets", timeline.buckets, {.description = "Equal buckets in time order."});
 }
 
+template <class V>
+void describe(V& v, const StackOp& op) {
+    v.field("op", op.op);
+    v.field("calls", op.calls);
+    v.field("total_ns", op.total_ns);
+    v.field("max_ns", op.max_ns);
+}
+
+template <class V>
+void describe(V& v, const StackFrame& f) {
+    v.field("address", f.address);
+    v.field("module", f.module, {.description = kUntrustedDescription});
+    v.field("symbol", f.symbol, {.description = kUntrustedDescription});
+    v.field("offset", f.offset);
+}
+
+// A Python frame of a stack; `package` is what a library frame is folded under ('torch',
+// 'stdlib'), empty for the user's own code.
+template <class V>
+void describe_python_frame(V& v, const PythonFrame& f, const std::string& package) {
+    v.field("file", f.file, {.description = kUntrustedDescription});
+    v.field("function", f.function, {.description = kUntrustedDescription});
+    v.field("line", f.line);
+    v.field("library", !package.empty(),
+            {.description =
+                 "A frame of installed packages or the standard library (folded in the text)."});
+    v.field("package", package,
+            {.description = "What a library frame is folded under ('torch', 'stdlib'); empty for "
+                            "the user's own code."});
+}
+
+inline constexpr std::array<const char*, 2> kFrameKinds = {"native", "python"};
+
+template <class V>
+void describe(V& v, const MergedFrame& f) {
+    v.object_description(
+        "A native frame (address, module, symbol, offset) or a Python frame (file, function, "
+        "line, library, package).");
+    v.fields_when(!f.python, [&] { describe(v, f.native); });
+    v.fields_when(f.python, [&] { describe_python_frame(v, f.code, f.package); });
+    v.field("kind", std::string(f.python ? "python" : "native"), {.allowed_values = kFrameKinds});
+}
+
+// No object description of its own: each place a line appears says what it is.
+template <class V>
+void describe(V& v, const CodeLine& l) {
+    v.field("file", l.file,
+            {.description = "co_filename as the interpreter names it. Untrusted: from the traced "
+                            "system, sanitised."});
+    v.field("function", l.function,
+            {.description = "co_qualname; empty when unknown. Untrusted: from the traced system, "
+                            "sanitised."});
+    v.field("line", l.line, {.description = "1-based; 0 when unknown."});
+    v.field("library", l.library,
+            {.description = "true when no frame of the user's own code was recorded: the "
+                            "innermost library frame."});
+    v.field("stacks", l.stacks, {.description = "Recorded stacks at this line."});
+    v.field("stacks_total", l.stacks_total,
+            {.description = "Recorded stacks with Python frames weighed."});
+    v.field("share", l.share, {.description = "Share of the weighed time (ns) of those stacks."});
+    v.field("text", describe_line(l),
+            {.description = "'train.py:57 in train_step'. Untrusted: from the traced system, "
+                            "sanitised."});
+}
+
+template <class V>
+void describe(V& v, const RankTest& t) {
+    v.object_description(
+        "Mann-Whitney U over the calls (normal approximation, tie-corrected); tested false with "
+        "fewer than 8 calls a side.");
+    v.field("tested", t.tested);
+    v.field("before_values", t.before_values);
+    v.field("after_values", t.after_values);
+    v.field("z", t.z);
+    v.field("p_value", t.p_value);
+    v.field("after_larger_probability", t.after_larger_probability);
+}
+
+template <class V>
+void describe(V& v, const ShiftTest& s) {
+    v.field("rank_test", s.rank);
+    v.field("adjusted_p_value", s.adjusted_p_value,
+            {.description = "Holm-adjusted across the ops of this comparison."});
+    v.field("significant", s.significant,
+            {.description = "Adjusted p below alpha, whatever the size of the change."});
+    v.field("beyond_noise", s.beyond_noise,
+            {.description = "Adjusted p below alpha AND the median moved by the effect floor (see "
+                            "significance_method)."});
+}
+
+template <class V>
+void describe(V& v, const RateBootstrap& b) {
+    v.object_description(
+        "Bootstrap of the ratio of mean step intervals (before / after: above 1 is faster "
+        "after).");
+    v.field("tested", b.tested);
+    v.field("before_values", b.before_values);
+    v.field("after_values", b.after_values);
+    v.field("rate_ratio", b.rate_ratio);
+    v.field("ci_low", b.ci_low);
+    v.field("ci_high", b.ci_high);
+    v.field("p_value", b.p_value);
+}
+
+inline constexpr std::array<const char*, 2> kLoopUnitNames = {"steps", "calls"};
+
+// The op that marks a step is null when calls are counted.
+inline std::optional<std::string> marker_op(const LoopThroughput& l) {
+    return l.marker_op.empty() ? std::nullopt : std::optional<std::string>(l.marker_op);
+}
+
+template <class V>
+void describe(V& v, const LoopThroughput& l) {
+    v.object_description(
+        "The GPU loop's throughput: steps (marked by marker_op) or CUDA calls of the GPU-driving "
+        "threads, per second.");
+    v.field("unit", std::string(loop_unit_name(l.unit)), {.allowed_values = kLoopUnitNames});
+    v.field("marker_op", marker_op(l));
+    v.field("calls_per_step", l.calls_per_step);
+    v.field("count", l.count);
+    v.field("span_ns", l.span_ns);
+    v.field("per_s", l.per_s);
+}
+
+template <class V>
+void describe(V& v, const ComparedRecording& r) {
+    v.field("path", r.path);
+    v.field("program", r.program, {.description = kUntrustedDescription});
+    v.field("verdict", r.verdict, {.allowed_values = report::kVerdictClassNames});
+    v.field("range", r.range);
+    v.field("gpu_threads", r.gpu_threads, {.item_description = kUntrustedDescription});
+    v.field("loop", r.loop);
+}
+
+inline constexpr std::array<const char*, 3> kCauseStatusNames = {"gone", "new", "persists"};
+
+template <class V>
+void describe(V& v, const CauseChange& c) {
+    v.object_description(
+        "A cause's loop time lost before and after; null where it was no chain (below 10% of the "
+        "loop).");
+    v.field(
+        "key", c.key,
+        {.description = "class/actor kind/actor name: how a cause is matched across recordings."});
+    v.field("root_cause_class", c.root_cause_class, {.allowed_values = report::kVerdictClassNames});
+    v.field("actor_kind", c.actor_kind, {.allowed_values = report::kActorKindNames});
+    v.field("actor_name", c.actor_name, {.description = kUntrustedDescription});
+    v.field("status", std::string(cause_status_name(c.status)),
+            {.allowed_values = kCauseStatusNames});
+    v.field("before_ns", c.before_ns);
+    v.field("after_ns", c.after_ns);
+    v.field("before_share", c.before_share);
+    v.field("after_share", c.after_share);
+}
+
+template <class V>
+void describe(V& v, const OpLatencyChange& o) {
+    v.field("op", o.op);
+    v.field("api", o.api);
+    v.field("category", o.category);
+    v.field("before", o.before);
+    v.field("after", o.after);
+    v.field("shift", o.shift);
+}
+
+// The fields of a comparison; `after_ops` describes what an answer adds after the ops (their
+// count before the cut), so `causeway compare --json` and compare_traces share one list.
+template <class V, class AfterOps>
+void describe_comparison(V& v, const TraceComparison& c, AfterOps after_ops) {
+    v.field("headline", c.headline);
+    v.field("before", c.before);
+    v.field("after", c.after);
+    v.field("throughput_method", c.throughput_method);
+    v.field("throughput_ratio", c.throughput_ratio);
+    v.field("throughput_test", c.throughput_test);
+    v.field("throughput_beyond_noise", c.throughput_beyond_noise);
+    v.field("causes", c.causes, {.description = "Causes before first, then new ones."});
+    v.field("ops", c.ops.common,
+            {.description = "CUDA ops called in both, by total time before; at most `limit`."});
+    after_ops();
+    v.field("ops_only_before", c.ops.only_before);
+    v.field("ops_only_after", c.ops.only_after);
+    v.field("significance_method", c.significance_method);
+    v.field("warnings", c.warnings,
+            {.description = "What differs besides the change (program, CPUs, host, lost events)."});
+}
+
+template <class V>
+void describe(V& v, const TraceComparison& c) {
+    describe_comparison(v, c, [] {});
+}
+
 }  // namespace causeway::analysis
 
 namespace causeway::report {
 
-// The root-cause classes (analysis/diagnose/causal_chain.hpp), in the order the schemas list them.
-inline constexpr std::array<const char*, 9> kVerdictClassNames = {
-    analysis::kInputBound, analysis::kCpuContended,  analysis::kLockContended,
-    analysis::kGpuBound,   analysis::kTransferBound, analysis::kAllocationChurn,
-    analysis::kColdStart,  analysis::kHealthy,       analysis::kInsufficientData};
-
 inline constexpr std::string_view kTraceNameDescription = "Name of the trace answered about.";
 inline constexpr std::string_view kNoteDescription =
     "Empty, or what was cut from the answer and how to see more.";
+
+// A Python frame of get_stacks' python_frames.
+struct PythonFrameShown {
+    analysis::PythonFrame frame{};
+    std::string package{};  // what a library frame is folded under; empty for the user's code
+};
+
+template <class V>
+void describe(V& v, const PythonFrameShown& f) {
+    analysis::describe_python_frame(v, f.frame, f.package);
+}
+
+std::vector<PythonFrameShown> python_frames_shown(const std::vector<analysis::PythonFrame>& frames);
+
+// A stack of get_stacks: its frames cut to the answer's depth, with how many there were.
+struct StackAtDepth {
+    analysis::StackEntry stack{};
+    std::size_t depth = 0;
+};
+
+template <class V>
+void describe(V& v, const StackAtDepth& shown) {
+    const analysis::StackEntry& s = shown.stack;
+    v.field("stack_id", s.stack_id);
+    v.field("pid", s.pid);
+    v.field("calls", s.calls);
+    v.field("total_ns", s.total_ns);
+    v.field("ops", s.ops);
+    v.field("frames", first(s.frames, shown.depth),
+            {.description = "Innermost first, at most `depth`."});
+    v.field("frames_total", s.frames.size());
+    // Only where Python frames were recorded, so answers about other traces keep their shape.
+    v.fields_when(!s.python_frames.empty(), [&] {
+        v.field("python_frames", python_frames_shown(s.python_frames),
+                {.description = "Present where Python frames were recorded: innermost first."});
+        v.field("python_truncated", s.python_truncated,
+                {.description = "true: the thread had more Python frames than the collector "
+                                "keeps; the outermost are missing."});
+        v.field("merged_frames", first(s.merged.frames, shown.depth),
+                {.description = "Present where Python frames were recorded: native frames above "
+                                "the interpreter loop, then the Python frames, innermost first, "
+                                "at most `depth`."});
+        v.field("merged_frames_total", s.merged.frames.size());
+        v.field("interpreter_frames_hidden", s.merged.interpreter_frames_hidden,
+                {.description = "Native frames of the interpreter loop and below it, not shown."});
+        v.field("user_line", s.user_line,
+                {.description = "The user's own innermost Python line of this stack; null when "
+                                "no frame had a file."});
+    });
+}
+
+std::vector<StackAtDepth> stacks_at_depth(const StacksAnswer& answer);
+
+template <class V>
+void describe(V& v, const StacksAnswer& answer) {
+    v.object_description("Call stacks behind CUDA time.");
+    v.field("trace", answer.trace, {.description = kTraceNameDescription});
+    v.field("stacks_in_trace", answer.report.stacks_in_trace);
+    v.field("calls_with_stack", answer.report.calls_with_stack);
+    v.field("stacks", stacks_at_depth(answer),
+            {.description = "By total CUDA time, at most `limit`."});
+    v.field("note", answer.note, {.description = kNoteDescription});
+}
+
+template <class V>
+void describe(V& v, const ComparisonAnswer& answer) {
+    v.object_description("Comparison of two recordings.");
+    analysis::describe_comparison(v, answer.comparison,
+                                  [&] { v.field("ops_total", answer.ops_total); });
+    v.field("note", answer.note, {.description = kNoteDescription});
+}
 
 template <class V>
 void describe(V& v, const TimelineAnswer& answer) {

@@ -84,12 +84,6 @@ std::string merged_frames_text(const std::vector<analysis::MergedFrame>& frames)
     return text;
 }
 
-template <class T>
-std::vector<T> first(const std::vector<T>& items, std::size_t count) {
-    return {items.begin(),
-            items.begin() + static_cast<std::ptrdiff_t>(std::min(count, items.size()))};
-}
-
 // A SQL value as the structuredContent carries it: text as text, the rest as JSON.
 std::string sql_cell_text(const analysis::SqlValue& value) {
     return std::visit(

@@ -2,7 +2,7 @@
 # Writes the output JSON Schemas of schemas/tools/ from shared fragments (distribution, session,
 # chain, process row, ...) so the files cannot drift apart. They follow report/analysis_json.cpp
 # field for field. Run: python3 schemas/tools/generate_output_schemas.py (then commit the .json files).
-# get_trace_stats, get_timeline, get_per_process_breakdown, run_sql and get_fleet_overview are written by causeway-schemas from report/output_shapes.hpp.
+# Only get_causal_chains is left here; every other output schema is written by causeway-schemas from report/output_shapes.hpp.
 import json, os
 OUT=os.path.dirname(os.path.abspath(__file__))
 I={"type":"integer"}; N={"type":"number"}; S={"type":"string"}; B={"type":"boolean"}
@@ -45,27 +45,4 @@ def top(props, desc):
 schemas={}
 schemas["get_causal_chains"]=top({"trace":trace,"verdict":verdict,"chains":arr(chain,"One per root cause, largest time lost first; at most `limit`."),"chains_total":I,"gpu_threads":arr(obj({"pid":I,"tid":I,"comm":{"type":"string","description":U}})),"data_quality":dq,"evidence_limits":arr(S,"What this trace cannot prove."),"session":session,"range":window,"note":note},"Verdict and causal chains.")
 for name,s in schemas.items():
-    open(os.path.join(OUT,name+".output.json"),"w").write(json.dumps(s,indent=2)+"\n")
-frame=obj({"address":I,"module":{"type":["string","null"],"description":U},"symbol":{"type":["string","null"],"description":U},"offset":nul(I)})
-pyframe_props={"file":{"type":["string","null"],"description":U},"function":{"type":["string","null"],"description":U},"line":nul(I),"library":described(B,"A frame of installed packages or the standard library (folded in the text)."),"package":described(S,"What a library frame is folded under ('torch', 'stdlib'); empty for the user's own code.")}
-merged_frame=obj(dict(frame["properties"],**pyframe_props,kind={"type":"string","enum":["native","python"]}),"A native frame (address, module, symbol, offset) or a Python frame (file, function, line, library, package).",required=["kind"])
-stack=obj({"stack_id":I,"pid":I,"calls":I,"total_ns":I,"ops":arr(obj({"op":S,"calls":I,"total_ns":I,"max_ns":I})),"frames":arr(frame,"Innermost first, at most `depth`."),"frames_total":I,
-  "python_frames":arr(obj(pyframe_props),"Present where Python frames were recorded: innermost first."),
-  "python_truncated":{"type":["boolean","null"],"description":"true: the thread had more Python frames than the collector keeps; the outermost are missing."},
-  "merged_frames":arr(merged_frame,"Present where Python frames were recorded: native frames above the interpreter loop, then the Python frames, innermost first, at most `depth`."),
-  "merged_frames_total":I,
-  "interpreter_frames_hidden":described(I,"Native frames of the interpreter loop and below it, not shown."),
-  "user_line":dict(code_line("The user's own innermost Python line of this stack; null when no frame had a file."),type=["object","null"])},
-  required=["stack_id","pid","calls","total_ns","ops","frames","frames_total"])
-more={}
-more["get_stacks"]=top({"trace":trace,"stacks_in_trace":I,"calls_with_stack":I,"stacks":arr(stack,"By total CUDA time, at most `limit`."),"note":note},"Call stacks behind CUDA time.")
-rank=obj({"tested":B,"before_values":I,"after_values":I,"z":N,"p_value":N,"after_larger_probability":N},"Mann-Whitney U over the calls (normal approximation, tie-corrected); tested false with fewer than 8 calls a side.")
-shift=obj({"rank_test":rank,"adjusted_p_value":{"type":"number","description":"Holm-adjusted across the ops of this comparison."},"significant":{"type":"boolean","description":"Adjusted p below alpha, whatever the size of the change."},"beyond_noise":{"type":"boolean","description":"Adjusted p below alpha AND the median moved by the effect floor (see significance_method)."}})
-loop=obj({"unit":{"type":"string","enum":["steps","calls"]},"marker_op":nul(S),"calls_per_step":I,"count":I,"span_ns":I,"per_s":N},"The GPU loop's throughput: steps (marked by marker_op) or CUDA calls of the GPU-driving threads, per second.")
-recording=obj({"path":S,"program":{"type":"string","description":U},"verdict":{"type":"string","enum":verdict_names},"range":window,"gpu_threads":arr({"type":"string","description":U}),"loop":loop})
-cause=obj({"key":{"type":"string","description":"class/actor kind/actor name: how a cause is matched across recordings."},"root_cause_class":{"type":"string","enum":verdict_names},"actor_kind":{"type":"string","enum":actor_kinds},"actor_name":{"type":"string","description":U},"status":{"type":"string","enum":["gone","new","persists"]},"before_ns":nul(I),"after_ns":nul(I),"before_share":nul(N),"after_share":nul(N)},"A cause's loop time lost before and after; null where it was no chain (below 10% of the loop).")
-opchange=obj({"op":S,"api":S,"category":S,"before":dist,"after":dist,"shift":shift})
-bootstrap=obj({"tested":B,"before_values":I,"after_values":I,"rate_ratio":N,"ci_low":N,"ci_high":N,"p_value":N},"Bootstrap of the ratio of mean step intervals (before / after: above 1 is faster after).")
-more["compare_traces"]=top({"headline":S,"before":recording,"after":recording,"throughput_method":S,"throughput_ratio":N,"throughput_test":bootstrap,"throughput_beyond_noise":B,"causes":arr(cause,"Causes before first, then new ones."),"ops":arr(opchange,"CUDA ops called in both, by total time before; at most `limit`."),"ops_total":I,"ops_only_before":arr(S),"ops_only_after":arr(S),"significance_method":S,"warnings":arr(S,"What differs besides the change (program, CPUs, host, lost events)."),"note":note},"Comparison of two recordings.")
-for name,s in more.items():
     open(os.path.join(OUT,name+".output.json"),"w").write(json.dumps(s,indent=2)+"\n")
