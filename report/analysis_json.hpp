@@ -28,18 +28,11 @@ nlohmann::json to_json(const analysis::OpStats& s);
 nlohmann::json to_json(const analysis::HostSummary& h);
 nlohmann::json to_json(const analysis::DataQualityReport& r);
 nlohmann::json to_json(const analysis::TraceStats& s);
-nlohmann::json to_json(const analysis::Evidence& e);
-nlohmann::json to_json(const analysis::Competitor& c);
-nlohmann::json to_json(const analysis::Actor& a);
-nlohmann::json to_json(const analysis::Effect& e);
-nlohmann::json to_json(const analysis::CodeLine& l);
 nlohmann::json to_json(const analysis::CausalChain& c);
-nlohmann::json to_json(const analysis::Verdict& v);
 nlohmann::json to_json(const analysis::SchedBreakdown& s);
 nlohmann::json to_json(const analysis::ThreadRow& t);
 nlohmann::json to_json(const analysis::ProcessRow& p);
 nlohmann::json to_json(const analysis::ProcessBreakdown& b);
-nlohmann::json to_json(const analysis::GpuThread& t);
 nlohmann::json to_json(const analysis::Diagnosis& d);
 nlohmann::json to_json(const analysis::Timeline& t);
 // Blobs become {"blob_bytes": N}.

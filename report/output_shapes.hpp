@@ -11,16 +11,22 @@
 // from schemas/tools/generate_output_schemas.py.
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
 #include <variant>
+#include <vector>
 
 #include "analysis/diagnose/causal_chain.hpp"
 #include "analysis/diagnose/data_quality.hpp"
+#include "analysis/diagnose/diagnosis.hpp"
 #include "analysis/diagnose/process_roles.hpp"
+#include "analysis/diagnose/recommendation.hpp"
+#include "analysis/diagnose/verdict.hpp"
 #include "analysis/measure/distribution.hpp"
 #include "analysis/measure/process_breakdown.hpp"
 #include "analysis/measure/python_lines.hpp"
@@ -61,6 +67,45 @@ inline constexpr std::array<const char*, 18> kActorKindNames = {"dataloader_work
                                                                 "transfers",
                                                                 "allocator",
                                                                 "start_up"};
+
+// The words of the chains, in one place: every text field that get_causal_chains, explain --json
+// (and get_stacks' user_line) write about a chain is taken from these calls.
+namespace chain_words {
+inline const std::string& symptom(const analysis::CausalChain& c) {
+    return c.symptom;
+}
+inline const std::string& root_cause(const analysis::CausalChain& c) {
+    return c.root_cause;
+}
+inline const std::string& evidence(const analysis::Evidence& e) {
+    return e.text;
+}
+inline const std::string& effect(const analysis::Effect& e) {
+    return e.text;
+}
+inline const std::string& verdict_summary(const analysis::Verdict& v) {
+    return v.summary;
+}
+inline std::string code_line(const analysis::CodeLine& l) {
+    return analysis::describe_line(l);
+}
+// Where the chain's Python code was, in one line; absent without gpu_thread_line or actor_line.
+inline std::optional<std::string> code(const analysis::CausalChain& c) {
+    return c.gpu_thread_line || c.actor_line ? std::optional<std::string>(analysis::code_summary(c))
+                                             : std::nullopt;
+}
+// A recommendation's text: recommendation_text (report/recommendation_text.hpp).
+}  // namespace chain_words
+
+// A chain's recommendation as its JSON gives it: the kind (stable, for programs), the text for a
+// person and the numbers it rests on, by name.
+struct RecommendationShown {
+    analysis::RecommendationKind kind{};
+    std::string text{};
+    std::map<std::string, Number> params{};
+};
+
+std::vector<RecommendationShown> recommendations_shown(const analysis::CausalChain& chain);
 
 }  // namespace causeway::report
 
@@ -358,9 +403,135 @@ void describe(V& v, const CodeLine& l) {
     v.field("stacks_total", l.stacks_total,
             {.description = "Recorded stacks with Python frames weighed."});
     v.field("share", l.share, {.description = "Share of the weighed time (ns) of those stacks."});
-    v.field("text", describe_line(l),
+    v.field("text", report::chain_words::code_line(l),
             {.description = "'train.py:57 in train_step'. Untrusted: from the traced system, "
                             "sanitised."});
+}
+
+template <class V>
+void describe(V& v, const Evidence& e) {
+    v.object_description("One measured fact.");
+    v.field("key", e.key);
+    v.field("value", e.value);
+    v.field("unit", e.unit);
+    v.field("text", report::chain_words::evidence(e));
+}
+
+template <class V>
+void describe(V& v, const Competitor& c) {
+    v.field("comm", c.comm, {.description = kUntrustedDescription});
+    v.field("pid", c.pid);
+    v.field("tid", c.tid);
+    v.field("in_tree", c.in_tree);
+    v.field("role", std::string(role_name(c.role)));
+    v.field("preempted_ns", c.preempted_ns);
+    v.field("share", c.share);
+}
+
+template <class V>
+void describe(V& v, const Actor& a) {
+    v.object_description(
+        "Who or what the chain blames: one cause (pid: the process it belongs to or, for "
+        "DataLoader workers, the process they feed; tid: when one thread).");
+    v.field("kind", a.kind, {.allowed_values = report::kActorKindNames});
+    v.field("name", a.name, {.description = kUntrustedDescription});
+    v.field("pid", a.pid);
+    v.field("tid", a.tid);
+    v.field("pids", a.pids);
+    v.field("in_tree", a.in_tree);
+}
+
+template <class V>
+void describe(V& v, const Effect& e) {
+    v.object_description(
+        "One way the actor cost the GPU-driving threads; a chain's time lost is the sum of its "
+        "effects.");
+    v.field("kind", e.kind);
+    v.field("wait", e.wait);
+    v.field("ns", e.ns);
+    v.field("share", e.share);
+    v.field("count", e.count);
+    v.field("text", report::chain_words::effect(e));
+}
+
+// HIGH, MEDIUM, LOW: as the schema has always listed them.
+inline const std::array<const char*, 3> kConfidenceNames = {confidence_name(Confidence::kHigh),
+                                                            confidence_name(Confidence::kMedium),
+                                                            confidence_name(Confidence::kLow)};
+
+template <class V>
+void describe(V& v, const CausalChain& c) {
+    v.field("root_cause_class", c.root_cause_class, {.allowed_values = report::kVerdictClassNames});
+    v.field("actor", c.actor);
+    v.field("effects", c.effects);
+    v.field("symptom", report::chain_words::symptom(c));
+    v.field("op", c.op);
+    v.field("evidence", c.evidence);
+    v.field("competitors", c.competitors);
+    v.field("root_cause", report::chain_words::root_cause(c));
+    v.field("recommendations", report::recommendations_shown(c));
+    v.field("confidence", std::string(confidence_name(c.confidence)),
+            {.allowed_values = kConfidenceNames});
+    v.field("time_lost_ns", c.time_lost_ns);
+    v.field("time_lost_share", c.time_lost_share);
+    // Only where Python frames were recorded, so answers about other traces keep their shape.
+    v.field("gpu_thread_line", c.gpu_thread_line,
+            {.description = "Present where Python frames were recorded: the GPU-driving threads' "
+                            "own Python line during this chain's time (its calls, or their "
+                            "switch-outs blamed on its actor).",
+             .presence = report::Presence::kWhenPresent});
+    v.field("actor_line", c.actor_line,
+            {.description = "Present where Python frames were recorded: the actor's own Python "
+                            "line when it gave up a CPU it had taken from a GPU-driving thread.",
+             .presence = report::Presence::kWhenPresent});
+    v.field("code", report::chain_words::code(c),
+            {.description = "Present with gpu_thread_line or actor_line: one line for a person "
+                            "('waits at train.py:57 in train_step; workers spend CPU at "
+                            "dataset.py:31 in __getitem__'). Untrusted: from the traced system, "
+                            "sanitised.",
+             .presence = report::Presence::kWhenPresent});
+}
+
+template <class V>
+void describe(V& v, const Verdict& verdict) {
+    v.field("name", verdict.name, {.allowed_values = report::kVerdictClassNames});
+    v.field("summary", report::chain_words::verdict_summary(verdict));
+    v.field("numbers", verdict.numbers);
+}
+
+template <class V>
+void describe(V& v, const GpuThread& t) {
+    v.field("pid", t.pid);
+    v.field("tid", t.tid);
+    v.field("comm", t.comm, {.description = kUntrustedDescription});
+}
+
+// The fields of a diagnosis; `after_chains` describes what an answer adds after the chains
+// (their count before the cut), `after_gpu_threads` what explain --json adds after the GPU
+// threads (the process table), so the two share one list.
+template <class V, class AfterChains, class AfterGpuThreads>
+void describe_diagnosis(V& v, const Diagnosis& d, AfterChains after_chains,
+                        AfterGpuThreads after_gpu_threads) {
+    v.field("verdict", d.verdict);
+    v.field("chains", d.chains,
+            {.description = "One per root cause, largest time lost first; at most `limit`."});
+    after_chains();
+    v.field("gpu_threads", d.gpu_threads);
+    after_gpu_threads();
+    v.field("data_quality", d.data_quality);
+    v.field("evidence_limits", d.evidence_limits, {.description = "What this trace cannot prove."});
+    v.field("session", d.session);
+    v.field("range", d.range);
+}
+
+template <class V>
+void describe(V& v, const Diagnosis& d) {
+    describe_diagnosis(
+        v, d, [] {},
+        [&] {
+            v.field("processes", d.processes.processes);
+            v.field("total_processes", d.processes.total_processes);
+        });
 }
 
 template <class V>
@@ -558,6 +729,34 @@ void describe(V& v, const StacksAnswer& answer) {
     v.field("calls_with_stack", answer.report.calls_with_stack);
     v.field("stacks", stacks_at_depth(answer),
             {.description = "By total CUDA time, at most `limit`."});
+    v.field("note", answer.note, {.description = kNoteDescription});
+}
+
+// The recommendation kinds in the order of analysis::RecommendationKind.
+inline const auto kRecommendationKindNames =
+    enum_names<static_cast<std::size_t>(analysis::RecommendationKind::kLazyModuleLoading) + 1>(
+        analysis::recommendation_kind_name);
+
+template <class V>
+void describe(V& v, const RecommendationShown& r) {
+    v.object_description(
+        "What to change: the kind (stable, for programs), its text and parameters.");
+    v.field("kind", std::string(analysis::recommendation_kind_name(r.kind)),
+            {.allowed_values = kRecommendationKindNames});
+    v.field("text", r.text,
+            {.description = "The recommendation for a person. Untrusted: from the traced system, "
+                            "sanitised."});
+    v.field("params", r.params,
+            {.description = "The numbers it rests on, by name (counts are integers, shares "
+                            "ratios 0..1), e.g. fewer_workers: {workers, cpus, num_workers}."});
+}
+
+template <class V>
+void describe(V& v, const CausalChainsAnswer& answer) {
+    v.object_description("Verdict and causal chains.");
+    v.field("trace", answer.trace, {.description = kTraceNameDescription});
+    analysis::describe_diagnosis(
+        v, answer.diagnosis, [&] { v.field("chains_total", answer.chains_total); }, [] {});
     v.field("note", answer.note, {.description = kNoteDescription});
 }
 

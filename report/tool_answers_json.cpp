@@ -13,17 +13,7 @@ json to_json(const TraceStatsAnswer& answer) {
 }
 
 json to_json(const CausalChainsAnswer& answer) {
-    const analysis::Diagnosis& d = answer.diagnosis;
-    return {{"trace", answer.trace},
-            {"verdict", to_json(d.verdict)},
-            {"chains", array_of(d.chains)},
-            {"chains_total", answer.chains_total},
-            {"gpu_threads", array_of(d.gpu_threads)},
-            {"data_quality", to_json(d.data_quality)},
-            {"evidence_limits", d.evidence_limits},
-            {"session", to_json(d.session)},
-            {"range", to_json(d.range)},
-            {"note", answer.note}};
+    return write_json(answer);
 }
 
 json to_json(const ProcessBreakdownAnswer& answer) {
