@@ -4,11 +4,11 @@
 // (causeway-schemas, schemas/tools/*.output.json) are both read from here; to add an output
 // field, add it to its struct and to the describe() of that struct below.
 //
-// Described so far: get_trace_stats (TraceStatsAnswer), get_timeline (TimelineAnswer),
+// Described here: get_trace_stats (TraceStatsAnswer), get_timeline (TimelineAnswer),
 // get_per_process_breakdown (ProcessBreakdownAnswer), run_sql (SqlAnswer), get_fleet_overview
-// (FleetOverview), get_stacks (StacksAnswer) and compare_traces (ComparisonAnswer, and
-// TraceComparison for `causeway compare --json`). get_causal_chains' output schema still comes
-// from schemas/tools/generate_output_schemas.py.
+// (FleetOverview), get_stacks (StacksAnswer), compare_traces (ComparisonAnswer; TraceComparison
+// for `causeway compare --json`) and get_causal_chains (CausalChainsAnswer; Diagnosis for
+// `causeway explain --json`). Only get_check's schema is written by hand (schemas/README.md).
 
 #include <array>
 #include <cstddef>
