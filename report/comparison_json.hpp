@@ -3,7 +3,7 @@
 // compare --json` prints and the structuredContent of the compare_traces tool. Durations in ns,
 // rates per second, shares 0..1, NULL where a cause was no chain on one side.
 
-#include <nlohmann/json.hpp>
+#include "report/json.hpp"
 
 #include "analysis/compare/trace_comparison.hpp"
 

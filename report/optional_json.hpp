@@ -4,7 +4,7 @@
 
 #include <optional>
 
-#include <nlohmann/json.hpp>
+#include "report/json.hpp"
 
 namespace causeway::report {
 

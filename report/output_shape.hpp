@@ -24,7 +24,7 @@
 #include <type_traits>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include "report/json.hpp"
 
 namespace causeway::report {
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include "report/json.hpp"
 
 #include "analysis/compare/trace_comparison.hpp"
 #include "analysis/diagnose/diagnosis.hpp"
