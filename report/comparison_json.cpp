@@ -1,6 +1,8 @@
 #include "report/comparison_json.hpp"
 
 #include "report/analysis_json.hpp"
+#include "report/comparison_headline.hpp"
+#include "report/comparison_words.hpp"
 #include "report/optional_json.hpp"
 
 namespace causeway::report {
@@ -41,12 +43,24 @@ json to_json(const analysis::LoopThroughput& l) {
             {"per_s", l.per_s}};
 }
 
+namespace {
+
+json gpu_thread_texts(const analysis::ComparedRecording& r) {
+    json threads = json::array();
+    for (const auto& thread : r.gpu_threads) {
+        threads.push_back(gpu_thread_text(thread));
+    }
+    return threads;
+}
+
+}  // namespace
+
 json to_json(const analysis::ComparedRecording& r) {
     return {{"path", r.path},
             {"program", r.program},
             {"verdict", r.verdict},
             {"range", to_json(r.range)},
-            {"gpu_threads", r.gpu_threads},
+            {"gpu_threads", gpu_thread_texts(r)},
             {"loop", to_json(r.loop)}};
 }
 
@@ -80,10 +94,10 @@ json to_json(const analysis::TraceComparison& c) {
     for (const auto& op : c.ops.common) {
         ops.push_back(to_json(op));
     }
-    return {{"headline", c.headline},
+    return {{"headline", comparison_headline(c)},
             {"before", to_json(c.before)},
             {"after", to_json(c.after)},
-            {"throughput_method", c.throughput_method},
+            {"throughput_method", throughput_method_text(c)},
             {"throughput_ratio", c.throughput_ratio},
             {"throughput_test", to_json(c.throughput_test)},
             {"throughput_beyond_noise", c.throughput_beyond_noise},
@@ -91,8 +105,8 @@ json to_json(const analysis::TraceComparison& c) {
             {"ops", ops},
             {"ops_only_before", c.ops.only_before},
             {"ops_only_after", c.ops.only_after},
-            {"significance_method", c.significance_method},
-            {"warnings", c.warnings}};
+            {"significance_method", significance_method_text(c.options)},
+            {"warnings", difference_texts(c)}};
 }
 
 }  // namespace causeway::report
