@@ -3,8 +3,8 @@
 // <nlohmann/json.hpp>. nlohmann writes any enum as its integer without a word (a competitor's
 // Role once came out as `"role": 1`, caught only by the golden test). An enum of the layers
 // below must be written by its name function (role_name, confidence_name, ...): these deleted
-// overloads, found by argument-dependent lookup and more specialised than nlohmann's own, make
-// `json(enum_value)` fail to compile instead of writing a number.
+// overloads, found by argument-dependent lookup next to nlohmann's own (the call is then deleted or
+// ambiguous), make `json(enum_value)` fail to compile instead of writing a number.
 
 #include <type_traits>
 
@@ -17,23 +17,18 @@ concept ScopedEnum = std::is_enum_v<Enum>;
 
 }  // namespace causeway::report::detail
 
+// One declaration per namespace whose enums reach report/ (ADL looks only there).
 namespace causeway::analysis {
-template <report::detail::ScopedEnum Enum>
-void to_json(nlohmann::json& json, Enum value) = delete;
-template <report::detail::ScopedEnum Enum>
-void to_json(nlohmann::ordered_json& json, Enum value) = delete;
+template <class Json, report::detail::ScopedEnum Enum>
+void to_json(Json& json, Enum value) = delete;
 }  // namespace causeway::analysis
 
 namespace causeway::tracedb {
-template <report::detail::ScopedEnum Enum>
-void to_json(nlohmann::json& json, Enum value) = delete;
-template <report::detail::ScopedEnum Enum>
-void to_json(nlohmann::ordered_json& json, Enum value) = delete;
+template <class Json, report::detail::ScopedEnum Enum>
+void to_json(Json& json, Enum value) = delete;
 }  // namespace causeway::tracedb
 
 namespace causeway::fleet {
-template <report::detail::ScopedEnum Enum>
-void to_json(nlohmann::json& json, Enum value) = delete;
-template <report::detail::ScopedEnum Enum>
-void to_json(nlohmann::ordered_json& json, Enum value) = delete;
+template <class Json, report::detail::ScopedEnum Enum>
+void to_json(Json& json, Enum value) = delete;
 }  // namespace causeway::fleet
