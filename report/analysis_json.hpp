@@ -6,7 +6,7 @@
 
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include "report/json.hpp"
 
 #include "analysis/diagnose/causal_chain.hpp"
 #include "analysis/diagnose/data_quality.hpp"

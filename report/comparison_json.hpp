@@ -4,7 +4,7 @@
 // Written from the describe() of report/output_shapes.hpp. Durations in ns, rates per second,
 // shares 0..1, NULL where a cause was no chain on one side.
 
-#include <nlohmann/json.hpp>
+#include "report/json.hpp"
 
 #include "analysis/compare/trace_comparison.hpp"
 

@@ -37,6 +37,8 @@
 #include "analysis/model/trace_filter.hpp"
 #include "analysis/sql/readonly_sql.hpp"
 #include "fleet/fleet_overview.hpp"
+#include "report/comparison_headline.hpp"
+#include "report/comparison_words.hpp"
 #include "report/output_shape.hpp"
 #include "report/tool_answers.hpp"
 
@@ -106,6 +108,9 @@ struct RecommendationShown {
 };
 
 std::vector<RecommendationShown> recommendations_shown(const analysis::CausalChain& chain);
+
+// A compared recording's GPU-driving threads in words (gpu_thread_text, comparison_words.hpp).
+std::vector<std::string> gpu_thread_texts(const analysis::ComparedRecording& recording);
 
 }  // namespace causeway::report
 
@@ -599,7 +604,8 @@ void describe(V& v, const ComparedRecording& r) {
     v.field("program", r.program, {.description = kUntrustedDescription});
     v.field("verdict", r.verdict, {.allowed_values = report::kVerdictClassNames});
     v.field("range", r.range);
-    v.field("gpu_threads", r.gpu_threads, {.item_description = kUntrustedDescription});
+    v.field("gpu_threads", report::gpu_thread_texts(r),
+            {.item_description = kUntrustedDescription});
     v.field("loop", r.loop);
 }
 
@@ -638,10 +644,10 @@ void describe(V& v, const OpLatencyChange& o) {
 // count before the cut), so `causeway compare --json` and compare_traces share one list.
 template <class V, class AfterOps>
 void describe_comparison(V& v, const TraceComparison& c, AfterOps after_ops) {
-    v.field("headline", c.headline);
+    v.field("headline", report::comparison_headline(c));
     v.field("before", c.before);
     v.field("after", c.after);
-    v.field("throughput_method", c.throughput_method);
+    v.field("throughput_method", report::throughput_method_text(c));
     v.field("throughput_ratio", c.throughput_ratio);
     v.field("throughput_test", c.throughput_test);
     v.field("throughput_beyond_noise", c.throughput_beyond_noise);
@@ -651,8 +657,8 @@ void describe_comparison(V& v, const TraceComparison& c, AfterOps after_ops) {
     after_ops();
     v.field("ops_only_before", c.ops.only_before);
     v.field("ops_only_after", c.ops.only_after);
-    v.field("significance_method", c.significance_method);
-    v.field("warnings", c.warnings,
+    v.field("significance_method", report::significance_method_text(c.options));
+    v.field("warnings", report::difference_texts(c),
             {.description = "What differs besides the change (program, CPUs, host, lost events)."});
 }
 

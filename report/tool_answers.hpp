@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include "report/json.hpp"
 
 #include "analysis/compare/trace_comparison.hpp"
 #include "analysis/diagnose/diagnosis.hpp"

@@ -10,6 +10,8 @@
 #include "analysis/diagnose/process_roles.hpp"
 #include "analysis/human_units.hpp"
 #include "analysis/measure/python_lines.hpp"
+#include "report/comparison_headline.hpp"
+#include "report/comparison_words.hpp"
 #include "report/recommendation_text.hpp"
 #include "report/tool_answers.hpp"
 #include "report/untrusted_text.hpp"
@@ -285,8 +287,8 @@ std::string to_text(const SqlAnswer& answer) {
 
 std::string to_text(const ComparisonAnswer& answer) {
     const analysis::TraceComparison& c = answer.comparison;
-    std::string text = clean(c.headline) + "\n";
-    for (const auto& warning : c.warnings) {
+    std::string text = clean(comparison_headline(c)) + "\n";
+    for (const auto& warning : difference_texts(c)) {
         text += "Warning: " + clean(warning) + "\n";
     }
     text += fmt::format(
@@ -294,7 +296,7 @@ std::string to_text(const ComparisonAnswer& answer) {
         loop_rate(c.before.loop), loop_rate(c.after.loop), format_decimal(c.throughput_ratio, 2),
         c.throughput_beyond_noise ? "beyond noise" : "within noise",
         format_decimal(c.throughput_test.p_value, 3), format_decimal(c.throughput_test.ci_low, 2),
-        format_decimal(c.throughput_test.ci_high, 2), clean(c.throughput_method));
+        format_decimal(c.throughput_test.ci_high, 2), clean(throughput_method_text(c)));
     text += fmt::format("Verdicts: {} before, {} after.\n", clean(c.before.verdict),
                         clean(c.after.verdict));
     text += "cause | actor | before | after | status\n";
@@ -308,7 +310,7 @@ std::string to_text(const ComparisonAnswer& answer) {
     for (const auto& op : c.ops.common) {
         text += op_change_text(op);
     }
-    text += "Method: " + clean(c.significance_method) + ".\n";
+    text += "Method: " + clean(significance_method_text(c.options)) + ".\n";
     return text + note_line(answer.note);
 }
 
