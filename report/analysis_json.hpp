@@ -6,7 +6,7 @@
 
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include "report/json.hpp"
 
 #include "analysis/diagnose/causal_chain.hpp"
 #include "analysis/diagnose/data_quality.hpp"
@@ -14,7 +14,6 @@
 #include "analysis/diagnose/verdict.hpp"
 #include "analysis/measure/distribution.hpp"
 #include "analysis/measure/process_breakdown.hpp"
-#include "analysis/measure/stacks.hpp"
 #include "analysis/measure/timeline.hpp"
 #include "analysis/measure/trace_stats.hpp"
 #include "analysis/model/trace_filter.hpp"
@@ -29,20 +28,13 @@ nlohmann::json to_json(const analysis::OpStats& s);
 nlohmann::json to_json(const analysis::HostSummary& h);
 nlohmann::json to_json(const analysis::DataQualityReport& r);
 nlohmann::json to_json(const analysis::TraceStats& s);
-nlohmann::json to_json(const analysis::Competitor& c);
-nlohmann::json to_json(const analysis::Actor& a);
-nlohmann::json to_json(const analysis::CodeLine& l);
 nlohmann::json to_json(const analysis::CausalChain& c);
-// The verdict's words quote the diagnosis' top chain and its data loss.
-nlohmann::json verdict_json(const analysis::Diagnosis& d);
 nlohmann::json to_json(const analysis::SchedBreakdown& s);
 nlohmann::json to_json(const analysis::ThreadRow& t);
 nlohmann::json to_json(const analysis::ProcessRow& p);
 nlohmann::json to_json(const analysis::ProcessBreakdown& b);
-nlohmann::json to_json(const analysis::GpuThread& t);
 nlohmann::json to_json(const analysis::Diagnosis& d);
 nlohmann::json to_json(const analysis::Timeline& t);
-nlohmann::json to_json(const analysis::StackReport& r);
 // Blobs become {"blob_bytes": N}.
 nlohmann::json to_json(const analysis::SqlResult& r);
 

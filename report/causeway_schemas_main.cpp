@@ -20,7 +20,10 @@ std::vector<std::pair<std::string, nlohmann::ordered_json>> tool_output_schemas(
         {"get_timeline", output_schema<causeway::report::TimelineAnswer>()},
         {"get_per_process_breakdown", output_schema<causeway::report::ProcessBreakdownAnswer>()},
         {"run_sql", output_schema<causeway::report::SqlAnswer>()},
-        {"get_fleet_overview", output_schema<causeway::fleet::FleetOverview>()}};
+        {"get_fleet_overview", output_schema<causeway::fleet::FleetOverview>()},
+        {"get_stacks", output_schema<causeway::report::StacksAnswer>()},
+        {"compare_traces", output_schema<causeway::report::ComparisonAnswer>()},
+        {"get_causal_chains", output_schema<causeway::report::CausalChainsAnswer>()}};
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 #include "report/comparison_text.hpp"
 
 #include "analysis/human_units.hpp"
+#include "report/comparison_headline.hpp"
+#include "report/comparison_words.hpp"
 #include "report/text_table.hpp"
 
 namespace causeway::report {
@@ -15,7 +17,7 @@ std::string describe_recording(const char* label, const analysis::ComparedRecord
                       ", verdict " + r.verdict + ", " + format_duration(r.range.dur_ns()) +
                       "; GPU-driving thread" + (r.gpu_threads.size() > 1 ? "s " : " ");
     for (std::size_t i = 0; i < r.gpu_threads.size() && i < 4; ++i) {
-        out += (i ? ", " : "") + printable(r.gpu_threads[i]);
+        out += (i ? ", " : "") + printable(gpu_thread_text(r.gpu_threads[i]));
     }
     return out + (r.gpu_threads.empty() ? "none" : "") + "\n";
 }
@@ -48,7 +50,7 @@ std::string render_throughput(const analysis::TraceComparison& c) {
     std::string out = "Throughput: " + loop_rate(c.before.loop) + " -> " + loop_rate(c.after.loop) +
                       ": " + format_decimal(c.throughput_ratio, 2) + "x, " + throughput_noise(c) +
                       "\n";
-    return out + "  How: " + c.throughput_method + "\n";
+    return out + "  How: " + throughput_method_text(c) + "\n";
 }
 
 std::string share_of(const std::optional<std::int64_t>& ns, const std::optional<double>& share) {
@@ -118,14 +120,14 @@ std::string render_ops(const analysis::TraceComparison& c) {
 }  // namespace
 
 std::string render_comparison(const analysis::TraceComparison& c, const TerminalStyle& style) {
-    std::string out = style.bold(printable(c.headline)) + "\n\n";
-    for (const auto& warning : c.warnings) {
+    std::string out = style.bold(printable(comparison_headline(c))) + "\n\n";
+    for (const auto& warning : difference_texts(c)) {
         out += style.yellow("Warning: ") + printable(warning) + "\n";
     }
     out += describe_recording("Before: ", c.before);
     out += describe_recording("After:  ", c.after);
     out += "\n" + render_throughput(c) + "\n" + render_causes(c) + "\n" + render_ops(c);
-    out += "\nBeyond noise: " + c.significance_method + ".\n";
+    out += "\nBeyond noise: " + significance_method_text(c.options) + ".\n";
     return out;
 }
 

@@ -3,7 +3,7 @@
 // get_fleet_overview returns as structuredContent (schemas/tools/get_fleet_overview.output.json).
 // Durations in ns, rates per second, shares in percent where the name says _pct.
 
-#include <nlohmann/json.hpp>
+#include "report/json.hpp"
 
 #include "fleet/fleet_overview.hpp"
 

@@ -9,33 +9,60 @@
 // Schema from the C++ field types (schemas/tools/*.output.json, by causeway-schemas):
 //
 //     integer types -> integer, double -> number, bool -> boolean, std::string -> string,
-//     std::optional<T> -> [T's type, "null"], std::vector<T> -> array of T,
+//     Number (an integer or a real) -> number, std::optional<T> -> [T's type, "null"] (or,
+//     for a field present only when set, T's type), std::vector<T> -> array of T,
+//     std::map<std::string, T> -> object with any names, each a T (additionalProperties),
 //     a struct with a describe() -> object with its properties, required unless a field is
-//     present only when not empty (FieldInfo::presence).
+//     present only when not empty or only when set (FieldInfo::presence) or belongs to a group
+//     of fields that come and go together (v.fields_when(present, [&] { ... })).
+//
+// A string that takes a fixed set of values lists them in FieldInfo::allowed_values, a name
+// table: enum_names() builds one from the function that names an enum's values.
 //
 // A description belongs to the field, except the one an object has wherever it appears, which
 // its describe() gives with v.object_description(...); a field's description replaces it.
 
+#include <array>
 #include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <variant>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include "report/json.hpp"
 
 namespace causeway::report {
 
-// Whether a field is always in the JSON, or only when its list has items (so answers about
-// traces without that data keep their shape); the schema does not require the latter.
-enum class Presence { kAlways, kWhenNotEmpty };
+// Whether a field is always in the JSON, only when its list has items, or only when its
+// std::optional is set (so answers about traces without that data keep their shape); the schema
+// does not require the latter two.
+enum class Presence { kAlways, kWhenNotEmpty, kWhenPresent };
+
+// A number that is a count (integer) or a measure (real), e.g. a recommendation's parameter.
+using Number = std::variant<std::int64_t, double>;
+
+// The names of an enum's first N values (0 .. N-1), by the function that names each one: a
+// field's allowed_values from the one place that names them.
+template <std::size_t N, class Enum>
+std::array<const char*, N> enum_names(const char* (*name_of)(Enum)) {
+    std::array<const char*, N> names{};
+    for (std::size_t i = 0; i < N; ++i) {
+        names[i] = name_of(static_cast<Enum>(i));
+    }
+    return names;
+}
 
 // What a field says about itself besides its name and type.
 struct FieldInfo {
     std::string_view description{};
     std::span<const char* const> allowed_values{};  // a string's fixed set of values (enum)
+    std::string_view item_description{};            // a list's: what each of its items is
     Presence presence = Presence::kAlways;
 };
 
@@ -54,6 +81,11 @@ struct IsVector : std::false_type {};
 template <class T>
 struct IsVector<std::vector<T>> : std::true_type {};
 
+template <class T>
+struct IsNameMap : std::false_type {};
+template <class T>
+struct IsNameMap<std::map<std::string, T>> : std::true_type {};
+
 // Writes the JSON of a described value: every field, in the names its describe() gives.
 class JsonWriter {
   public:
@@ -64,9 +96,22 @@ class JsonWriter {
                 return;
             }
         }
+        if constexpr (IsOptional<T>::value) {
+            if (info.presence == Presence::kWhenPresent && !value) {
+                return;
+            }
+        }
         out_[std::string(name)] = write_json(value);
     }
     void object_description(std::string_view /*description*/) {}
+    // Fields that come and go together: `write_fields` names them (v.field(...)), written only
+    // when `present`.
+    template <class WriteFields>
+    void fields_when(bool present, WriteFields write_fields) {
+        if (present) {
+            write_fields();
+        }
+    }
 
     nlohmann::json take() { return std::move(out_); }
 
@@ -80,6 +125,14 @@ class JsonWriter {
                 items.push_back(write_json(item));
             }
             return items;
+        } else if constexpr (IsNameMap<T>::value) {
+            nlohmann::json object = nlohmann::json::object();
+            for (const auto& [name, item] : value) {
+                object[name] = write_json(item);
+            }
+            return object;
+        } else if constexpr (std::is_same_v<T, Number>) {
+            return std::visit([](auto number) { return nlohmann::json(number); }, value);
         } else if constexpr (requires { value_json(value); }) {
             return value_json(value);
         } else if constexpr (std::is_arithmetic_v<T> || std::is_convertible_v<T, std::string>) {
@@ -108,22 +161,36 @@ class SchemaWriter {
 
     template <class T>
     void field(std::string_view name, const T& /*value*/, const FieldInfo& info = {}) {
-        Schema schema = schema_of<T>();
+        Schema schema = field_schema_of<T>(info.presence);
+        if (!info.item_description.empty()) {
+            schema["items"]["description"] = info.item_description;
+        }
         if (!info.allowed_values.empty()) {
             schema["enum"] = Schema::array();
             for (const char* value : info.allowed_values) {
                 schema["enum"].push_back(value);
+            }
+            if (schema["type"].is_array()) {
+                schema["enum"].push_back(nullptr);  // a nullable field's other value
             }
         }
         if (!info.description.empty()) {
             schema["description"] = info.description;
         }
         properties_[std::string(name)] = std::move(schema);
-        if (info.presence == Presence::kAlways) {
+        if (info.presence == Presence::kAlways && !in_fields_when_) {
             required_.push_back(name);
         }
     }
     void object_description(std::string_view description) { description_ = description; }
+    // The fields are in the schema, not required.
+    template <class WriteFields>
+    void fields_when(bool /*present*/, WriteFields write_fields) {
+        const bool outer = in_fields_when_;
+        in_fields_when_ = true;
+        write_fields();
+        in_fields_when_ = outer;
+    }
 
     template <class T>
     static Schema schema_of() {
@@ -133,6 +200,11 @@ class SchemaWriter {
             return schema;
         } else if constexpr (IsVector<T>::value) {
             return {{"type", "array"}, {"items", schema_of<typename T::value_type>()}};
+        } else if constexpr (IsNameMap<T>::value) {
+            return {{"type", "object"},
+                    {"additionalProperties", schema_of<typename T::mapped_type>()}};
+        } else if constexpr (std::is_same_v<T, Number>) {
+            return {{"type", "number"}};
         } else if constexpr (requires { value_schema(ShapeOf<T>{}); }) {
             return value_schema(ShapeOf<T>{});
         } else if constexpr (std::is_same_v<T, bool>) {
@@ -151,6 +223,17 @@ class SchemaWriter {
     }
 
   private:
+    // A field present only when set is never null where it is present.
+    template <class T>
+    static Schema field_schema_of(Presence presence) {
+        if constexpr (IsOptional<T>::value) {
+            if (presence == Presence::kWhenPresent) {
+                return schema_of<typename T::value_type>();
+            }
+        }
+        return schema_of<T>();
+    }
+
     Schema object() const {
         Schema schema = {{"type", "object"}, {"properties", properties_}, {"required", required_}};
         if (!description_.empty()) {
@@ -162,6 +245,7 @@ class SchemaWriter {
     Schema properties_ = Schema::object();
     std::vector<std::string_view> required_{};
     std::string_view description_{};
+    bool in_fields_when_ = false;  // the fields being written come and go together
 };
 
 // The JSON Schema of what write_json writes for a T.

@@ -4,31 +4,101 @@
 // (causeway-schemas, schemas/tools/*.output.json) are both read from here; to add an output
 // field, add it to its struct and to the describe() of that struct below.
 //
-// Described so far: get_trace_stats (TraceStatsAnswer), get_timeline (TimelineAnswer),
-// get_per_process_breakdown (ProcessBreakdownAnswer), run_sql (SqlAnswer) and
-// get_fleet_overview (FleetOverview). The other tools' output schemas still come from
-// schemas/tools/generate_output_schemas.py.
+// Described here: get_trace_stats (TraceStatsAnswer), get_timeline (TimelineAnswer),
+// get_per_process_breakdown (ProcessBreakdownAnswer), run_sql (SqlAnswer), get_fleet_overview
+// (FleetOverview), get_stacks (StacksAnswer), compare_traces (ComparisonAnswer; TraceComparison
+// for `causeway compare --json`) and get_causal_chains (CausalChainsAnswer; Diagnosis for
+// `causeway explain --json`). Only get_check's schema is written by hand (schemas/README.md).
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
 #include <variant>
+#include <vector>
 
 #include "analysis/diagnose/causal_chain.hpp"
 #include "analysis/diagnose/data_quality.hpp"
+#include "analysis/diagnose/diagnosis.hpp"
 #include "analysis/diagnose/process_roles.hpp"
+#include "analysis/diagnose/recommendation.hpp"
+#include "analysis/diagnose/verdict.hpp"
 #include "analysis/measure/distribution.hpp"
 #include "analysis/measure/process_breakdown.hpp"
+#include "analysis/measure/python_lines.hpp"
+#include "analysis/measure/stack_merge.hpp"
+#include "analysis/measure/stacks.hpp"
 #include "analysis/measure/timeline.hpp"
 #include "analysis/measure/trace_stats.hpp"
 #include "analysis/model/trace_filter.hpp"
 #include "analysis/sql/readonly_sql.hpp"
 #include "fleet/fleet_overview.hpp"
+#include "report/chain_text.hpp"
+#include "report/comparison_headline.hpp"
+#include "report/comparison_words.hpp"
 #include "report/output_shape.hpp"
 #include "report/tool_answers.hpp"
+#include "report/verdict_text.hpp"
+
+namespace causeway::report {
+
+// The root-cause classes (analysis/diagnose/causal_chain.hpp), in the order the schemas list them.
+inline constexpr std::array<const char*, 9> kVerdictClassNames = {
+    analysis::verdict_class_name(analysis::VerdictClass::kInputBound),
+    analysis::verdict_class_name(analysis::VerdictClass::kCpuContended),
+    analysis::verdict_class_name(analysis::VerdictClass::kLockContended),
+    analysis::verdict_class_name(analysis::VerdictClass::kGpuBound),
+    analysis::verdict_class_name(analysis::VerdictClass::kTransferBound),
+    analysis::verdict_class_name(analysis::VerdictClass::kAllocationChurn),
+    analysis::verdict_class_name(analysis::VerdictClass::kColdStart),
+    analysis::verdict_class_name(analysis::VerdictClass::kHealthy),
+    analysis::verdict_class_name(analysis::VerdictClass::kInsufficientData)};
+
+// The kinds of a chain's actor (analysis/diagnose/cause_kind.hpp, Actor::kind).
+inline const std::array<const char*, 18> kActorKindNames =
+    enum_names<18>(analysis::cause_kind_name);
+
+// A chain's evidence, effects and the verdict as their JSON gives them: the fact and its words
+// (report/evidence_text.hpp, chain_text.hpp, verdict_text.hpp), which quote the chain or the
+// diagnosis around them.
+struct EvidenceShown {
+    analysis::Evidence evidence{};
+    std::string text{};
+};
+struct EffectShown {
+    analysis::Effect effect{};
+    std::string text{};
+};
+struct VerdictShown {
+    analysis::Verdict verdict{};
+    std::string summary{};
+    std::vector<EvidenceShown> numbers{};
+};
+
+std::vector<EvidenceShown> evidence_shown(const analysis::CausalChain& chain);
+std::vector<EffectShown> effects_shown(const analysis::CausalChain& chain);
+VerdictShown verdict_shown(const analysis::Diagnosis& diagnosis);
+// Where the chain's Python code was, in one line; absent without gpu_thread_line or actor_line.
+std::optional<std::string> code_shown(const analysis::CausalChain& chain);
+
+// A chain's recommendation as its JSON gives it: the kind (stable, for programs), the text for a
+// person and the numbers it rests on, by name.
+struct RecommendationShown {
+    analysis::RecommendationKind kind{};
+    std::string text{};
+    std::map<std::string, Number> params{};
+};
+
+std::vector<RecommendationShown> recommendations_shown(const analysis::CausalChain& chain);
+
+// A compared recording's GPU-driving threads in words (gpu_thread_text, comparison_words.hpp).
+std::vector<std::string> gpu_thread_texts(const analysis::ComparedRecording& recording);
+
+}  // namespace causeway::report
 
 namespace causeway::analysis {
 
@@ -264,25 +334,437 @@ void describe(V& v, const Timeline& timeline) {
     v.field("buckets", timeline.buckets, {.description = "Equal buckets in time order."});
 }
 
+template <class V>
+void describe(V& v, const StackOp& op) {
+    v.field("op", op.op);
+    v.field("calls", op.calls);
+    v.field("total_ns", op.total_ns);
+    v.field("max_ns", op.max_ns);
+}
+
+template <class V>
+void describe(V& v, const StackFrame& f) {
+    v.field("address", f.address);
+    v.field("module", f.module, {.description = kUntrustedDescription});
+    v.field("symbol", f.symbol, {.description = kUntrustedDescription});
+    v.field("offset", f.offset);
+}
+
+// A Python frame of a stack; `package` is what a library frame is folded under ('torch',
+// 'stdlib'), empty for the user's own code.
+template <class V>
+void describe_python_frame(V& v, const PythonFrame& f, const std::string& package) {
+    v.field("file", f.file, {.description = kUntrustedDescription});
+    v.field("function", f.function, {.description = kUntrustedDescription});
+    v.field("line", f.line);
+    v.field("library", !package.empty(),
+            {.description =
+                 "A frame of installed packages or the standard library (folded in the text)."});
+    v.field("package", package,
+            {.description = "What a library frame is folded under ('torch', 'stdlib'); empty for "
+                            "the user's own code."});
+}
+
+inline constexpr std::array<const char*, 2> kFrameKinds = {"native", "python"};
+
+template <class V>
+void describe(V& v, const MergedFrame& f) {
+    v.object_description(
+        "A native frame (address, module, symbol, offset) or a Python frame (file, function, "
+        "line, library, package).");
+    v.fields_when(!f.python, [&] { describe(v, f.native); });
+    v.fields_when(f.python, [&] { describe_python_frame(v, f.code, f.package); });
+    v.field("kind", std::string(f.python ? "python" : "native"), {.allowed_values = kFrameKinds});
+}
+
+// No object description of its own: each place a line appears says what it is.
+template <class V>
+void describe(V& v, const CodeLine& l) {
+    v.field("file", l.file,
+            {.description = "co_filename as the interpreter names it. Untrusted: from the traced "
+                            "system, sanitised."});
+    v.field("function", l.function,
+            {.description = "co_qualname; empty when unknown. Untrusted: from the traced system, "
+                            "sanitised."});
+    v.field("line", l.line, {.description = "1-based; 0 when unknown."});
+    v.field("library", l.library,
+            {.description = "true when no frame of the user's own code was recorded: the "
+                            "innermost library frame."});
+    v.field("stacks", l.stacks, {.description = "Recorded stacks at this line."});
+    v.field("stacks_total", l.stacks_total,
+            {.description = "Recorded stacks with Python frames weighed."});
+    v.field("share", l.share, {.description = "Share of the weighed time (ns) of those stacks."});
+    v.field("text", describe_line(l),
+            {.description = "'train.py:57 in train_step'. Untrusted: from the traced system, "
+                            "sanitised."});
+}
+
+template <class V>
+void describe(V& v, const Competitor& c) {
+    v.field("comm", c.comm, {.description = kUntrustedDescription});
+    v.field("pid", c.pid);
+    v.field("tid", c.tid);
+    v.field("in_tree", c.in_tree);
+    v.field("role", std::string(role_name(c.role)));
+    v.field("preempted_ns", c.preempted_ns);
+    v.field("share", c.share);
+}
+
+template <class V>
+void describe(V& v, const Actor& a) {
+    v.object_description(
+        "Who or what the chain blames: one cause (pid: the process it belongs to or, for "
+        "DataLoader workers, the process they feed; tid: when one thread).");
+    v.field("kind", std::string(cause_kind_name(a.kind)),
+            {.allowed_values = report::kActorKindNames});
+    v.field("name", a.name, {.description = kUntrustedDescription});
+    v.field("pid", a.pid);
+    v.field("tid", a.tid);
+    v.field("pids", a.pids);
+    v.field("in_tree", a.in_tree);
+}
+
+// HIGH, MEDIUM, LOW: as the schema has always listed them.
+inline const std::array<const char*, 3> kConfidenceNames = {confidence_name(Confidence::kHigh),
+                                                            confidence_name(Confidence::kMedium),
+                                                            confidence_name(Confidence::kLow)};
+
+template <class V>
+void describe(V& v, const CausalChain& c) {
+    v.field("root_cause_class", std::string(verdict_class_name(c.root_cause_class)),
+            {.allowed_values = report::kVerdictClassNames});
+    v.field("actor", c.actor);
+    v.field("effects", report::effects_shown(c));
+    v.field("symptom", report::symptom_text(c));
+    v.field("op", c.op);
+    v.field("evidence", report::evidence_shown(c));
+    v.field("competitors", c.competitors);
+    v.field("root_cause", report::root_cause_text(c));
+    v.field("recommendations", report::recommendations_shown(c));
+    v.field("confidence", std::string(confidence_name(c.confidence)),
+            {.allowed_values = kConfidenceNames});
+    v.field("time_lost_ns", c.time_lost_ns);
+    v.field("time_lost_share", c.time_lost_share);
+    // Only where Python frames were recorded, so answers about other traces keep their shape.
+    v.field("gpu_thread_line", c.gpu_thread_line,
+            {.description = "Present where Python frames were recorded: the GPU-driving threads' "
+                            "own Python line during this chain's time (its calls, or their "
+                            "switch-outs blamed on its actor).",
+             .presence = report::Presence::kWhenPresent});
+    v.field("actor_line", c.actor_line,
+            {.description = "Present where Python frames were recorded: the actor's own Python "
+                            "line when it gave up a CPU it had taken from a GPU-driving thread.",
+             .presence = report::Presence::kWhenPresent});
+    v.field("code", report::code_shown(c),
+            {.description = "Present with gpu_thread_line or actor_line: one line for a person "
+                            "('waits at train.py:57 in train_step; workers spend CPU at "
+                            "dataset.py:31 in __getitem__'). Untrusted: from the traced system, "
+                            "sanitised.",
+             .presence = report::Presence::kWhenPresent});
+}
+
+template <class V>
+void describe(V& v, const GpuThread& t) {
+    v.field("pid", t.pid);
+    v.field("tid", t.tid);
+    v.field("comm", t.comm, {.description = kUntrustedDescription});
+}
+
+// The fields of a diagnosis; `after_chains` describes what an answer adds after the chains
+// (their count before the cut), `after_gpu_threads` what explain --json adds after the GPU
+// threads (the process table), so the two share one list.
+template <class V, class AfterChains, class AfterGpuThreads>
+void describe_diagnosis(V& v, const Diagnosis& d, AfterChains after_chains,
+                        AfterGpuThreads after_gpu_threads) {
+    v.field("verdict", report::verdict_shown(d));
+    v.field("chains", d.chains,
+            {.description = "One per root cause, largest time lost first; at most `limit`."});
+    after_chains();
+    v.field("gpu_threads", d.gpu_threads);
+    after_gpu_threads();
+    v.field("data_quality", d.data_quality);
+    v.field("evidence_limits", report::evidence_limit_texts(d.evidence_limits),
+            {.description = "What this trace cannot prove."});
+    v.field("session", d.session);
+    v.field("range", d.range);
+}
+
+template <class V>
+void describe(V& v, const Diagnosis& d) {
+    describe_diagnosis(
+        v, d, [] {},
+        [&] {
+            v.field("processes", d.processes.processes);
+            v.field("total_processes", d.processes.total_processes);
+        });
+}
+
+template <class V>
+void describe(V& v, const RankTest& t) {
+    v.object_description(
+        "Mann-Whitney U over the calls (normal approximation, tie-corrected); tested false with "
+        "fewer than 8 calls a side.");
+    v.field("tested", t.tested);
+    v.field("before_values", t.before_values);
+    v.field("after_values", t.after_values);
+    v.field("z", t.z);
+    v.field("p_value", t.p_value);
+    v.field("after_larger_probability", t.after_larger_probability);
+}
+
+template <class V>
+void describe(V& v, const ShiftTest& s) {
+    v.field("rank_test", s.rank);
+    v.field("adjusted_p_value", s.adjusted_p_value,
+            {.description = "Holm-adjusted across the ops of this comparison."});
+    v.field("significant", s.significant,
+            {.description = "Adjusted p below alpha, whatever the size of the change."});
+    v.field("beyond_noise", s.beyond_noise,
+            {.description = "Adjusted p below alpha AND the median moved by the effect floor (see "
+                            "significance_method)."});
+}
+
+template <class V>
+void describe(V& v, const RateBootstrap& b) {
+    v.object_description(
+        "Bootstrap of the ratio of mean step intervals (before / after: above 1 is faster "
+        "after).");
+    v.field("tested", b.tested);
+    v.field("before_values", b.before_values);
+    v.field("after_values", b.after_values);
+    v.field("rate_ratio", b.rate_ratio);
+    v.field("ci_low", b.ci_low);
+    v.field("ci_high", b.ci_high);
+    v.field("p_value", b.p_value);
+}
+
+inline constexpr std::array<const char*, 2> kLoopUnitNames = {"steps", "calls"};
+
+// The op that marks a step is null when calls are counted.
+inline std::optional<std::string> marker_op(const LoopThroughput& l) {
+    return l.marker_op.empty() ? std::nullopt : std::optional<std::string>(l.marker_op);
+}
+
+template <class V>
+void describe(V& v, const LoopThroughput& l) {
+    v.object_description(
+        "The GPU loop's throughput: steps (marked by marker_op) or CUDA calls of the GPU-driving "
+        "threads, per second.");
+    v.field("unit", std::string(loop_unit_name(l.unit)), {.allowed_values = kLoopUnitNames});
+    v.field("marker_op", marker_op(l));
+    v.field("calls_per_step", l.calls_per_step);
+    v.field("count", l.count);
+    v.field("span_ns", l.span_ns);
+    v.field("per_s", l.per_s);
+}
+
+template <class V>
+void describe(V& v, const ComparedRecording& r) {
+    v.field("path", r.path);
+    v.field("program", r.program, {.description = kUntrustedDescription});
+    v.field("verdict", r.verdict, {.allowed_values = report::kVerdictClassNames});
+    v.field("range", r.range);
+    v.field("gpu_threads", report::gpu_thread_texts(r),
+            {.item_description = kUntrustedDescription});
+    v.field("loop", r.loop);
+}
+
+inline constexpr std::array<const char*, 3> kCauseStatusNames = {"gone", "new", "persists"};
+
+template <class V>
+void describe(V& v, const CauseChange& c) {
+    v.object_description(
+        "A cause's loop time lost before and after; null where it was no chain (below 10% of the "
+        "loop).");
+    v.field(
+        "key", c.key,
+        {.description = "class/actor kind/actor name: how a cause is matched across recordings."});
+    v.field("root_cause_class", c.root_cause_class, {.allowed_values = report::kVerdictClassNames});
+    v.field("actor_kind", c.actor_kind, {.allowed_values = report::kActorKindNames});
+    v.field("actor_name", c.actor_name, {.description = kUntrustedDescription});
+    v.field("status", std::string(cause_status_name(c.status)),
+            {.allowed_values = kCauseStatusNames});
+    v.field("before_ns", c.before_ns);
+    v.field("after_ns", c.after_ns);
+    v.field("before_share", c.before_share);
+    v.field("after_share", c.after_share);
+}
+
+template <class V>
+void describe(V& v, const OpLatencyChange& o) {
+    v.field("op", o.op);
+    v.field("api", o.api);
+    v.field("category", o.category);
+    v.field("before", o.before);
+    v.field("after", o.after);
+    v.field("shift", o.shift);
+}
+
+// The fields of a comparison; `after_ops` describes what an answer adds after the ops (their
+// count before the cut), so `causeway compare --json` and compare_traces share one list.
+template <class V, class AfterOps>
+void describe_comparison(V& v, const TraceComparison& c, AfterOps after_ops) {
+    v.field("headline", report::comparison_headline(c));
+    v.field("before", c.before);
+    v.field("after", c.after);
+    v.field("throughput_method", report::throughput_method_text(c));
+    v.field("throughput_ratio", c.throughput_ratio);
+    v.field("throughput_test", c.throughput_test);
+    v.field("throughput_beyond_noise", c.throughput_beyond_noise);
+    v.field("causes", c.causes, {.description = "Causes before first, then new ones."});
+    v.field("ops", c.ops.common,
+            {.description = "CUDA ops called in both, by total time before; at most `limit`."});
+    after_ops();
+    v.field("ops_only_before", c.ops.only_before);
+    v.field("ops_only_after", c.ops.only_after);
+    v.field("significance_method", report::significance_method_text(c.options));
+    v.field("warnings", report::difference_texts(c),
+            {.description = "What differs besides the change (program, CPUs, host, lost events)."});
+}
+
+template <class V>
+void describe(V& v, const TraceComparison& c) {
+    describe_comparison(v, c, [] {});
+}
+
 }  // namespace causeway::analysis
 
 namespace causeway::report {
 
-// The root-cause classes (analysis/diagnose/causal_chain.hpp), in the order the schemas list them.
-inline constexpr std::array<const char*, 9> kVerdictClassNames = {
-    analysis::verdict_class_name(analysis::VerdictClass::kInputBound),
-    analysis::verdict_class_name(analysis::VerdictClass::kCpuContended),
-    analysis::verdict_class_name(analysis::VerdictClass::kLockContended),
-    analysis::verdict_class_name(analysis::VerdictClass::kGpuBound),
-    analysis::verdict_class_name(analysis::VerdictClass::kTransferBound),
-    analysis::verdict_class_name(analysis::VerdictClass::kAllocationChurn),
-    analysis::verdict_class_name(analysis::VerdictClass::kColdStart),
-    analysis::verdict_class_name(analysis::VerdictClass::kHealthy),
-    analysis::verdict_class_name(analysis::VerdictClass::kInsufficientData)};
-
 inline constexpr std::string_view kTraceNameDescription = "Name of the trace answered about.";
 inline constexpr std::string_view kNoteDescription =
     "Empty, or what was cut from the answer and how to see more.";
+
+// A Python frame of get_stacks' python_frames.
+struct PythonFrameShown {
+    analysis::PythonFrame frame{};
+    std::string package{};  // what a library frame is folded under; empty for the user's code
+};
+
+template <class V>
+void describe(V& v, const PythonFrameShown& f) {
+    analysis::describe_python_frame(v, f.frame, f.package);
+}
+
+std::vector<PythonFrameShown> python_frames_shown(const std::vector<analysis::PythonFrame>& frames);
+
+// A stack of get_stacks: its frames cut to the answer's depth, with how many there were.
+struct StackAtDepth {
+    analysis::StackEntry stack{};
+    std::size_t depth = 0;
+};
+
+template <class V>
+void describe(V& v, const StackAtDepth& shown) {
+    const analysis::StackEntry& s = shown.stack;
+    v.field("stack_id", s.stack_id);
+    v.field("pid", s.pid);
+    v.field("calls", s.calls);
+    v.field("total_ns", s.total_ns);
+    v.field("ops", s.ops);
+    v.field("frames", first(s.frames, shown.depth),
+            {.description = "Innermost first, at most `depth`."});
+    v.field("frames_total", s.frames.size());
+    // Only where Python frames were recorded, so answers about other traces keep their shape.
+    v.fields_when(!s.python_frames.empty(), [&] {
+        v.field("python_frames", python_frames_shown(s.python_frames),
+                {.description = "Present where Python frames were recorded: innermost first."});
+        v.field("python_truncated", s.python_truncated,
+                {.description = "true: the thread had more Python frames than the collector "
+                                "keeps; the outermost are missing."});
+        v.field("merged_frames", first(s.merged.frames, shown.depth),
+                {.description = "Present where Python frames were recorded: native frames above "
+                                "the interpreter loop, then the Python frames, innermost first, "
+                                "at most `depth`."});
+        v.field("merged_frames_total", s.merged.frames.size());
+        v.field("interpreter_frames_hidden", s.merged.interpreter_frames_hidden,
+                {.description = "Native frames of the interpreter loop and below it, not shown."});
+        v.field("user_line", s.user_line,
+                {.description = "The user's own innermost Python line of this stack; null when "
+                                "no frame had a file."});
+    });
+}
+
+std::vector<StackAtDepth> stacks_at_depth(const StacksAnswer& answer);
+
+template <class V>
+void describe(V& v, const StacksAnswer& answer) {
+    v.object_description("Call stacks behind CUDA time.");
+    v.field("trace", answer.trace, {.description = kTraceNameDescription});
+    v.field("stacks_in_trace", answer.report.stacks_in_trace);
+    v.field("calls_with_stack", answer.report.calls_with_stack);
+    v.field("stacks", stacks_at_depth(answer),
+            {.description = "By total CUDA time, at most `limit`."});
+    v.field("note", answer.note, {.description = kNoteDescription});
+}
+
+// The recommendation kinds in the order of analysis::RecommendationKind.
+inline const auto kRecommendationKindNames =
+    enum_names<static_cast<std::size_t>(analysis::RecommendationKind::kLazyModuleLoading) + 1>(
+        analysis::recommendation_kind_name);
+
+template <class V>
+void describe(V& v, const EvidenceShown& shown) {
+    const analysis::Evidence& e = shown.evidence;
+    v.object_description("One measured fact.");
+    v.field("key", e.key);
+    v.field("value", e.value);
+    v.field("unit", e.unit);
+    v.field("text", shown.text);
+}
+
+template <class V>
+void describe(V& v, const EffectShown& shown) {
+    const analysis::Effect& e = shown.effect;
+    v.object_description(
+        "One way the actor cost the GPU-driving threads; a chain's time lost is the sum of its "
+        "effects.");
+    v.field("kind", std::string(analysis::effect_kind_name(e.kind)));
+    v.field("wait", std::string(e.wait ? analysis::wait_kind_name(*e.wait) : ""));
+    v.field("ns", e.ns);
+    v.field("share", e.share);
+    v.field("count", e.count);
+    v.field("text", shown.text);
+}
+
+template <class V>
+void describe(V& v, const VerdictShown& shown) {
+    v.field("name", std::string(analysis::verdict_class_name(shown.verdict.verdict_class)),
+            {.allowed_values = kVerdictClassNames});
+    v.field("summary", shown.summary);
+    v.field("numbers", shown.numbers);
+}
+
+template <class V>
+void describe(V& v, const RecommendationShown& r) {
+    v.object_description(
+        "What to change: the kind (stable, for programs), its text and parameters.");
+    v.field("kind", std::string(analysis::recommendation_kind_name(r.kind)),
+            {.allowed_values = kRecommendationKindNames});
+    v.field("text", r.text,
+            {.description = "The recommendation for a person. Untrusted: from the traced system, "
+                            "sanitised."});
+    v.field("params", r.params,
+            {.description = "The numbers it rests on, by name (counts are integers, shares "
+                            "ratios 0..1), e.g. fewer_workers: {workers, cpus, num_workers}."});
+}
+
+template <class V>
+void describe(V& v, const CausalChainsAnswer& answer) {
+    v.object_description("Verdict and causal chains.");
+    v.field("trace", answer.trace, {.description = kTraceNameDescription});
+    analysis::describe_diagnosis(
+        v, answer.diagnosis, [&] { v.field("chains_total", answer.chains_total); }, [] {});
+    v.field("note", answer.note, {.description = kNoteDescription});
+}
+
+template <class V>
+void describe(V& v, const ComparisonAnswer& answer) {
+    v.object_description("Comparison of two recordings.");
+    analysis::describe_comparison(v, answer.comparison,
+                                  [&] { v.field("ops_total", answer.ops_total); });
+    v.field("note", answer.note, {.description = kNoteDescription});
+}
 
 template <class V>
 void describe(V& v, const TimelineAnswer& answer) {

@@ -3,7 +3,7 @@
 // tool and the output of `causeway check --json`.
 
 #include <cstddef>
-#include <nlohmann/json.hpp>
+#include "report/json.hpp"
 
 #include "collector/readiness.hpp"
 

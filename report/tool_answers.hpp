@@ -5,12 +5,13 @@
 // the text takes from an answer passes sanitize_untrusted, as the server does to every string of
 // the structuredContent (untrusted_text.hpp).
 
+#include <algorithm>
 #include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include "report/json.hpp"
 
 #include "analysis/compare/trace_comparison.hpp"
 #include "analysis/diagnose/diagnosis.hpp"
@@ -23,6 +24,13 @@
 #include "fleet/fleet_overview.hpp"
 
 namespace causeway::report {
+
+// The first `count` of `items`: what an answer shows of a list cut to a page or a depth.
+template <class T>
+std::vector<T> first(const std::vector<T>& items, std::size_t count) {
+    return {items.begin(),
+            items.begin() + static_cast<std::ptrdiff_t>(std::min(count, items.size()))};
+}
 
 // get_trace_stats (and the resource causeway://traces/X/summary).
 struct TraceStatsAnswer {

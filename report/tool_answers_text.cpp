@@ -11,6 +11,8 @@
 #include "analysis/human_units.hpp"
 #include "analysis/measure/python_lines.hpp"
 #include "report/chain_text.hpp"
+#include "report/comparison_headline.hpp"
+#include "report/comparison_words.hpp"
 #include "report/evidence_text.hpp"
 #include "report/recommendation_text.hpp"
 #include "report/tool_answers.hpp"
@@ -85,12 +87,6 @@ std::string merged_frames_text(const std::vector<analysis::MergedFrame>& frames)
         i = end;
     }
     return text;
-}
-
-template <class T>
-std::vector<T> first(const std::vector<T>& items, std::size_t count) {
-    return {items.begin(),
-            items.begin() + static_cast<std::ptrdiff_t>(std::min(count, items.size()))};
 }
 
 // A SQL value as the structuredContent carries it: text as text, the rest as JSON.
@@ -297,8 +293,8 @@ std::string to_text(const SqlAnswer& answer) {
 
 std::string to_text(const ComparisonAnswer& answer) {
     const analysis::TraceComparison& c = answer.comparison;
-    std::string text = clean(c.headline) + "\n";
-    for (const auto& warning : c.warnings) {
+    std::string text = clean(comparison_headline(c)) + "\n";
+    for (const auto& warning : difference_texts(c)) {
         text += "Warning: " + clean(warning) + "\n";
     }
     text += fmt::format(
@@ -306,7 +302,7 @@ std::string to_text(const ComparisonAnswer& answer) {
         loop_rate(c.before.loop), loop_rate(c.after.loop), format_decimal(c.throughput_ratio, 2),
         c.throughput_beyond_noise ? "beyond noise" : "within noise",
         format_decimal(c.throughput_test.p_value, 3), format_decimal(c.throughput_test.ci_low, 2),
-        format_decimal(c.throughput_test.ci_high, 2), clean(c.throughput_method));
+        format_decimal(c.throughput_test.ci_high, 2), clean(throughput_method_text(c)));
     text += fmt::format("Verdicts: {} before, {} after.\n", clean(c.before.verdict),
                         clean(c.after.verdict));
     text += "cause | actor | before | after | status\n";
@@ -320,7 +316,7 @@ std::string to_text(const ComparisonAnswer& answer) {
     for (const auto& op : c.ops.common) {
         text += op_change_text(op);
     }
-    text += "Method: " + clean(c.significance_method) + ".\n";
+    text += "Method: " + clean(significance_method_text(c.options)) + ".\n";
     return text + note_line(answer.note);
 }
 

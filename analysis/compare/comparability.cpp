@@ -2,8 +2,6 @@
 
 #include <sstream>
 
-#include "analysis/diagnose/data_quality.hpp"
-
 namespace causeway::analysis {
 namespace {
 
@@ -69,34 +67,25 @@ Status check_common_ops(const TraceModel& before, const TraceModel& after, const
                  "given)"};
 }
 
-std::vector<std::string> comparison_warnings(const TraceModel& before,
-                                             const std::string& before_program,
-                                             const TraceModel& after,
-                                             const std::string& after_program) {
-    std::vector<std::string> warnings;
-    if (!before_program.empty() && !after_program.empty() && before_program != after_program) {
-        warnings.push_back("different programs (" + before_program + " before, " + after_program +
-                           " after): compared on the CUDA ops they share; a change may be the "
-                           "program's, not the fix's");
+std::vector<Difference> comparison_differences(const ComparedRecording& before,
+                                               const ComparedRecording& after) {
+    std::vector<Difference> differences;
+    if (!before.program.empty() && !after.program.empty() && before.program != after.program) {
+        differences.push_back(Difference::kProgram);
     }
-    if (before.session.cpu_count != after.session.cpu_count) {
-        warnings.push_back("different CPU counts (" + std::to_string(before.session.cpu_count) +
-                           " before, " + std::to_string(after.session.cpu_count) +
-                           " after): CPU contention depends on them");
+    if (before.cpu_count != after.cpu_count) {
+        differences.push_back(Difference::kCpuCount);
     }
-    if (before.session.host != after.session.host) {
-        warnings.push_back("different hosts (" + before.session.host + " before, " +
-                           after.session.host + " after)");
+    if (before.host != after.host) {
+        differences.push_back(Difference::kHost);
     }
-    for (const auto* model : {&before, &after}) {
-        const DataQualityReport quality = data_quality_report(*model);
-        if (quality.data_loss) {
-            warnings.push_back(std::string(model == &before ? "before" : "after") +
-                               " recording lost " + std::to_string(quality.events_lost) +
-                               " events: its numbers may be incomplete");
-        }
+    if (before.data_loss) {
+        differences.push_back(Difference::kBeforeLostEvents);
     }
-    return warnings;
+    if (after.data_loss) {
+        differences.push_back(Difference::kAfterLostEvents);
+    }
+    return differences;
 }
 
 }  // namespace causeway::analysis

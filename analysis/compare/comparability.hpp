@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "analysis/compare/op_latency_change.hpp"
+#include "analysis/compare/trace_comparison.hpp"
 #include "analysis/model/trace_model.hpp"
 #include "tracedb/result.hpp"
 
@@ -21,11 +22,9 @@ std::string program_of(const TraceModel& model, int training_process);
 // jobs, or one that never reached the GPU); the error names both files and their ops.
 Status check_common_ops(const TraceModel& before, const TraceModel& after, const OpChanges& ops);
 
-// What differs besides the change: the program (compared anyway, on the ops they share), the
-// CPU count, the host, events lost in either recording.
-std::vector<std::string> comparison_warnings(const TraceModel& before,
-                                             const std::string& before_program,
-                                             const TraceModel& after,
-                                             const std::string& after_program);
+// What differs besides the change: the program (compared anyway, on the ops they share; only
+// when both are known), the CPU count, the host, events lost in either recording.
+std::vector<Difference> comparison_differences(const ComparedRecording& before,
+                                               const ComparedRecording& after);
 
 }  // namespace causeway::analysis

@@ -5,10 +5,8 @@
 #include <cstdlib>
 
 #include "analysis/compare/comparability.hpp"
-#include "analysis/compare/comparison_headline.hpp"
 #include "analysis/diagnose/diagnosis.hpp"
 #include "analysis/diagnose/process_roles.hpp"
-#include "analysis/human_units.hpp"
 
 namespace causeway::analysis {
 namespace {
@@ -33,8 +31,7 @@ Side diagnose_side(const TraceModel& model, const TraceFilter& filter) {
                 std::find(side.gpu_threads.begin(), side.gpu_threads.end(), index) ==
                     side.gpu_threads.end()) {
                 side.gpu_threads.push_back(index);
-                side.recording.gpu_threads.push_back(gpu.comm + " (tid " + std::to_string(gpu.tid) +
-                                                     ", pid " + std::to_string(gpu.pid) + ")");
+                side.recording.gpu_threads.push_back(gpu);
             }
         }
     }
@@ -46,6 +43,10 @@ Side diagnose_side(const TraceModel& model, const TraceFilter& filter) {
     side.recording.program = program_of(model, assign_roles(model).training_process);
     side.recording.verdict = verdict_class_name(side.diagnosis.verdict.verdict_class);
     side.recording.range = side.diagnosis.range;
+    side.recording.host = model.session.host;
+    side.recording.cpu_count = model.session.cpu_count;
+    side.recording.data_loss = side.diagnosis.data_quality.data_loss;
+    side.recording.events_lost = side.diagnosis.data_quality.events_lost;
     return side;
 }
 
@@ -58,7 +59,7 @@ std::vector<StepMarker> markers_of(const Side& side) {
 
 // The step marker both recordings share (by op name), best first in the recording before; the
 // throughput of each side counted with it, or in calls/s when they share none.
-std::string measure_throughput(Side& before, Side& after) {
+void measure_throughput(Side& before, Side& after) {
     const auto after_markers = markers_of(after);
     for (const StepMarker& marker : markers_of(before)) {
         const std::string& name = before.model.ops[static_cast<std::size_t>(marker.op_index)].name;
@@ -72,18 +73,10 @@ std::string measure_throughput(Side& before, Side& after) {
         before.recording.loop =
             measure_loop(before.model, before.filter, before.gpu_threads, marker);
         after.recording.loop = measure_loop(after.model, after.filter, after.gpu_threads, *match);
-        const auto percent = [](double share) { return format_percent(share); };
-        return "a step is one cycle of the GPU-driving thread's repeating CUDA call sequence, "
-               "marked by " +
-               name + ", which recurs every " + std::to_string(marker.calls_per_step) +
-               " calls before (" + percent(marker.regularity) + " of recurrences) and every " +
-               std::to_string(match->calls_per_step) + " after (" + percent(match->regularity) +
-               ")";
+        return;
     }
     before.recording.loop = measure_loop(before.model, before.filter, before.gpu_threads, {});
     after.recording.loop = measure_loop(after.model, after.filter, after.gpu_threads, {});
-    return "no CUDA op recurs at a fixed distance on the GPU-driving threads of both recordings, "
-           "so throughput is their CUDA calls per second";
 }
 
 bool median_moved(std::int64_t before_ns, std::int64_t after_ns, const ComparisonOptions& options) {
@@ -119,19 +112,24 @@ void judge_changes(TraceComparison& c, const ComparisonOptions& options) {
                                 std::fabs(c.throughput_ratio - 1) >= options.min_throughput_change;
 }
 
-std::string significance_method(const ComparisonOptions& options) {
-    return "ops: Mann-Whitney U rank test over the calls, normal approximation with tie "
-           "correction (at most " +
-           std::to_string(kMaxRankTestValues) +
-           " calls a side, an even stride), Holm correction across the ops at alpha " +
-           format_decimal(options.alpha, 3) + ", and the median must grow or shrink " +
-           format_decimal(options.min_op_ratio, 1) + "x and move by " +
-           format_duration(options.min_abs_change_ns) +
-           " (two recordings of one workload differ that much)" +
-           "; throughput: bootstrap of the ratio of mean intervals (" +
-           std::to_string(kBootstrapResamples) + " resamples, fixed seed) at alpha " +
-           format_decimal(options.throughput_alpha, 2) + ", and it must change by " +
-           format_percent(options.min_throughput_change);
+// The op whose median moved most (beyond noise); a runtime op before the driver call it makes
+// (cudaMemcpyAsync rather than cuMemcpyHtoDAsync).
+std::optional<OpLatencyChange> largest_op_shift(const OpChanges& ops) {
+    const OpLatencyChange* largest = nullptr;
+    double largest_moved = 0;
+    for (const auto& op : ops.common) {
+        const double moved = std::fabs(static_cast<double>(op.after.p50_ns - op.before.p50_ns));
+        const bool replaces_driver_op =
+            largest != nullptr && largest->api == "driver" && op.api == "runtime";
+        const bool loses_to_runtime_op =
+            largest != nullptr && largest->api == "runtime" && op.api == "driver";
+        if (op.shift.beyond_noise && !loses_to_runtime_op &&
+            (replaces_driver_op || moved > largest_moved)) {
+            largest = &op;
+            largest_moved = moved;
+        }
+    }
+    return largest != nullptr ? std::optional<OpLatencyChange>(*largest) : std::nullopt;
 }
 
 }  // namespace
@@ -146,7 +144,7 @@ Result<TraceComparison> compare_traces(const TraceModel& before_model,
     }
     Side before = diagnose_side(before_model, options.before);
     Side after = diagnose_side(after_model, options.after);
-    c.throughput_method = measure_throughput(before, after);
+    measure_throughput(before, after);
     c.before = std::move(before.recording);
     c.after = std::move(after.recording);
     c.throughput_ratio = c.before.loop.per_s > 0 ? c.after.loop.per_s / c.before.loop.per_s : 0;
@@ -154,9 +152,9 @@ Result<TraceComparison> compare_traces(const TraceModel& before_model,
                                              options.throughput_alpha);
     c.causes = cause_changes(before.diagnosis.chains, after.diagnosis.chains);
     judge_changes(c, options);
-    c.significance_method = significance_method(options);
-    c.warnings = comparison_warnings(before_model, c.before.program, after_model, c.after.program);
-    c.headline = comparison_headline(c);
+    c.largest_op_shift = largest_op_shift(c.ops);
+    c.options = options;
+    c.differences = comparison_differences(c.before, c.after);
     return c;
 }
 

@@ -14,12 +14,14 @@
 // `throughput_alpha`, and a change of at least `min_throughput_change`.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "analysis/compare/bootstrap_ratio.hpp"
 #include "analysis/compare/cause_change.hpp"
 #include "analysis/compare/op_latency_change.hpp"
+#include "analysis/diagnose/diagnosis.hpp"
 #include "analysis/measure/loop_steps.hpp"
 #include "analysis/model/trace_filter.hpp"
 #include "analysis/model/trace_model.hpp"
@@ -44,23 +46,30 @@ struct ComparedRecording {
     std::string program;  // comparability.hpp program_of
     std::string verdict;  // its diagnosis's verdict name
     TimeWindow range;
-    std::vector<std::string> gpu_threads;  // "comm (tid N, pid P)"
+    std::vector<GpuThread> gpu_threads;
     LoopThroughput loop;
+    std::string host;
+    std::int64_t cpu_count = 0;
+    bool data_loss = false;  // the recording lost events (data_quality.hpp)
+    std::int64_t events_lost = 0;
 };
+
+// What differs between the recordings besides the change under test (comparability.hpp).
+enum class Difference { kProgram, kCpuCount, kHost, kBeforeLostEvents, kAfterLostEvents };
 
 struct TraceComparison {
     ComparedRecording before;
     ComparedRecording after;
-    // How the throughput was counted: the op that marks a step and its period, or why calls/s.
-    std::string throughput_method;
     double throughput_ratio = 0;    // after / before, per second; 0 when before is 0
     RateBootstrap throughput_test;  // on the step (or call-to-call) intervals
     bool throughput_beyond_noise = false;
     std::vector<CauseChange> causes;
     OpChanges ops;
-    std::string significance_method;  // the test, the correction and the floor, in words
-    std::vector<std::string> warnings;
-    std::string headline;  // the one-line verdict (comparison_headline.hpp)
+    // The common op whose median moved most beyond noise, a runtime op before the driver op it
+    // calls (the cause of a change, not its echo); absent when none moved beyond noise.
+    std::optional<OpLatencyChange> largest_op_shift;
+    ComparisonOptions options;  // the levels and floors the changes were judged by
+    std::vector<Difference> differences;
 };
 
 Result<TraceComparison> compare_traces(const TraceModel& before, const TraceModel& after,

@@ -93,6 +93,7 @@ LoopThroughput measure_loop(const TraceModel& model, const ResolvedFilter& filte
         loop.unit = LoopUnit::kSteps;
         loop.marker_op = model.ops[static_cast<std::size_t>(marker.op_index)].name;
         loop.calls_per_step = marker.calls_per_step;
+        loop.regularity = marker.regularity;
         std::int64_t previous_ns = -1;
         std::int64_t first_ns = 0;
         for (std::uint32_t call : accounted_calls(model, filter, threads.front())) {

@@ -40,9 +40,10 @@ struct LoopThroughput {
     LoopUnit unit = LoopUnit::kCalls;
     std::string marker_op;            // kSteps: the op that marks a step
     std::int64_t calls_per_step = 0;  // kSteps: the cycle's length in calls
-    std::int64_t count = 0;           // steps (marker intervals) or calls counted
-    std::int64_t span_ns = 0;         // the time they cover
-    double per_s = 0;                 // count / span; 0 when the span is empty
+    double regularity = 0;     // kSteps: share of the marker's recurrences calls_per_step apart
+    std::int64_t count = 0;    // steps (marker intervals) or calls counted
+    std::int64_t span_ns = 0;  // the time they cover
+    double per_s = 0;          // count / span; 0 when the span is empty
     // The samples the change is tested on: each step's duration (marker to marker), or each
     // interval between consecutive accounted calls.
     std::vector<std::int64_t> interval_ns;

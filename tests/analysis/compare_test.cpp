@@ -1,5 +1,6 @@
 // Comparing two recordings: the rank test, Holm's correction, the bootstrap of a rate, step
-// detection and the whole comparison, on hand-built traces whose answers are known exactly.
+// detection and the whole comparison, on hand-built traces whose answers are known exactly; and
+// the headline and warnings the report layer words from those facts.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -9,6 +10,8 @@
 #include "analysis/compare/rank_test.hpp"
 #include "analysis/compare/trace_comparison.hpp"
 #include "analysis/measure/loop_steps.hpp"
+#include "report/comparison_headline.hpp"
+#include "report/comparison_words.hpp"
 #include "tests/analysis/fixture_builder.hpp"
 
 using namespace causeway::analysis;
@@ -187,8 +190,10 @@ TEST_CASE("a recording compared with itself reports no change", "[analysis][comp
         CHECK(cause.status == CauseStatus::kPersists);
         CHECK(cause.before_ns == cause.after_ns);
     }
-    CHECK(c->headline == "steps/s unchanged within noise (+0% steps/s); nothing new");
-    CHECK(c->warnings.empty());
+    CHECK_FALSE(c->largest_op_shift);
+    CHECK(c->differences.empty());
+    CHECK(causeway::report::comparison_headline(*c) ==
+          "steps/s unchanged within noise (+0% steps/s); nothing new");
 }
 
 TEST_CASE("two recordings of one workload differ only by their spread: no change",
@@ -216,7 +221,10 @@ TEST_CASE("a slower op is found with its size, the others are unchanged", "[anal
     CHECK_FALSE(op_change(*c, "cudaStreamSynchronize").shift.beyond_noise);
     // Steps start every 10 ms either way.
     CHECK_FALSE(c->throughput_beyond_noise);
-    CHECK(c->headline.find("cudaLaunchKernel p50") != std::string::npos);
+    REQUIRE(c->largest_op_shift);
+    CHECK(c->largest_op_shift->op == "cudaLaunchKernel");
+    CHECK(causeway::report::comparison_headline(*c).find("cudaLaunchKernel p50") !=
+          std::string::npos);
 }
 
 TEST_CASE("a shift below the effect floor is not a change, however many calls",
@@ -239,7 +247,10 @@ TEST_CASE("the fix: more steps/s and the contention cause gone", "[analysis][com
     CHECK(c->throughput_beyond_noise);
     CHECK(c->before.loop.unit == LoopUnit::kSteps);
     CHECK(c->before.loop.marker_op == "cudaStreamSynchronize");
-    CHECK(c->throughput_method.find("cudaStreamSynchronize") != std::string::npos);
+    CHECK(c->before.loop.calls_per_step == 5);
+    CHECK(c->before.loop.regularity == Approx(1.0));
+    CHECK(causeway::report::throughput_method_text(*c).find("marked by cudaStreamSynchronize") !=
+          std::string::npos);
     REQUIRE_FALSE(c->causes.empty());
     const CauseChange& hog = c->causes.front();
     CHECK(hog.key == "CPU-CONTENDED/processes_outside/noisy_hog");
@@ -247,7 +258,8 @@ TEST_CASE("the fix: more steps/s and the contention cause gone", "[analysis][com
     REQUIRE(hog.before_ns);
     CHECK(*hog.before_ns == 200 * 3 * kMs);
     CHECK_FALSE(hog.after_ns);
-    CHECK(c->headline == "2.0x more steps/s; CPU-CONTENDED by noisy_hog is gone; nothing new");
+    CHECK(causeway::report::comparison_headline(*c) ==
+          "2.0x more steps/s; CPU-CONTENDED by noisy_hog is gone; nothing new");
 }
 
 TEST_CASE("recordings with no CUDA op in common are refused", "[analysis][compare]") {
@@ -271,9 +283,9 @@ TEST_CASE("recordings of different programs are compared on their common ops, wi
     Recording other(Loop{.program = "serve"});
     auto c = compare_traces(trainer.model, other.model, {});
     REQUIRE(c);
-    REQUIRE(c->warnings.size() == 1);
-    CHECK(c->warnings[0].find("different programs (python before, serve after)") !=
-          std::string::npos);
+    CHECK(c->differences == std::vector<Difference>{Difference::kProgram});
+    CHECK(causeway::report::difference_texts(*c).at(0).find(
+              "different programs (python before, serve after)") != std::string::npos);
     CHECK(c->before.program == "python");
     CHECK(c->after.program == "serve");
 }

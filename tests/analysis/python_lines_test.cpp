@@ -9,6 +9,7 @@
 #include "analysis/measure/stacks.hpp"
 #include "report/analysis_json.hpp"
 #include "report/chain_text.hpp"
+#include "report/tool_answers.hpp"
 #include "tests/analysis/fixture_builder.hpp"
 #include "tracedb/reader.hpp"
 
@@ -316,7 +317,7 @@ TEST_CASE("get_stacks leads each stack with the user's line and merges its frame
     REQUIRE(entry.merged.frames.size() == 2);
     CHECK(entry.merged.frames[0].native.symbol == "cudaStreamSynchronize");
     CHECK(entry.merged.frames[1].code.line == 61);
-    auto json = report::to_json(*report);
+    auto json = report::to_json(report::StacksAnswer{.report = *report, .depth = 16});
     CHECK(json["stacks"][0]["user_line"]["text"] == "train.py:61 in step");
     CHECK(json["stacks"][0]["merged_frames"][1]["kind"] == "python");
 }

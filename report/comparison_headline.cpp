@@ -1,12 +1,19 @@
-#include "analysis/compare/comparison_headline.hpp"
+#include "report/comparison_headline.hpp"
 
 #include <cmath>
 #include <vector>
 
 #include "analysis/human_units.hpp"
 
-namespace causeway::analysis {
+namespace causeway::report {
 namespace {
+
+using analysis::CauseChange;
+using analysis::CauseStatus;
+using analysis::format_decimal;
+using analysis::format_duration;
+using analysis::OpLatencyChange;
+using analysis::TraceComparison;
 
 std::string throughput_part(const TraceComparison& c) {
     const std::string unit = std::string(loop_unit_name(c.after.loop.unit)) + "/s";
@@ -27,28 +34,13 @@ std::string cause_name(const CauseChange& cause) {
     return cause.root_cause_class + " by " + cause.actor_name;
 }
 
-// The op whose median moved most (beyond noise), as "cudaLaunchKernel p50 8.1 us -> 44 us"; a
-// runtime op before the driver call it makes (cudaMemcpyAsync rather than cuMemcpyHtoDAsync).
 std::string largest_op_change(const TraceComparison& c) {
-    const OpLatencyChange* largest = nullptr;
-    double largest_moved = 0;
-    for (const auto& op : c.ops.common) {
-        const double moved = std::fabs(static_cast<double>(op.after.p50_ns - op.before.p50_ns));
-        const bool replaces_driver_op =
-            largest != nullptr && largest->api == "driver" && op.api == "runtime";
-        const bool loses_to_runtime_op =
-            largest != nullptr && largest->api == "runtime" && op.api == "driver";
-        if (op.shift.beyond_noise && !loses_to_runtime_op &&
-            (replaces_driver_op || moved > largest_moved)) {
-            largest = &op;
-            largest_moved = moved;
-        }
-    }
-    if (largest == nullptr) {
+    if (!c.largest_op_shift) {
         return {};
     }
-    return largest->op + " p50 " + format_duration(largest->before.p50_ns) + " -> " +
-           format_duration(largest->after.p50_ns);
+    const OpLatencyChange& op = *c.largest_op_shift;
+    return op.op + " p50 " + format_duration(op.before.p50_ns) + " -> " +
+           format_duration(op.after.p50_ns);
 }
 
 }  // namespace
@@ -82,4 +74,4 @@ std::string comparison_headline(const TraceComparison& c) {
     return line;
 }
 
-}  // namespace causeway::analysis
+}  // namespace causeway::report
