@@ -47,12 +47,13 @@ enum class Presence { kAlways, kWhenNotEmpty, kWhenPresent };
 // A number that is a count (integer) or a measure (real), e.g. a recommendation's parameter.
 using Number = std::variant<std::int64_t, double>;
 
-// The names of an enum's first N values (0 .. N-1), by the function that names each one: a
-// field's allowed_values from the one place that names them.
-template <std::size_t N, class Enum>
-std::array<const char*, N> enum_names(const char* (*name_of)(Enum)) {
-    std::array<const char*, N> names{};
-    for (std::size_t i = 0; i < N; ++i) {
+// The names of an enum's values from the first to kLast (the enum's alias of its last value), by
+// the function that names each one: a field's allowed_values from the one place that names them.
+template <auto kLast, class Enum = decltype(kLast)>
+requires std::is_enum_v<Enum> std::array < const char *, static_cast<std::size_t>(kLast)
++ 1 > enum_names(const char* (*name_of)(Enum)) {
+    std::array<const char*, static_cast<std::size_t>(kLast) + 1> names{};
+    for (std::size_t i = 0; i < names.size(); ++i) {
         names[i] = name_of(static_cast<Enum>(i));
     }
     return names;

@@ -46,21 +46,17 @@
 
 namespace causeway::report {
 
-// The root-cause classes (analysis/diagnose/causal_chain.hpp), in the order the schemas list them.
-inline constexpr std::array<const char*, 9> kVerdictClassNames = {
-    analysis::verdict_class_name(analysis::VerdictClass::kInputBound),
-    analysis::verdict_class_name(analysis::VerdictClass::kCpuContended),
-    analysis::verdict_class_name(analysis::VerdictClass::kLockContended),
-    analysis::verdict_class_name(analysis::VerdictClass::kGpuBound),
-    analysis::verdict_class_name(analysis::VerdictClass::kTransferBound),
-    analysis::verdict_class_name(analysis::VerdictClass::kAllocationChurn),
-    analysis::verdict_class_name(analysis::VerdictClass::kColdStart),
-    analysis::verdict_class_name(analysis::VerdictClass::kHealthy),
-    analysis::verdict_class_name(analysis::VerdictClass::kInsufficientData)};
-
-// The kinds of a chain's actor (analysis/diagnose/cause_kind.hpp, Actor::kind).
-inline const std::array<const char*, 18> kActorKindNames =
-    enum_names<18>(analysis::cause_kind_name);
+// The values of each enum a schema lists, in enum order: the root-cause classes
+// (analysis/diagnose/causal_chain.hpp), a chain's actor kinds (cause_kind.hpp, Actor::kind), the
+// recommendation kinds (recommendation.hpp) and the confidences.
+inline const auto kVerdictClassNames =
+    enum_names<analysis::VerdictClass::kLast>(analysis::verdict_class_name);
+inline const auto kActorKindNames =
+    enum_names<analysis::CauseKind::kLast>(analysis::cause_kind_name);
+inline const auto kRecommendationKindNames =
+    enum_names<analysis::RecommendationKind::kLast>(analysis::recommendation_kind_name);
+inline const auto kConfidenceNames =
+    enum_names<analysis::Confidence::kLast>(analysis::confidence_name);
 
 // A chain's evidence, effects and the verdict as their JSON gives them: the fact and its words
 // (report/evidence_text.hpp, chain_text.hpp, verdict_text.hpp), which quote the chain or the
@@ -425,9 +421,6 @@ void describe(V& v, const Actor& a) {
 }
 
 // HIGH, MEDIUM, LOW: as the schema has always listed them.
-inline const std::array<const char*, 3> kConfidenceNames = {confidence_name(Confidence::kHigh),
-                                                            confidence_name(Confidence::kMedium),
-                                                            confidence_name(Confidence::kLow)};
 
 template <class V>
 void describe(V& v, const CausalChain& c) {
@@ -442,7 +435,7 @@ void describe(V& v, const CausalChain& c) {
     v.field("root_cause", report::root_cause_text(c));
     v.field("recommendations", report::recommendations_shown(c));
     v.field("confidence", std::string(confidence_name(c.confidence)),
-            {.allowed_values = kConfidenceNames});
+            {.allowed_values = report::kConfidenceNames});
     v.field("time_lost_ns", c.time_lost_ns);
     v.field("time_lost_share", c.time_lost_share);
     // Only where Python frames were recorded, so answers about other traces keep their shape.
@@ -697,11 +690,6 @@ void describe(V& v, const StacksAnswer& answer) {
             {.description = "By total CUDA time, at most `limit`."});
     v.field("note", answer.note, {.description = kNoteDescription});
 }
-
-// The recommendation kinds in the order of analysis::RecommendationKind.
-inline const auto kRecommendationKindNames =
-    enum_names<static_cast<std::size_t>(analysis::RecommendationKind::kLazyModuleLoading) + 1>(
-        analysis::recommendation_kind_name);
 
 template <class V>
 void describe(V& v, const EvidenceShown& shown) {

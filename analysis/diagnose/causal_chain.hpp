@@ -16,13 +16,13 @@
 
 namespace causeway::analysis {
 
-enum class Confidence { kLow, kMedium, kHigh };
+enum class Confidence { kLow, kMedium, kHigh, kLast = kHigh };
 const char* confidence_name(Confidence confidence);  // 'HIGH', 'MEDIUM', 'LOW'
 
 // The bottleneck classes; a chain's class is also the verdict it leads to. To add one: a value
 // here and its name in verdict_class_name(), the builder that gives it (chain_builders.hpp), its
-// words in report/chain_text.cpp, its name in report/output_shapes.hpp's kVerdictClassNames (the
-// schema), and a golden fixture (tests/golden/README.md).
+// words in report/chain_text.cpp, kLast moved to it when it is added last (the schemas list the
+// classes up to kLast), and a golden fixture (tests/golden/README.md).
 enum class VerdictClass {
     kInputBound,
     kCpuContended,
@@ -33,6 +33,7 @@ enum class VerdictClass {
     kColdStart,
     kHealthy,
     kInsufficientData,
+    kLast = kInsufficientData,  // the schemas list every class up to this one
 };
 // 'INPUT-BOUND', 'CPU-CONTENDED', ... (stable: programs read it). constexpr: the schemas list
 // them (report/output_shapes.hpp).

@@ -37,6 +37,7 @@ enum class RecommendationKind {
     kFewerBytes,              // copies dominate although pinned and large
     kSteadyStateWindow,       // start-up dominates a short run
     kLazyModuleLoading,       // the first kernel launch loads modules
+    kLast = kLazyModuleLoading,  // the schemas list every kind up to this one (report/)
 };
 
 // 'index_in_memory', 'fewer_workers', ... (stable: programs read it).

@@ -16,7 +16,7 @@ namespace shape_test {
 using causeway::report::Number;
 using causeway::report::Presence;
 
-enum class Colour { kRed, kGreen, kBlue };
+enum class Colour { kRed, kGreen, kBlue, kLast = kBlue };
 const char* colour_name(Colour colour) {
     switch (colour) {
         case Colour::kRed:
@@ -28,7 +28,7 @@ const char* colour_name(Colour colour) {
     }
     return "?";
 }
-const auto kColourNames = causeway::report::enum_names<3>(colour_name);
+const auto kColourNames = causeway::report::enum_names<Colour::kLast>(colour_name);
 
 struct Line {
     std::string file{};
