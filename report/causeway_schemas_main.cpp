@@ -23,7 +23,8 @@ std::vector<std::pair<std::string, nlohmann::ordered_json>> tool_output_schemas(
         {"get_fleet_overview", output_schema<causeway::fleet::FleetOverview>()},
         {"get_stacks", output_schema<causeway::report::StacksAnswer>()},
         {"compare_traces", output_schema<causeway::report::ComparisonAnswer>()},
-        {"get_causal_chains", output_schema<causeway::report::CausalChainsAnswer>()}};
+        {"get_causal_chains", output_schema<causeway::report::CausalChainsAnswer>()},
+        {"get_check", output_schema<causeway::report::ReadinessAnswer>()}};
 }
 
 }  // namespace

@@ -20,7 +20,10 @@
 // table: enum_names() builds one from the function that names an enum's values.
 //
 // A description belongs to the field, except the one an object has wherever it appears, which
-// its describe() gives with v.object_description(...); a field's description replaces it.
+// its describe() gives with v.object_description(...); a field's description replaces it. An
+// object whose JSON never has other fields than those described says so with
+// v.no_other_fields() (the schema's additionalProperties: false). A field's bounds the type
+// cannot say (a list's most items, a count's least value) are FieldInfo::max_items and minimum.
 
 #include <array>
 #include <concepts>
@@ -65,6 +68,8 @@ struct FieldInfo {
     std::span<const char* const> allowed_values{};  // a string's fixed set of values (enum)
     std::string_view item_description{};            // a list's: what each of its items is
     Presence presence = Presence::kAlways;
+    std::optional<std::size_t> max_items{};  // a list's: at most this many items (maxItems)
+    std::optional<std::int64_t> minimum{};   // a number's least value (minimum)
 };
 
 // A value whose JSON and schema are written by hand, not from fields (an SQL cell: one of several
@@ -105,6 +110,7 @@ class JsonWriter {
         out_[std::string(name)] = write_json(value);
     }
     void object_description(std::string_view /*description*/) {}
+    void no_other_fields() {}
     // Fields that come and go together: `write_fields` names them (v.field(...)), written only
     // when `present`.
     template <class WriteFields>
@@ -175,6 +181,12 @@ class SchemaWriter {
                 schema["enum"].push_back(nullptr);  // a nullable field's other value
             }
         }
+        if (info.max_items) {
+            schema["maxItems"] = *info.max_items;
+        }
+        if (info.minimum) {
+            schema["minimum"] = *info.minimum;
+        }
         if (!info.description.empty()) {
             schema["description"] = info.description;
         }
@@ -184,6 +196,7 @@ class SchemaWriter {
         }
     }
     void object_description(std::string_view description) { description_ = description; }
+    void no_other_fields() { no_other_fields_ = true; }
     // The fields are in the schema, not required.
     template <class WriteFields>
     void fields_when(bool /*present*/, WriteFields write_fields) {
@@ -237,6 +250,9 @@ class SchemaWriter {
 
     Schema object() const {
         Schema schema = {{"type", "object"}, {"properties", properties_}, {"required", required_}};
+        if (no_other_fields_) {
+            schema["additionalProperties"] = false;
+        }
         if (!description_.empty()) {
             schema["description"] = description_;
         }
@@ -246,7 +262,8 @@ class SchemaWriter {
     Schema properties_ = Schema::object();
     std::vector<std::string_view> required_{};
     std::string_view description_{};
-    bool in_fields_when_ = false;  // the fields being written come and go together
+    bool no_other_fields_ = false;  // additionalProperties: false
+    bool in_fields_when_ = false;   // the fields being written come and go together
 };
 
 // The JSON Schema of what write_json writes for a T.

@@ -8,7 +8,7 @@
 // get_per_process_breakdown (ProcessBreakdownAnswer), run_sql (SqlAnswer), get_fleet_overview
 // (FleetOverview), get_stacks (StacksAnswer), compare_traces (ComparisonAnswer; TraceComparison
 // for `causeway compare --json`) and get_causal_chains (CausalChainsAnswer; Diagnosis for
-// `causeway explain --json`). Only get_check's schema is written by hand (schemas/README.md).
+// `causeway explain --json`) and get_check (ReadinessAnswer; `causeway check --json`).
 
 #include <array>
 #include <cstddef>
@@ -36,6 +36,8 @@
 #include "analysis/measure/trace_stats.hpp"
 #include "analysis/model/trace_filter.hpp"
 #include "analysis/sql/readonly_sql.hpp"
+#include "collector/discovery.hpp"
+#include "collector/readiness.hpp"
 #include "fleet/fleet_overview.hpp"
 #include "report/chain_text.hpp"
 #include "report/comparison_headline.hpp"
@@ -846,3 +848,59 @@ void describe(V& v, const FleetOverview& overview) {
 }
 
 }  // namespace causeway::fleet
+
+namespace causeway::collector {
+
+inline const std::array<const char*, 2> kCudaLibraryKindNames =
+    report::enum_names<2>(cuda_library_kind_name);
+
+template <class V>
+void describe(V& v, const CudaLibrary& library) {
+    v.field("path", library.path);
+    v.field("kind", std::string(cuda_library_kind_name(library.kind)),
+            {.allowed_values = kCudaLibraryKindNames});
+    v.field("found_by", library.found_by);
+}
+
+template <class V>
+void describe(V& v, const CudaProcess& process) {
+    v.field("pid", process.pid);
+    v.field("comm", process.comm, {.description = "Untrusted: process name from the system."});
+    v.field("libraries", process.libraries);
+}
+
+}  // namespace causeway::collector
+
+namespace causeway::report {
+
+template <class V>
+void describe(V& v, const ReadinessAnswer& answer) {
+    const collector::Readiness& r = answer.readiness;
+    v.no_other_fields();
+    v.field("ready", r.ready(),
+            {.description = "True when nothing stops recording (problems is empty)."});
+    v.field("kernel_release", r.kernel_release);
+    v.field("btf_present", r.btf_present);
+    v.field("btf_path", r.btf_path);
+    v.field("privileged", r.privileged(),
+            {.description = "root, or CAP_BPF and CAP_PERFMON (of the server process)."});
+    v.field("is_root", r.is_root);
+    v.field("has_cap_bpf", r.has_cap_bpf);
+    v.field("has_cap_perfmon", r.has_cap_perfmon);
+    v.field("tracefs_mounted", r.tracefs_mounted,
+            {.description = "Informational: the collector does not need tracefs."});
+    v.field("libcudart_found", r.libcudart_found);
+    v.field("libcuda_found", r.libcuda_found);
+    v.field("cuda_libraries", r.cuda.libraries);
+    v.field("searched", r.cuda.searched, {.description = "Every place looked for CUDA libraries."});
+    v.field("cuda_processes", first(r.cuda_processes, answer.max_processes),
+            {.max_items = kMaxCudaProcessesListed});
+    v.field("cuda_process_count", r.cuda_processes.size(),
+            {.description = "All processes with CUDA mapped, including those not listed.",
+             .minimum = 0});
+    v.field("problems", r.problems,
+            {.description = "What stops recording, each saying what to do."});
+    v.field("warnings", r.warnings);
+}
+
+}  // namespace causeway::report

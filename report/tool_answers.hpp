@@ -89,7 +89,11 @@ struct ComparisonAnswer {
     std::string note{};
 };
 
-// get_check.
+// get_check lists at most this many processes with CUDA mapped (cuda_process_count says how many
+// there were); `causeway check --json` lists every one.
+inline constexpr std::size_t kMaxCudaProcessesListed = 50;
+
+// get_check (and `causeway check --json`).
 struct ReadinessAnswer {
     collector::Readiness readiness{};
     std::size_t max_processes = 0;  // processes with CUDA mapped that are listed

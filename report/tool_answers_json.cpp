@@ -1,7 +1,6 @@
 // The tools' structuredContent (schemas/tools/*.output.json), written from their answers.
 #include "report/analysis_json.hpp"
 #include "report/output_shapes.hpp"
-#include "report/readiness_json.hpp"
 #include "report/tool_answers.hpp"
 
 namespace causeway::report {
@@ -57,7 +56,7 @@ json to_json(const ComparisonAnswer& answer) {
 }
 
 json to_json(const ReadinessAnswer& answer) {
-    return readiness_json(answer.readiness, answer.max_processes);
+    return write_json(answer);
 }
 
 }  // namespace causeway::report

@@ -65,6 +65,19 @@ void describe(V& v, const Sample& s) {
     });
 }
 
+// An object that never has other fields, with bounds its types cannot say.
+struct Batch {
+    std::vector<std::int64_t> items{};  // at most 2
+    std::int64_t dropped = 0;           // never negative
+};
+
+template <class V>
+void describe(V& v, const Batch& b) {
+    v.no_other_fields();
+    v.field("items", b.items, {.max_items = 2});
+    v.field("dropped", b.dropped, {.minimum = 0});
+}
+
 }  // namespace shape_test
 
 namespace {
@@ -148,6 +161,26 @@ TEST_CASE("fields that come and go together are written together, none required"
     CHECK(std::find(required.begin(), required.end(), "samples") == required.end());
     CHECK(std::find(required.begin(), required.end(), "sample_count") == required.end());
     CHECK(schema_violation(schema, written) == "");
+}
+
+TEST_CASE("an object with no other fields, a list's most items and a number's least value",
+          "[report][shape]") {
+    using shape_test::Batch;
+    const json schema = json(output_schema<Batch>());
+    CHECK(schema["additionalProperties"] == false);
+    CHECK(schema["properties"]["items"]["maxItems"] == 2);
+    CHECK(schema["properties"]["dropped"]["minimum"] == 0);
+    CHECK_FALSE(schema_of_sample().contains("additionalProperties"));  // open unless it says
+
+    json written = write_json(Batch{.items = {1, 2}, .dropped = 0});
+    CHECK(written == json{{"items", {1, 2}}, {"dropped", 0}});
+    CHECK(schema_violation(schema, written) == "");
+
+    json other_field = written;
+    other_field["extra"] = 1;
+    CHECK(schema_violation(schema, other_field) != "");
+    CHECK(schema_violation(schema, write_json(Batch{.items = {1, 2, 3}})) != "");
+    CHECK(schema_violation(schema, write_json(Batch{.dropped = -1})) != "");
 }
 
 }  // namespace
