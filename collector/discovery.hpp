@@ -14,7 +14,7 @@
 
 namespace causeway::collector {
 
-enum class CudaLibraryKind { kRuntime, kDriver };
+enum class CudaLibraryKind { kRuntime, kDriver, kLast = kDriver };
 const char* cuda_library_kind_name(CudaLibraryKind kind);  // "runtime" / "driver"
 
 struct CudaLibrary {

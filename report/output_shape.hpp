@@ -52,12 +52,13 @@ using Number = std::variant<std::int64_t, double>;
 
 // The names of an enum's values from the first to kLast (the enum's alias of its last value), by
 // the function that names each one: a field's allowed_values from the one place that names them.
-template <auto kLast, class Enum = decltype(kLast)>
-requires std::is_enum_v<Enum> std::array < const char *, static_cast<std::size_t>(kLast)
-+ 1 > enum_names(const char* (*name_of)(Enum)) {
+template <auto kLast>
+std::array<const char*, static_cast<std::size_t>(kLast) + 1> enum_names(
+    const char* (*name_of)(decltype(kLast))) {
+    static_assert(std::is_enum_v<decltype(kLast)>, "kLast is the enum's alias of its last value");
     std::array<const char*, static_cast<std::size_t>(kLast) + 1> names{};
     for (std::size_t i = 0; i < names.size(); ++i) {
-        names[i] = name_of(static_cast<Enum>(i));
+        names[i] = name_of(static_cast<decltype(kLast)>(i));
     }
     return names;
 }

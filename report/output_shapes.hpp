@@ -851,8 +851,8 @@ void describe(V& v, const FleetOverview& overview) {
 
 namespace causeway::collector {
 
-inline const std::array<const char*, 2> kCudaLibraryKindNames =
-    report::enum_names<2>(cuda_library_kind_name);
+inline const auto kCudaLibraryKindNames =
+    report::enum_names<CudaLibraryKind::kLast>(cuda_library_kind_name);
 
 template <class V>
 void describe(V& v, const CudaLibrary& library) {

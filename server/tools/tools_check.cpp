@@ -11,8 +11,6 @@
 namespace causeway::server {
 namespace {
 
-// Most processes with CUDA mapped that are listed; the count says how many there were.
-constexpr std::size_t kMaxCudaProcesses = 50;
 // A readiness check reads every process's memory maps (about 100 ms); an assistant that asks
 // again within this long gets the same answer, which is still current for what it decides.
 constexpr std::chrono::seconds kReadinessMaxAge{5};
@@ -24,8 +22,8 @@ ToolAnswer recent_readiness() {
     std::lock_guard lock(mutex);
     auto now = std::chrono::steady_clock::now();
     if (!cached || now - taken > kReadinessMaxAge) {
-        cached =
-            tool_answer(report::ReadinessAnswer{collector::check_readiness(), kMaxCudaProcesses});
+        cached = tool_answer(
+            report::ReadinessAnswer{collector::check_readiness(), report::kMaxCudaProcessesListed});
         taken = now;
     }
     return *cached;
@@ -39,8 +37,10 @@ ToolSpec make_check_tool() {
         "Can this machine record?",
         "Checks whether the machine the server runs on can record a trace: kernel release, BTF, "
         "root or CAP_BPF+CAP_PERFMON, the CUDA runtime/driver libraries found (and every place "
-        "looked), and running processes that have a CUDA library mapped (at most 50 listed). "
-        "Use it before asking someone to record, or when a trace lacks CUDA calls." +
+        "looked), and running processes that have a CUDA library mapped (at most " +
+            std::to_string(report::kMaxCudaProcessesListed) +
+            " listed). Use it before asking someone to record, or when a trace lacks CUDA "
+            "calls." +
             std::string(kUntrustedStringsSentence),
         tool_schema("get_check.input.json"),
         tool_schema("get_check.output.json"),
