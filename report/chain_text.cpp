@@ -268,4 +268,19 @@ std::string code_summary(const analysis::CausalChain& chain) {
     return text;
 }
 
+std::string speedup_text(const analysis::CriticalPathCost& cost) {
+    auto x = [](double speedup) { return analysis::format_decimal(speedup, 1) + "x"; };
+    std::string range = x(cost.speedup_low) == x(cost.speedup_high)
+                            ? ""
+                            : " (" + analysis::format_decimal(cost.speedup_low, 1) + "-" +
+                                  x(cost.speedup_high) + ")";
+    return std::string(cost.device_twice_as_fast ? "a device twice as fast" : "removing this") +
+           ": about " + x(cost.speedup) + range;
+}
+
+std::string critical_path_text(const analysis::CriticalPathCost& cost) {
+    return analysis::format_duration(cost.cost_ns) + " of the loop (" + format_percent(cost.share) +
+           "); " + speedup_text(cost);
+}
+
 }  // namespace causeway::report

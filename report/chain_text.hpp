@@ -21,4 +21,12 @@ std::string effect_text(const analysis::CausalChain& chain, const analysis::Effe
 // empty when the chain has no Python line.
 std::string code_summary(const analysis::CausalChain& chain);
 
+// What a chain's critical_path.of says: the prediction is for removing the cause, or for a
+// device twice as fast (GPU-BOUND).
+inline constexpr const char* kCriticalPathOfNames[] = {"removing_cause", "device_twice_as_fast"};
+// "removing this: about 1.8x (1.6-2.0x)"; "a device twice as fast: about 1.3x (1.2-1.4x)"
+std::string speedup_text(const analysis::CriticalPathCost& cost);
+// "1.20 s of the loop (45%); removing this: about 1.8x (1.6-2.0x)"
+std::string critical_path_text(const analysis::CriticalPathCost& cost);
+
 }  // namespace causeway::report

@@ -86,13 +86,29 @@ std::string describe_actor(const analysis::Actor& a) {
     return out;
 }
 
+// "1.20 s of the loop (45%) waited for by the device; its threads lost 2.47 s (81%)"
+std::string cost_line(const analysis::CausalChain& c) {
+    const std::string lost =
+        format_duration(c.time_lost_ns) + " (" + format_percent(c.time_lost_share) + ")";
+    if (!c.critical_path) {
+        return lost + " of the loop; no drain of the device's queue to weigh it against";
+    }
+    const analysis::CriticalPathCost& cost = *c.critical_path;
+    const std::string saved =
+        format_duration(cost.cost_ns) + " of the loop (" + format_percent(cost.share) + ")";
+    if (cost.device_twice_as_fast) {
+        return saved + " saved by a device twice as fast; " + lost + " in synchronisation";
+    }
+    return saved + " on the critical path; " + lost + " of the GPU threads' time in all";
+}
+
 std::string render_chain(std::size_t rank, const analysis::CausalChain& c,
                          const TerminalStyle& style) {
     std::string out = " " + std::to_string(rank) + ". " +
                       style.bold(analysis::verdict_class_name(c.root_cause_class)) +
-                      "  confidence " + analysis::confidence_name(c.confidence) + ", lost " +
-                      format_duration(c.time_lost_ns) + " (" + format_percent(c.time_lost_share) +
-                      " of the loop)\n";
+                      "  confidence " + analysis::confidence_name(c.confidence) +
+                      (c.critical_path ? ", " + speedup_text(*c.critical_path) : "") + "\n";
+    out += "    Cost:       " + cost_line(c) + "\n";
     out += "    Actor:      " + printable(describe_actor(c.actor)) + "\n";
     if (std::string code = code_summary(c); !code.empty()) {
         out += "    Code:       " + printable(code) + "\n";
@@ -207,8 +223,8 @@ std::string render_diagnosis(const analysis::Diagnosis& d, const std::string& db
         out += style.yellow("Limit: ") + printable(evidence_limit_text(limit)) + "\n";
     }
     if (!d.chains.empty()) {
-        out +=
-            "\n" + style.bold("Causal chains") + " (one per root cause, largest time lost first)\n";
+        out += "\n" + style.bold("Causal chains") +
+               " (one per root cause, largest predicted gain first)\n";
         for (std::size_t i = 0; i < d.chains.size(); ++i) {
             out += render_chain(i + 1, d.chains[i], style);
         }

@@ -422,6 +422,30 @@ void describe(V& v, const Actor& a) {
     v.field("in_tree", a.in_tree);
 }
 
+template <class V>
+void describe(V& v, const CriticalPathCost& c) {
+    v.object_description(
+        "What removing the cause saves, from the device's queue reconstructed from the calls: "
+        "the time the device waited because of it (host delays while its queue was empty; "
+        "delay hidden behind queued work costs nothing). For GPU-BOUND, what a device twice as "
+        "fast would save.");
+    v.field("of", std::string(c.device_twice_as_fast ? "device_twice_as_fast" : "removing_cause"),
+            {.allowed_values = report::kCriticalPathOfNames});
+    v.field("cost_ns", c.cost_ns, {.description = "Loop time saved (ns)."});
+    v.field("share", c.share, {.description = "cost_ns over loop_ns."});
+    v.field("loop_ns", c.loop_ns,
+            {.description = "The GPU-driving threads' loops, from their first drain of the "
+                            "device's queue to their last (ns)."});
+    v.field("predicted_speedup", c.speedup,
+            {.description = "loop_ns / (loop_ns - cost_ns): how much faster the loop runs."});
+    v.field("predicted_speedup_low", c.speedup_low,
+            {.description = "With every period whose device work is only bounded at its most "
+                            "work (a faster device: at none)."});
+    v.field("predicted_speedup_high", c.speedup_high,
+            {.description = "With those periods at none (a faster device: at their most)."});
+    v.field("text", report::critical_path_text(c));
+}
+
 // HIGH, MEDIUM, LOW: as the schema has always listed them.
 
 template <class V>
@@ -440,6 +464,11 @@ void describe(V& v, const CausalChain& c) {
             {.allowed_values = report::kConfidenceNames});
     v.field("time_lost_ns", c.time_lost_ns);
     v.field("time_lost_share", c.time_lost_share);
+    v.field("critical_path", c.critical_path,
+            {.description = "Present where the trace holds a drain of the device's queue (a "
+                            "synchronisation): what removing this cause saves, and the loop's "
+                            "predicted speed-up. Chains are ranked by it.",
+             .presence = report::Presence::kWhenPresent});
     // Only where Python frames were recorded, so answers about other traces keep their shape.
     v.field("gpu_thread_line", c.gpu_thread_line,
             {.description = "Present where Python frames were recorded: the GPU-driving threads' "
@@ -473,7 +502,8 @@ void describe_diagnosis(V& v, const Diagnosis& d, AfterChains after_chains,
                         AfterGpuThreads after_gpu_threads) {
     v.field("verdict", report::verdict_shown(d));
     v.field("chains", d.chains,
-            {.description = "One per root cause, largest time lost first; at most `limit`."});
+            {.description = "One per root cause, largest predicted gain (critical_path.cost_ns) "
+                            "first; at most `limit`."});
     after_chains();
     v.field("gpu_threads", d.gpu_threads);
     after_gpu_threads();

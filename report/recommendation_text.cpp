@@ -7,7 +7,12 @@
 namespace causeway::report {
 namespace {
 
+using analysis::format_percent;
 using analysis::RecommendationKind;
+
+// Below this share of the loop on the host's critical path (the device idle, waiting for it),
+// host-side changes cannot shorten the step much: GPU-BOUND's advice says so only then.
+constexpr double kHostCriticalShareNegligible = 0.15;
 
 // "hogd (pid 7), stress (pid 9)": up to four competitors of one role.
 std::string describe_group(const std::vector<analysis::Competitor>& competitors,
@@ -106,10 +111,19 @@ std::string recommendation_text(const analysis::CausalChain& chain,
             return "If " + chain.actor.name +
                    " runs Python code, the lock may be the GIL: move its work to a process, or to "
                    "code that releases the GIL (torch ops, numpy).";
-        case RecommendationKind::kFasterDeviceWork:
-            return "Speed up the device work (mixed precision with torch.autocast, fused or larger "
-                   "kernels, torch.compile); host-side changes such as more DataLoader workers or "
-                   "pinned memory will not shorten the step.";
+        case RecommendationKind::kFasterDeviceWork: {
+            const std::string device =
+                "Speed up the device work (mixed precision with torch.autocast, fused or larger "
+                "kernels, torch.compile)";
+            const double host = r.ratio("host_critical_share");
+            if (host < kHostCriticalShareNegligible) {
+                return device +
+                       "; host-side changes such as more DataLoader workers or pinned "
+                       "memory will not shorten the step.";
+            }
+            return device + "; the device also waits for the host " + format_percent(host) +
+                   " of the loop: the other chains say why.";
+        }
         case RecommendationKind::kReuseDeviceBuffers:
             return "Reuse device buffers: allocate once outside the loop, rely on PyTorch's "
                    "caching allocator (do not call torch.cuda.empty_cache() in the loop), or use "

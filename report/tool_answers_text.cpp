@@ -138,6 +138,9 @@ std::string chain_text(int rank, const analysis::CausalChain& chain) {
                     clean(analysis::verdict_class_name(chain.root_cause_class)),
                     analysis::confidence_name(chain.confidence),
                     format_duration(chain.time_lost_ns), format_percent(chain.time_lost_share));
+    if (chain.critical_path) {
+        text += "   Cost: " + critical_path_text(*chain.critical_path) + "\n";
+    }
     text += fmt::format("   Actor: {} {}\n", clean(analysis::cause_kind_name(chain.actor.kind)),
                         clean(chain.actor.name));
     for (const auto& effect : chain.effects) {

@@ -36,6 +36,10 @@ std::string reason_text(const analysis::Diagnosis& d) {
                 return "";
             }
             const analysis::CausalChain& top = d.chains.front();
+            if (top.critical_path) {
+                return root_cause_text(top) + " It cost " + critical_path_text(*top.critical_path) +
+                       ".";
+            }
             return root_cause_text(top) + " It cost " +
                    analysis::format_duration(top.time_lost_ns) + " (" +
                    format_percent(top.time_lost_share) + " of the loop).";

@@ -107,29 +107,40 @@ record() {
     sed -n 's/^throughput_batches_per_s=//p' "$work_dir/$name.out" | tail -n 1
 }
 
-# check JSON VERDICT TOP_CHAIN ACTOR COMPETITOR: empty when the diagnosis is the expected one,
-# else what differs.
+# check JSON VERDICTS TOP_CHAIN ACTOR COMPETITOR: empty when the diagnosis is the expected one,
+# else what differs. VERDICTS is one name or the choices A|B (scenarios.tsv); the fix's chain is
+# the first of class TOP_CHAIN, and it leads when the verdict is the first choice.
 check() {
-    jq -r --arg verdict "$2" --arg chain "$3" --arg actor "$4" --arg competitor "$5" '
-        [ (if .verdict.name != $verdict then "verdict \(.verdict.name)" else empty end),
+    jq -r --arg verdicts "$2" --arg chain "$3" --arg actor "$4" --arg competitor "$5" '
+        ($verdicts | split("|")) as $choices
+        | (first(.chains[]? | select(.root_cause_class == $chain)) // null) as $fix
+        | [ (if ($choices | index(.verdict.name)) == null then "verdict \(.verdict.name)" else empty end),
           (if $chain == "-" then
                ([.chains[]? | select(.confidence == "HIGH")] | length) as $high
                | if $high > 0 then "\($high) HIGH chain(s)" else empty end
-           elif (.chains[0].root_cause_class // "none") != $chain then
+           elif $fix == null then "no \($chain) chain"
+           elif .verdict.name == $choices[0] and (.chains[0].root_cause_class // "none") != $chain then
                "top chain \(.chains[0].root_cause_class // "none")"
            else empty end),
-          (if $actor == "-" then empty else
-               (.chains[0].actor // {}) as $a
+          (if $actor == "-" or $fix == null then empty else
+               ($fix.actor // {}) as $a
                | ($actor | split(":")) as $want
                | if $a.kind != $want[0] or ($want | length > 1 and $a.name != $want[1]) then
                      "actor \($a.kind // "none"):\($a.name // "")"
                  else empty end
            end),
           (if $competitor != "-" and
-              ([.chains[0].competitors[]?.comm] | index($competitor)) == null then
+              ([$fix.competitors[]?.comm] | index($competitor)) == null then
                "\($competitor) not named"
            else empty end)
         ] | join(", ")' "$1"
+}
+
+# The predicted speed-up of the chain of class $2 (the fix's cause), or n/a.
+predicted() {
+    jq -r --arg chain "$2" '(first(.chains[]? | select(.root_cause_class == $chain)
+        | .critical_path.predicted_speedup) // null) as $p
+        | if $p == null then "n/a" else "\($p * 10 | round / 10)x" end' "$1"
 }
 
 top_chain() {
@@ -137,10 +148,10 @@ top_chain() {
            else "none" end' "$1"
 }
 
-printf '%-26s %-17s %-17s %-26s %9s %9s %8s  %s\n' scenario expected verdict "top chain" \
-    before after speed-up result
+printf '%-26s %-24s %-17s %-26s %9s %9s %8s %9s  %s\n' scenario expected verdict "top chain" \
+    before after speed-up predicted result
 mismatches=0
-while read -r scenario program verdict chain actor competitor neighbour fix; do
+while read -r scenario program verdict chain actor competitor neighbour _calibration fix; do
     [[ -z $scenario || $scenario == \#* ]] && continue
     if ((${#selected[@]})) && [[ " ${selected[*]} " != *" $scenario "* ]]; then
         continue
@@ -163,9 +174,9 @@ while read -r scenario program verdict chain actor competitor neighbour fix; do
     fi
     speedup=n/a
     [[ -z $after ]] || speedup=$(awk -v a="$after" -v b="$before" 'BEGIN { printf "%.1fx", (b > 0 ? a / b : 0) }')
-    printf '%-26s %-17s %-17s %-26s %9s %9s %8s  %s\n' "$scenario" "$verdict" \
+    printf '%-26s %-24s %-17s %-26s %9s %9s %8s %9s  %s\n' "$scenario" "$verdict" \
         "$(jq -r .verdict.name "$json")" "$(top_chain "$json")" "$before" "${after:-n/a}" \
-        "$speedup" "$result"
+        "$speedup" "$(predicted "$json" "$chain")" "$result"
 done <"$table"
 
 [[ -z $keep_dir ]] || echo "trace DBs, program output and explain JSON kept in $work_dir"

@@ -118,6 +118,19 @@ struct CodeLine {
     double share = 0;               // of the weighed time (ns) of those stacks
 };
 
+// What removing the chain's cause would save, from the device queue's critical path
+// (analysis/measure/critical_path.hpp): the time the device waited because of it. For the
+// device's own chain (GPU-BOUND), what a device twice as fast would save.
+struct CriticalPathCost {
+    std::int64_t cost_ns = 0;
+    double share = 0;  // of the loop the prediction covers (loop_ns)
+    std::int64_t loop_ns = 0;
+    double speedup = 1.0;  // loop / (loop - cost)
+    double speedup_low = 1.0;
+    double speedup_high = 1.0;
+    bool device_twice_as_fast = false;  // the prediction is for a 2x faster device, not removal
+};
+
 struct CausalChain {
     VerdictClass root_cause_class = VerdictClass::kInputBound;
     Actor actor;
@@ -130,8 +143,13 @@ struct CausalChain {
     std::vector<Competitor> competitors;          // CPU contention only; largest first
     std::vector<Recommendation> recommendations;  // worded by report/recommendation_text
     Confidence confidence = Confidence::kLow;
+    // The GPU-driving threads' time that the cause accounts for (the sum of the effects), hidden
+    // behind queued device work or not.
     std::int64_t time_lost_ns = 0;
     double time_lost_share = 0;  // of the span of the threads that drive the GPU
+    // What removing the cause saves; absent when the trace has no drain of the device's queue
+    // (no synchronisation to reconstruct it from).
+    std::optional<CriticalPathCost> critical_path;
     // Where the GPU-driving threads' Python code was during this chain's time (the calls of the
     // chain, or their switch-outs blamed on its actor); absent without Python frames.
     std::optional<CodeLine> gpu_thread_line;

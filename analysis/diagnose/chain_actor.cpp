@@ -187,7 +187,7 @@ std::vector<CausalChain> actor_chains(const ChainInputs& in) {
     if (in.accounting.span_ns == 0) {
         return chains;
     }
-    auto causes = merge_minor_causes(in, attribute_causes(in.model, in.roles, in.accounting));
+    auto causes = merge_minor_causes(in, in.causes);
     for (const Cause& cause : causes) {
         CausalChain chain;
         chain.root_cause_class = cause_class(in, cause);
@@ -195,6 +195,7 @@ std::vector<CausalChain> actor_chains(const ChainInputs& in) {
         chain.effects = effects_of(in, cause);
         chain.time_lost_ns = cause.lost_ns();
         chain.time_lost_share = in.share_of_span(chain.time_lost_ns);
+        chain.critical_path = cause_cost(in, cause);
         add_waker_delay(in, cause, chain);
         if (chain.root_cause_class == VerdictClass::kCpuContended) {
             describe_cpu_contention(in, cause, chain);

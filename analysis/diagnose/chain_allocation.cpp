@@ -44,6 +44,7 @@ std::optional<CausalChain> allocation_churn_chain(const ChainInputs& in) {
     chain.root_cause_class = VerdictClass::kAllocationChurn;
     chain.time_lost_ns = lost;
     chain.time_lost_share = share;
+    chain.critical_path = in_call_cost(in, {OpCategory::kAlloc, OpCategory::kFree});
     chain.op = in.model.ops[static_cast<std::size_t>(ops.front()->op_index)].name;
     chain.facts = {{"calls", calls}};  // symptom: allocation and free calls, share of the loop
     for (const OpAccount* op : ops) {

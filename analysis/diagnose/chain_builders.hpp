@@ -8,9 +8,11 @@
 
 #include "analysis/diagnose/actor_causes.hpp"
 #include "analysis/diagnose/causal_chain.hpp"
+#include "analysis/diagnose/cause_time.hpp"
 #include "analysis/diagnose/dataloader_facts.hpp"
 #include "analysis/diagnose/process_roles.hpp"
 #include "analysis/measure/call_accounting.hpp"
+#include "analysis/measure/device_queue.hpp"
 #include "analysis/measure/system_context.hpp"
 #include "analysis/model/trace_model.hpp"
 
@@ -35,6 +37,9 @@ struct ChainInputs {
     const Roles& roles;
     const CallAccounting& accounting;
     const DataLoaderFacts& loader;
+    const std::vector<Cause>& causes;        // attribute_causes()
+    const std::vector<DeviceQueue>& queues;  // one per primary thread, in its order
+    const CauseTimeline& timeline;           // where each cause's time lies on them
     TimeWindow range;
     SystemContext during_slow_calls;  // while slow calls ran
     SystemContext during_span;        // while the GPU-driving threads ran their loop
@@ -67,6 +72,19 @@ std::optional<CausalChain> gpu_bound_chain(const ChainInputs& in);
 std::optional<CausalChain> transfer_chain(const ChainInputs& in);
 std::optional<CausalChain> allocation_churn_chain(const ChainInputs& in);
 std::optional<CausalChain> cold_start_chain(const ChainInputs& in);
+
+// What removing `removal`'s time from the GPU-driving threads saves; absent without a drain of
+// the device's queue.
+std::optional<CriticalPathCost> critical_path_cost(const ChainInputs& in,
+                                                   const HostTimeRemoval& removal);
+// The same for the union of `parts`, each per primary thread.
+std::optional<CriticalPathCost> union_cost(const ChainInputs& in,
+                                           const std::vector<const PerThreadTime*>& parts);
+// The same for one cause of actor_causes.hpp (with its members).
+std::optional<CriticalPathCost> cause_cost(const ChainInputs& in, const Cause& cause);
+// The same for the calls' own time in `categories`.
+std::optional<CriticalPathCost> in_call_cost(const ChainInputs& in,
+                                             std::initializer_list<OpCategory> categories);
 
 // Shared by the builders.
 // Whether the CPUs were full for the traced tree while the GPU threads ran their loop (its

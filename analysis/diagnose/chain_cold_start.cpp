@@ -26,6 +26,7 @@ std::optional<CausalChain> cold_start_chain(const ChainInputs& in) {
     chain.root_cause_class = VerdictClass::kColdStart;
     chain.time_lost_ns = acc.cold_excess_ns;
     chain.time_lost_share = share;
+    chain.critical_path = union_cost(in, {&in.timeline.cold_calls});
     // Symptom: how many ops' first calls, their excess (the time lost) against the loop's span.
     chain.facts = {{"ops", static_cast<std::int64_t>(calls.size())}, {"span_ns", acc.span_ns}};
     bool first_launch_slow = false;

@@ -1,5 +1,7 @@
 // GPU-BOUND: the thread that drives the GPU spends its loop in synchronisation, on CPU spinning
 // or asleep in the sync itself (not preempted), and the host is otherwise idle.
+#include <algorithm>
+
 #include "analysis/diagnose/chain_builders.hpp"
 
 namespace causeway::analysis {
@@ -43,7 +45,20 @@ std::optional<CausalChain> gpu_bound_chain(const ChainInputs& in) {
     if (ctx.snapshots > 0) {
         chain.evidence.push_back(make_evidence(EvidenceKind::kCpuBusyDuringLoop, ctx.cpu_busy_pct));
     }
-    chain.recommendations.push_back({RecommendationKind::kFasterDeviceWork});
+    chain.critical_path = critical_path_cost(in, {.per_queue = {}, .device_scale = 0.5});
+    // The share of the loop the device was not busy: the host's own part of the critical path.
+    std::int64_t loop_ns = 0;
+    std::int64_t device_ns = 0;
+    for (const DeviceQueue& queue : in.queues) {
+        add_to(loop_ns, queue.loop_ns());
+        add_to(device_ns, queue.device_busy_ns());
+    }
+    const double host_share =
+        loop_ns > 0
+            ? std::max(0.0, 1.0 - static_cast<double>(device_ns) / static_cast<double>(loop_ns))
+            : 0.0;
+    chain.recommendations.push_back(
+        {RecommendationKind::kFasterDeviceWork, {{"host_critical_share", host_share}}});
     chain.confidence = runnable < 0.1 && host_idle ? Confidence::kHigh : Confidence::kMedium;
     blame_device(chain, CauseKind::kDevice, "GPU", EffectKind::kInDevice);
     return chain;

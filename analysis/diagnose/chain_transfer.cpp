@@ -21,6 +21,7 @@ std::optional<CausalChain> transfer_chain(const ChainInputs& in) {
     chain.root_cause_class = VerdictClass::kTransferBound;
     chain.time_lost_ns = lost;
     chain.time_lost_share = share;
+    chain.critical_path = in_call_cost(in, {OpCategory::kCopy});
     double pageable = acc.copy_bytes > 0 ? static_cast<double>(acc.pageable_copy_bytes) /
                                                static_cast<double>(acc.copy_bytes)
                                          : 0.0;

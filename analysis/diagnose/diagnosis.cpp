@@ -67,6 +67,15 @@ void cap_chains_resting_on_unknown_reasons(const TraceModel& model,
     }
 }
 
+// The chain whose removal gains most comes first: by critical-path cost where both have one,
+// else by the time they account for.
+bool costs_more(const CausalChain& a, const CausalChain& b) {
+    if (a.critical_path && b.critical_path) {
+        return a.critical_path->cost_ns > b.critical_path->cost_ns;
+    }
+    return a.time_lost_ns > b.time_lost_ns;
+}
+
 }  // namespace
 
 Diagnosis diagnose(const TraceModel& model, const DiagnosisOptions& options) {
@@ -78,11 +87,20 @@ Diagnosis diagnose(const TraceModel& model, const DiagnosisOptions& options) {
     });
     CallAccounting accounting = account_calls(model, roles, filter);
     DataLoaderFacts loader = dataloader_facts(model, roles);
+    const std::vector<Cause> causes = attribute_causes(model, roles, accounting);
+    std::vector<DeviceQueue> queues;
+    for (const ThreadAccount& primary : accounting.primary) {
+        queues.push_back(reconstruct_queue(model, filter, primary.thread_index));
+    }
+    const CauseTimeline timeline = cause_timeline(model, roles, filter, accounting, causes);
     ChainInputs inputs{
         .model = model,
         .roles = roles,
         .accounting = accounting,
         .loader = loader,
+        .causes = causes,
+        .queues = queues,
+        .timeline = timeline,
         .range = filter.window(),
         .during_slow_calls = context_during(model, accounting.slow_intervals, filter.window()),
         .during_span = context_during(model, primary_spans(accounting), filter.window()),
@@ -102,8 +120,7 @@ Diagnosis diagnose(const TraceModel& model, const DiagnosisOptions& options) {
         }
     }
     cap_chains_resting_on_unknown_reasons(model, d.chains);
-    std::stable_sort(d.chains.begin(), d.chains.end(),
-                     [](const auto& a, const auto& b) { return a.time_lost_ns > b.time_lost_ns; });
+    std::stable_sort(d.chains.begin(), d.chains.end(), costs_more);
     d.data_quality = data_quality_report(model);
     d.verdict = decide_verdict(accounting, d.chains, d.data_quality, scheduling_known(model),
                                host_event_rows(model));

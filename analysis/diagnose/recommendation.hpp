@@ -29,7 +29,7 @@ enum class RecommendationKind {
     kFasterOutsideProcess,    // the loop waits for a process outside the tree (the chain's actor)
     kShorterCriticalSection,  // the loop waits for a lock (the chain's actor holds it)
     kAvoidGil,                // the lock may be the GIL
-    kFasterDeviceWork,        // the device itself is the bottleneck
+    kFasterDeviceWork,        // {host_critical_share}: the device itself is the bottleneck
     kReuseDeviceBuffers,      // device memory allocated and freed in the loop
     kReusePinnedBuffers,      // {pinned_share}: pinned host buffers allocated in the loop
     kPinnedCopies,            // copies from pageable memory

@@ -19,12 +19,17 @@ std::vector<ScenarioSpec> read_scenario_table(const std::string& path) {
         }
         std::istringstream columns(line);
         ScenarioSpec spec;
-        columns >> spec.name >> spec.program >> spec.verdict >> spec.top_chain >> spec.actor >>
-            spec.competitor >> spec.neighbour;
+        std::string verdicts;
+        columns >> spec.name >> spec.program >> verdicts >> spec.top_chain >> spec.actor >>
+            spec.competitor >> spec.neighbour >> spec.calibration;
+        std::istringstream choices(verdicts);
+        for (std::string choice; std::getline(choices, choice, '|');) {
+            spec.verdicts.push_back(choice);
+        }
         std::getline(columns >> std::ws, spec.fix);
         if (spec.fix.empty()) {  // a short line leaves the last column empty
             throw std::runtime_error(path + ":" + std::to_string(number) +
-                                     ": expected eight columns (see the file's header)");
+                                     ": expected nine columns (see the file's header)");
         }
         scenarios.push_back(spec);
     }

@@ -1,5 +1,5 @@
 #pragma once
-// The two ways a training loop gets its batch, as one function each so that every scenario that
+// The ways a training loop gets its batch, as one function each so that every scenario that
 // uses them does exactly the same work per batch.
 
 #include <cstddef>
@@ -14,6 +14,11 @@ namespace causeway::scenarios {
 // Direct indexing (`x[idx]`) in the training process: the sampled rows are gathered into a new
 // tensor (fresh pages) and trained on.
 void train_on_direct_batch(const InMemoryDataset& dataset, DeviceModel& model, std::int64_t batch,
+                           std::size_t batch_size);
+
+// Direct slicing (`x[i:i+batch_size]`, a view of the in-memory tensor): the batch's rows are
+// copied to the device straight from the dataset, with no copy on the host.
+void train_on_sliced_batch(const InMemoryDataset& dataset, DeviceModel& model, std::int64_t batch,
                            std::size_t batch_size);
 
 // Takes batch `batch` from the DataLoader, trains on it and hands its slot back.

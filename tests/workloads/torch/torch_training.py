@@ -198,7 +198,11 @@ def main():
             break
     elapsed = time.monotonic() - started
     if refresher is not None:
+        # Joined, not left to die with the interpreter: a daemon thread still inside a torch op
+        # while the interpreter tears down aborts the process ("terminate called without an
+        # active exception").
         refresher.stop.set()
+        refresher.join()
     batches.close()  # the DataLoader shuts its workers down and reaps them
     print(f"torch_training variant={args.variant}{' fixed' if args.fixed else ''} steps={steps} seconds={elapsed:.3f}")
     print(f"throughput_batches_per_s={steps / elapsed:.1f}", flush=True)

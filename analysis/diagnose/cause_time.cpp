@@ -1,0 +1,197 @@
+#include "analysis/diagnose/cause_time.hpp"
+
+#include <algorithm>
+
+namespace causeway::analysis {
+namespace {
+
+enum class Piece { kOnCpu, kPreempted, kAsleep, kRunQueue };
+
+// Cuts [start_ns, end_ns) of one thread into on-CPU, preempted, asleep and run-queue pieces
+// along its off-CPU intervals; `next` walks them forward across calls to this.
+template <class OnPiece>
+void split(const std::vector<OffCpuInterval>& intervals, std::size_t& next, std::int64_t start_ns,
+           std::int64_t end_ns, OnPiece on_piece) {
+    while (next < intervals.size() && intervals[next].end_ns() <= start_ns) {
+        ++next;
+    }
+    std::int64_t at = start_ns;
+    for (std::size_t i = next; i < intervals.size() && intervals[i].ts_ns < end_ns; ++i) {
+        const OffCpuInterval& o = intervals[i];
+        const std::int64_t from = std::max(start_ns, o.ts_ns);
+        const std::int64_t to = std::min(end_ns, o.end_ns());
+        if (from > at) {
+            on_piece(Piece::kOnCpu, at, from, nullptr);
+        }
+        if (o.preempted) {
+            on_piece(Piece::kPreempted, from, to, &o);
+        } else {
+            const std::int64_t woken = std::clamp(o.woken_ns(), from, to);
+            on_piece(Piece::kAsleep, from, woken, &o);
+            on_piece(Piece::kRunQueue, woken, to, &o);
+        }
+        at = std::max(at, to);
+    }
+    if (end_ns > at) {
+        on_piece(Piece::kOnCpu, at, end_ns, nullptr);
+    }
+}
+
+class TimelineBuilder {
+  public:
+    TimelineBuilder(const TraceModel& model, const Roles& roles, const CallAccounting& acc,
+                    const std::vector<Cause>& causes, CauseTimeline& out)
+        : model_(model), roles_(roles), threads_(acc.primary.size()), out_(out) {
+        std::int64_t runq = 0;
+        for (const Cause& cause : causes) {
+            add_to(runq, cause.runq_wait_ns);
+        }
+        for (const Cause& cause : causes) {
+            if (cause.runq_wait_ns > 0 && runq > 0) {
+                runq_shares_.emplace_back(
+                    cause.key, static_cast<double>(cause.runq_wait_ns) / static_cast<double>(runq));
+            }
+        }
+        for (auto& list : out_.in_calls) {
+            list.resize(threads_);
+        }
+        out_.cold_calls.resize(threads_);
+    }
+
+    void blame(const CauseKey& key, std::size_t q, std::int64_t start_ns, std::int64_t end_ns,
+               double weight = 1.0) {
+        if (end_ns <= start_ns) {
+            return;
+        }
+        auto& per_thread = out_.by_cause[key];
+        per_thread.resize(threads_);
+        per_thread[q].push_back({start_ns, end_ns, weight});
+    }
+
+    // Preempted and run-queue pieces, in calls or between them.
+    void blame_cpu_taken(Piece piece, std::size_t q, std::int64_t from, std::int64_t to,
+                         const OffCpuInterval* o) {
+        if (piece == Piece::kPreempted) {
+            blame(competitor_cause(model_, roles_, o->next_thread_index), q, from, to);
+        } else if (piece == Piece::kRunQueue) {
+            for (const auto& [key, share] : runq_shares_) {
+                blame(key, q, from, to, share);
+            }
+        }
+    }
+
+    void gap(std::size_t q, const std::vector<OffCpuInterval>& intervals, std::size_t& next,
+             std::int64_t start_ns, std::int64_t end_ns) {
+        std::optional<CauseKey> receiving;  // the workers whose batch it is receiving
+        split(intervals, next, start_ns, end_ns,
+              [&](Piece piece, std::int64_t from, std::int64_t to, const OffCpuInterval* o) {
+                  if (piece == Piece::kAsleep) {
+                      CauseKey key = sleep_cause(model_, roles_, *o);
+                      blame(key, q, from, to);
+                      if (key.kind == CauseKind::kDataLoaderWorkers) {
+                          receiving = key;
+                      }
+                  } else if (piece == Piece::kOnCpu) {
+                      if (receiving) {
+                          blame(*receiving, q, from, to);
+                      }
+                  } else {
+                      blame_cpu_taken(piece, q, from, to, o);
+                  }
+              });
+    }
+
+    void call(std::size_t q, const std::vector<OffCpuInterval>& intervals, std::size_t& next,
+              std::int64_t start_ns, std::int64_t end_ns, OpCategory category) {
+        auto& own = out_.in_calls[static_cast<std::size_t>(category)][q];
+        split(intervals, next, start_ns, end_ns,
+              [&](Piece piece, std::int64_t from, std::int64_t to, const OffCpuInterval* o) {
+                  if (piece == Piece::kOnCpu) {
+                      if (to > from) {
+                          own.push_back({from, to, 1.0});
+                      }
+                  } else if (piece != Piece::kAsleep) {
+                      blame_cpu_taken(piece, q, from, to, o);
+                  }
+              });
+    }
+
+  private:
+    const TraceModel& model_;
+    const Roles& roles_;
+    std::size_t threads_;
+    CauseTimeline& out_;
+    std::vector<std::pair<CauseKey, double>> runq_shares_;
+};
+
+// The excess of each slow first call over its op's median, as a share of the call, per primary
+// thread.
+void add_cold_calls(const TraceModel& model, const CallAccounting& acc, CauseTimeline& out) {
+    std::vector<std::int64_t> p50_of_op(model.ops.size(), 0);
+    for (const OpAccount& op : acc.ops) {
+        p50_of_op[static_cast<std::size_t>(op.op_index)] = op.dur.p50_ns;
+    }
+    for (std::uint32_t call : acc.cold_calls) {
+        for (std::size_t q = 0; q < acc.primary.size(); ++q) {
+            if (acc.primary[q].thread_index != model.calls.thread_index[call]) {
+                continue;
+            }
+            const std::int64_t dur = model.calls.dur_ns[call];
+            const std::int64_t excess =
+                dur - p50_of_op[static_cast<std::size_t>(model.calls.op_index[call])];
+            if (dur > 0 && excess > 0) {
+                out.cold_calls[q].push_back(
+                    {model.calls.ts_ns[call], model.calls.end_ns(call),
+                     static_cast<double>(excess) / static_cast<double>(dur)});
+            }
+        }
+    }
+}
+
+}  // namespace
+
+CauseTimeline cause_timeline(const TraceModel& model, const Roles& roles,
+                             const ResolvedFilter& filter, const CallAccounting& accounting,
+                             const std::vector<Cause>& causes) {
+    CauseTimeline out;
+    TimelineBuilder builder(model, roles, accounting, causes, out);
+    const CudaCalls& c = model.calls;
+    for (std::size_t q = 0; q < accounting.primary.size(); ++q) {
+        const int thread = accounting.primary[q].thread_index;
+        const auto& intervals = model.offcpu_by_thread[static_cast<std::size_t>(thread)];
+        std::size_t next = 0;
+        std::int64_t previous_end = -1;
+        for (std::uint32_t i : model.calls_by_thread[static_cast<std::size_t>(thread)]) {
+            if (c.enclosed[i] != 0 || !filter.call_selected(i)) {
+                continue;
+            }
+            if (previous_end >= 0 && c.ts_ns[i] > previous_end) {
+                builder.gap(q, intervals, next, previous_end, c.ts_ns[i]);
+            }
+            // As in the accounting: a call that starts before the previous return is measured
+            // from that return.
+            const std::int64_t start = std::max(c.ts_ns[i], previous_end);
+            const std::int64_t end = std::max(c.end_ns(i), start);
+            builder.call(q, intervals, next, start, end,
+                         model.ops[static_cast<std::size_t>(c.op_index[i])].category);
+            previous_end = end;
+        }
+    }
+    add_cold_calls(model, accounting, out);
+    for (auto& [key, per_thread] : out.by_cause) {
+        for (auto& list : per_thread) {
+            normalise_intervals(list);
+        }
+    }
+    for (auto& category : out.in_calls) {
+        for (auto& list : category) {
+            normalise_intervals(list);
+        }
+    }
+    for (auto& list : out.cold_calls) {
+        normalise_intervals(list);
+    }
+    return out;
+}
+
+}  // namespace causeway::analysis

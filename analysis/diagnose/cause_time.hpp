@@ -1,0 +1,40 @@
+#pragma once
+// Where each cause's time lies on the GPU-driving threads' timelines, for the critical-path
+// replay (analysis/measure/critical_path.hpp): the same blame as actor_causes.hpp, kept as
+// intervals instead of sums.
+//  * Runnable but not running, in calls or between them: the cause of the thread that held the
+//    CPU.
+//  * Asleep between calls: the cause that ended the sleep; the run-queue wait after it is shared
+//    among the causes that took the CPU, by their preempted time.
+//  * On a CPU between calls after a sleep that DataLoader workers ended: receiving their batch,
+//    theirs too.
+//  * Inside calls and on a CPU: the call's own host work, by its op's category (the device chains'
+//    time: staging a pageable copy, the allocator's bookkeeping). Asleep inside a call is waiting
+//    for the device, which stays.
+
+#include <array>
+#include <map>
+#include <vector>
+
+#include "analysis/diagnose/actor_causes.hpp"
+#include "analysis/measure/call_accounting.hpp"
+#include "analysis/measure/critical_path.hpp"
+
+namespace causeway::analysis {
+
+// Intervals per primary thread, in CallAccounting::primary's order.
+using PerThreadTime = std::vector<std::vector<WeightedInterval>>;
+
+struct CauseTimeline {
+    std::map<CauseKey, PerThreadTime> by_cause;
+    std::array<PerThreadTime, kCategoryCount> in_calls;  // the calls' own time, by OpCategory
+    // The first call of each op per thread that was slow (CallAccounting::cold_calls), its excess
+    // share of it.
+    PerThreadTime cold_calls;
+};
+
+CauseTimeline cause_timeline(const TraceModel& model, const Roles& roles,
+                             const ResolvedFilter& filter, const CallAccounting& accounting,
+                             const std::vector<Cause>& causes);
+
+}  // namespace causeway::analysis

@@ -1,0 +1,62 @@
+// The critical-path cost of a chain: its time on the GPU-driving threads, replayed against the
+// device's queue (analysis/measure/critical_path.hpp).
+#include <algorithm>
+
+#include "analysis/diagnose/chain_builders.hpp"
+
+namespace causeway::analysis {
+
+std::optional<CriticalPathCost> union_cost(const ChainInputs& in,
+                                           const std::vector<const PerThreadTime*>& parts) {
+    HostTimeRemoval removal;
+    removal.per_queue.resize(in.queues.size());
+    for (const PerThreadTime* per_thread : parts) {
+        for (std::size_t q = 0; q < per_thread->size() && q < removal.per_queue.size(); ++q) {
+            auto& list = removal.per_queue[q];
+            list.insert(list.end(), (*per_thread)[q].begin(), (*per_thread)[q].end());
+        }
+    }
+    for (auto& list : removal.per_queue) {
+        normalise_intervals(list);
+    }
+    return critical_path_cost(in, removal);
+}
+
+std::optional<CriticalPathCost> critical_path_cost(const ChainInputs& in,
+                                                   const HostTimeRemoval& removal) {
+    const SpeedupPrediction p = predict_speedup(in.queues, removal);
+    if (p.loop_ns <= 0) {
+        return std::nullopt;
+    }
+    return CriticalPathCost{.cost_ns = p.saved_ns,
+                            .share = p.saved_share(),
+                            .loop_ns = p.loop_ns,
+                            .speedup = p.speedup,
+                            .speedup_low = p.speedup_low,
+                            .speedup_high = p.speedup_high,
+                            .device_twice_as_fast = removal.device_scale < 1.0};
+}
+
+std::optional<CriticalPathCost> in_call_cost(const ChainInputs& in,
+                                             std::initializer_list<OpCategory> categories) {
+    std::vector<const PerThreadTime*> parts;
+    for (OpCategory category : categories) {
+        parts.push_back(&in.timeline.in_calls[static_cast<std::size_t>(category)]);
+    }
+    return union_cost(in, parts);
+}
+
+std::optional<CriticalPathCost> cause_cost(const ChainInputs& in, const Cause& cause) {
+    std::vector<const PerThreadTime*> parts;
+    std::vector<CauseKey> keys = cause.members;
+    keys.push_back(cause.key);
+    for (const CauseKey& key : keys) {
+        auto found = in.timeline.by_cause.find(key);
+        if (found != in.timeline.by_cause.end()) {
+            parts.push_back(&found->second);
+        }
+    }
+    return union_cost(in, parts);
+}
+
+}  // namespace causeway::analysis

@@ -1,0 +1,158 @@
+#include "analysis/measure/critical_path.hpp"
+
+#include <algorithm>
+#include <utility>
+
+namespace causeway::analysis {
+namespace {
+
+// Time removed from one thread's timeline before a moment: prefix sums over its intervals.
+class RemovedTime {
+  public:
+    explicit RemovedTime(const std::vector<WeightedInterval>& intervals) : intervals_(intervals) {
+        prefix_.reserve(intervals.size() + 1);
+        prefix_.push_back(0);
+        for (const WeightedInterval& i : intervals) {
+            prefix_.push_back(prefix_.back() +
+                              i.weight * static_cast<double>(i.end_ns - i.start_ns));
+        }
+    }
+
+    // Removed time in [0, ts_ns).
+    double before(std::int64_t ts_ns) const {
+        auto after =
+            std::partition_point(intervals_.begin(), intervals_.end(),
+                                 [ts_ns](const WeightedInterval& i) { return i.start_ns < ts_ns; });
+        auto k = static_cast<std::size_t>(after - intervals_.begin());
+        if (k == 0) {
+            return 0;
+        }
+        const WeightedInterval& last = intervals_[k - 1];
+        double partial =
+            last.weight * static_cast<double>(std::min(ts_ns, last.end_ns) - last.start_ns);
+        return prefix_[k - 1] + partial;
+    }
+
+  private:
+    const std::vector<WeightedInterval>& intervals_;
+    std::vector<double> prefix_;
+};
+
+enum class Bound { kEstimate, kMostWork, kLeastWork };
+
+std::int64_t device_work(const DrainPeriod& p, Bound bound) {
+    switch (bound) {
+        case Bound::kEstimate:
+            break;
+        case Bound::kMostWork:
+            return p.device_high_ns;
+        case Bound::kLeastWork:
+            return p.device_low_ns;
+    }
+    return p.device_ns;
+}
+
+// The period's length with `removed` cut out of the host's time and the device's work scaled.
+double replayed_span(const DeviceQueue& queue, const DrainPeriod& p, const RemovedTime& removed,
+                     double device_scale, Bound bound) {
+    const double removed_at_start = removed.before(p.start_ns);
+    auto moved = [&](std::int64_t ts_ns) {
+        return static_cast<double>(ts_ns - p.start_ns) - (removed.before(ts_ns) - removed_at_start);
+    };
+    double finish = 0;
+    if (p.enqueues > 0) {
+        const double part = static_cast<double>(device_work(p, bound)) * device_scale /
+                            static_cast<double>(p.enqueues);
+        for (std::uint32_t i = 0; i < p.enqueues; ++i) {
+            finish = std::max(finish, moved(queue.enqueue_ns[p.first_enqueue + i]) +
+                                          part * static_cast<double>(p.enqueues - i));
+        }
+    }
+    // The host reaches the drain and pays its own cost, and the time it lost its CPU inside the
+    // drain unless that is removed too (as if lost after the device was done).
+    const double removed_in_drain = removed.before(p.drain_ns) - removed.before(p.drain_entry_ns);
+    const double in_drain =
+        std::max(0.0, static_cast<double>(p.drain_own_ns + p.drain_runnable_ns) - removed_in_drain);
+    return std::max(finish, moved(p.drain_entry_ns) + in_drain);
+}
+
+double saved_by(const std::vector<DeviceQueue>& queues, const HostTimeRemoval& removal,
+                Bound bound) {
+    static const std::vector<WeightedInterval> kNothing;
+    double saved = 0;
+    for (std::size_t q = 0; q < queues.size(); ++q) {
+        const RemovedTime none(kNothing);
+        const RemovedTime removed(q < removal.per_queue.size() ? removal.per_queue[q] : kNothing);
+        for (const DrainPeriod& p : queues[q].periods) {
+            saved += replayed_span(queues[q], p, none, 1.0, bound) -
+                     replayed_span(queues[q], p, removed, removal.device_scale, bound);
+        }
+    }
+    return saved;
+}
+
+double speedup_of(std::int64_t loop_ns, std::int64_t saved_ns) {
+    const std::int64_t left = loop_ns - saved_ns;
+    return left > 0 ? static_cast<double>(loop_ns) / static_cast<double>(left) : 1.0;
+}
+
+}  // namespace
+
+void normalise_intervals(std::vector<WeightedInterval>& intervals) {
+    // A sweep over the ends: the weight in force between two of them is the sum of the
+    // intervals that cover that stretch.
+    std::vector<std::pair<std::int64_t, double>> edges;
+    edges.reserve(intervals.size() * 2);
+    for (const WeightedInterval& i : intervals) {
+        if (i.end_ns > i.start_ns && i.weight > 0) {
+            edges.emplace_back(i.start_ns, i.weight);
+            edges.emplace_back(i.end_ns, -i.weight);
+        }
+    }
+    std::sort(edges.begin(), edges.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<WeightedInterval> merged;
+    double weight = 0;
+    for (std::size_t e = 0; e < edges.size(); ++e) {
+        weight += edges[e].second;
+        const bool last_at_this_time =
+            e + 1 == edges.size() || edges[e + 1].first != edges[e].first;
+        if (!last_at_this_time || e + 1 == edges.size() || weight <= 1e-9) {
+            continue;
+        }
+        const double w = std::min(weight, 1.0);
+        if (!merged.empty() && merged.back().end_ns == edges[e].first &&
+            merged.back().weight == w) {
+            merged.back().end_ns = edges[e + 1].first;
+        } else {
+            merged.push_back({edges[e].first, edges[e + 1].first, w});
+        }
+    }
+    intervals = std::move(merged);
+}
+
+SpeedupPrediction predict_speedup(const std::vector<DeviceQueue>& queues,
+                                  const HostTimeRemoval& removal) {
+    SpeedupPrediction prediction;
+    for (const DeviceQueue& queue : queues) {
+        add_to(prediction.loop_ns, queue.loop_ns());
+    }
+    auto clamp_saved = [&](double saved) {
+        return std::clamp<std::int64_t>(static_cast<std::int64_t>(saved), 0, prediction.loop_ns);
+    };
+    prediction.saved_ns = clamp_saved(saved_by(queues, removal, Bound::kEstimate));
+    // Less device work leaves more of a host delay exposed, so the high end of a host removal
+    // comes with the least work in the estimated periods; a faster device gains most with the
+    // most work.
+    const bool host = removal.device_scale == 1.0;
+    const std::int64_t with_most = clamp_saved(saved_by(queues, removal, Bound::kMostWork));
+    const std::int64_t with_least = clamp_saved(saved_by(queues, removal, Bound::kLeastWork));
+    prediction.saved_low_ns = std::min({host ? with_most : with_least, prediction.saved_ns});
+    prediction.saved_high_ns = std::max({host ? with_least : with_most, prediction.saved_ns});
+    prediction.speedup = speedup_of(prediction.loop_ns, prediction.saved_ns);
+    prediction.speedup_low = speedup_of(prediction.loop_ns, prediction.saved_low_ns);
+    prediction.speedup_high = speedup_of(prediction.loop_ns, prediction.saved_high_ns);
+    return prediction;
+}
+
+}  // namespace causeway::analysis

@@ -1,0 +1,55 @@
+#pragma once
+// What removing a delay of the GPU-driving threads would save: each drain period of the device's
+// queue (device_queue.hpp) replayed with the delay's time cut out of the host's timeline. The
+// enqueues move earlier by the time removed before them; the device serves the period's work
+// (FIFO, equal parts) from when each part is enqueued; the period ends when both the host has
+// reached its drain and the device has finished. A delay while the queue was empty costs all of
+// it; a delay hidden behind queued work costs only what the device then waited.
+//
+// The loop's speed-up is loop / (loop - saved). Periods whose device work is only estimated give
+// the interval: their most likely work at its high end gives the low end, at its low end the high
+// end (device_queue.hpp).
+
+#include <cstdint>
+#include <vector>
+
+#include "analysis/measure/device_queue.hpp"
+
+namespace causeway::analysis {
+
+// Part of a GPU-driving thread's time that a cause accounts for: `weight` of [start_ns, end_ns)
+// (a share, when the time is split among causes). Per thread, sorted and disjoint.
+struct WeightedInterval {
+    std::int64_t start_ns = 0;
+    std::int64_t end_ns = 0;
+    double weight = 1.0;
+};
+
+// What to take away, per queue (same order as the queues): host time, and the device's work
+// scaled by device_scale (0.5: a device twice as fast).
+struct HostTimeRemoval {
+    std::vector<std::vector<WeightedInterval>> per_queue;
+    double device_scale = 1.0;
+};
+
+struct SpeedupPrediction {
+    std::int64_t loop_ns = 0;  // the loops the queues cover, summed
+    std::int64_t saved_ns = 0;
+    std::int64_t saved_low_ns = 0;   // with estimated periods at their most device work
+    std::int64_t saved_high_ns = 0;  // with estimated periods at their least
+    double speedup = 1.0;
+    double speedup_low = 1.0;
+    double speedup_high = 1.0;
+
+    double saved_share() const {
+        return loop_ns > 0 ? static_cast<double>(saved_ns) / static_cast<double>(loop_ns) : 0.0;
+    }
+};
+
+SpeedupPrediction predict_speedup(const std::vector<DeviceQueue>& queues,
+                                  const HostTimeRemoval& removal);
+
+// Sorts `intervals` and merges the ones that overlap (weights of one span add, up to 1).
+void normalise_intervals(std::vector<WeightedInterval>& intervals);
+
+}  // namespace causeway::analysis

@@ -1,0 +1,172 @@
+#include "analysis/measure/device_queue.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+
+#include "analysis/measure/distribution.hpp"
+#include "analysis/measure/offcpu_overlap.hpp"
+
+namespace causeway::analysis {
+namespace {
+
+// A copy or free without Async in its name (cudaMemcpy, cuMemcpyDtoH_v2, cudaFree).
+bool blocking_copy(const OpInfo& op) {
+    return op.category == OpCategory::kCopy && op.name.find("Async") == std::string::npos;
+}
+
+// The least work that, queued at `enqueue_ns` (relative, in order) in equal parts, finishes at
+// `done_ns`: a FIFO of n equal parts s = W/n finishes at max_i(e_i + (n - i) s), so the W that
+// brings the first of those terms to done_ns.
+std::int64_t work_finishing_at(const std::int64_t* enqueue_ns, std::uint32_t n,
+                               std::int64_t done_ns) {
+    if (n == 0) {
+        return 0;
+    }
+    double least = std::numeric_limits<double>::max();
+    for (std::uint32_t i = 0; i < n; ++i) {
+        double parts_left = static_cast<double>(n - i);
+        least = std::min(least,
+                         static_cast<double>(std::max<std::int64_t>(done_ns - enqueue_ns[i], 0)) *
+                             static_cast<double>(n) / parts_left);
+    }
+    return static_cast<std::int64_t>(least);
+}
+
+// Per drain op of the thread: its own cost, the least time one of its calls spent on a CPU or
+// asleep (a drain with nothing left to wait for; its time runnable but not running excluded).
+std::map<int, std::int64_t> drain_own_cost(const TraceModel& model,
+                                           const std::vector<std::uint32_t>& calls,
+                                           int thread_index) {
+    std::map<int, std::int64_t> own;
+    OffCpuCursor cursor(model.offcpu_by_thread[static_cast<std::size_t>(thread_index)]);
+    for (std::uint32_t call : calls) {
+        int op = model.calls.op_index[call];
+        if (!drains_queue(model.ops[static_cast<std::size_t>(op)])) {
+            continue;
+        }
+        const std::int64_t kept_cpu_ns =
+            model.calls.dur_ns[call] -
+            cursor.measure(model.calls.ts_ns[call], model.calls.end_ns(call), nullptr)
+                .runnable_waiting_ns();
+        auto [at, first] = own.try_emplace(op, kept_cpu_ns);
+        if (!first) {
+            at->second = std::min(at->second, kept_cpu_ns);
+        }
+    }
+    // Every call of a synchronisation may have waited: its own cost is the API's, a few
+    // microseconds on real hardware, never more than kSyncOwnMaxNs.
+    for (auto& [op, ns] : own) {
+        if (model.ops[static_cast<std::size_t>(op)].category == OpCategory::kSync) {
+            ns = std::min(ns, kSyncOwnMaxNs);
+        }
+    }
+    return own;
+}
+
+// Periods whose drain did not wait, from the measured ones (DrainPeriod::device_ns).
+void estimate_unmeasured_periods(DeviceQueue& queue) {
+    std::vector<std::int64_t> measured;
+    for (const DrainPeriod& p : queue.periods) {
+        if (p.waited) {
+            measured.push_back(p.device_ns);
+        }
+    }
+    const bool none = measured.empty();
+    const std::int64_t median = none ? 0 : percentile(measured, 50);
+    const std::int64_t low = none ? 0 : percentile(measured, 10);
+    const std::int64_t high = none ? 0 : percentile(measured, 90);
+    for (DrainPeriod& p : queue.periods) {
+        if (p.waited) {
+            p.device_low_ns = p.device_high_ns = p.device_ns;
+        } else if (none) {
+            p.device_ns = p.device_max_ns / 2;
+            p.device_high_ns = p.device_max_ns;
+        } else {
+            p.device_ns = std::min(median, p.device_max_ns);
+            p.device_low_ns = std::min(low, p.device_max_ns);
+            p.device_high_ns = std::min(high, p.device_max_ns);
+        }
+    }
+}
+
+}  // namespace
+
+bool enqueues_work(const OpInfo& op) {
+    return op.category == OpCategory::kKernel || op.category == OpCategory::kCopy;
+}
+
+bool drains_queue(const OpInfo& op) {
+    // cudaFree and cuMemFree wait for the device before they free; their Async forms do not.
+    const bool blocking_free =
+        op.category == OpCategory::kFree && op.name.find("Async") == std::string::npos;
+    return op.category == OpCategory::kSync || blocking_copy(op) || blocking_free;
+}
+
+std::int64_t DeviceQueue::device_busy_ns() const {
+    std::int64_t busy = 0;
+    for (const DrainPeriod& p : periods) {
+        add_to(busy, p.device_ns);
+    }
+    return busy;
+}
+
+DeviceQueue reconstruct_queue(const TraceModel& model, const ResolvedFilter& filter,
+                              int thread_index) {
+    DeviceQueue queue;
+    queue.thread_index = thread_index;
+    std::vector<std::uint32_t> calls;
+    for (std::uint32_t call : model.calls_by_thread[static_cast<std::size_t>(thread_index)]) {
+        if (model.calls.enclosed[call] == 0 && filter.call_selected(call)) {
+            calls.push_back(call);
+        }
+    }
+    const std::map<int, std::int64_t> own = drain_own_cost(model, calls, thread_index);
+    OffCpuCursor cursor(model.offcpu_by_thread[static_cast<std::size_t>(thread_index)]);
+    std::int64_t period_start = -1;  // no drain seen yet: what comes before is not a period
+    std::uint32_t first_enqueue = 0;
+    for (std::uint32_t call : calls) {
+        const OpInfo& op = model.ops[static_cast<std::size_t>(model.calls.op_index[call])];
+        const std::int64_t entry = model.calls.ts_ns[call];
+        const std::int64_t end = std::max(model.calls.end_ns(call), period_start);
+        if (drains_queue(op)) {
+            if (period_start >= 0 && entry >= period_start) {
+                DrainPeriod p{.start_ns = period_start,
+                              .drain_entry_ns = entry,
+                              .drain_ns = end,
+                              .drain_own_ns = own.at(model.calls.op_index[call]),
+                              .first_enqueue = first_enqueue,
+                              .enqueues = static_cast<std::uint32_t>(queue.enqueue_ns.size()) -
+                                          first_enqueue};
+                // Relative to the period's start, as the replay reads them.
+                std::vector<std::int64_t> relative;
+                relative.reserve(p.enqueues);
+                for (std::uint32_t i = 0; i < p.enqueues; ++i) {
+                    relative.push_back(queue.enqueue_ns[first_enqueue + i] - p.start_ns);
+                }
+                p.drain_runnable_ns = cursor.measure(entry, end, nullptr).runnable_waiting_ns();
+                const std::int64_t kept_cpu_ns = end - entry - p.drain_runnable_ns;
+                const bool lost_cpu = p.drain_runnable_ns >= kDrainWaitMarginNs;
+                p.waited = !lost_cpu && kept_cpu_ns > p.drain_own_ns + kDrainWaitMarginNs;
+                if (p.waited) {
+                    p.device_ns = work_finishing_at(relative.data(), p.enqueues,
+                                                    end - p.drain_runnable_ns - p.start_ns);
+                } else if (!lost_cpu) {
+                    p.drain_own_ns = kept_cpu_ns;
+                }
+                p.device_max_ns = work_finishing_at(relative.data(), p.enqueues,
+                                                    (lost_cpu ? end : entry) - p.start_ns);
+                queue.waited_periods += p.waited ? 1 : 0;
+                queue.periods.push_back(p);
+            }
+            period_start = end;
+            first_enqueue = static_cast<std::uint32_t>(queue.enqueue_ns.size());
+        } else if (enqueues_work(op) && period_start >= 0) {
+            queue.enqueue_ns.push_back(end);
+        }
+    }
+    estimate_unmeasured_periods(queue);
+    return queue;
+}
+
+}  // namespace causeway::analysis

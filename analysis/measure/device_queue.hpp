@@ -1,0 +1,80 @@
+#pragma once
+// The device's queue as the calls of one GPU-driving thread show it, without device timestamps.
+//
+// What the calls say:
+//  * Work enters the queue when a launch or a copy returns (the call's own time is the host's).
+//  * The queue is known empty when a synchronising call returns: a stream, device or event
+//    synchronisation, a blocking copy (cudaMemcpy, cuMemcpyHtoD/DtoH) or a free that waits for the
+//    device (cudaFree, cuMemFree). These "drains" cut the
+//    thread's loop into periods: from one drain to the next, the device starts empty, gets the
+//    period's enqueues and is empty again at its end.
+//  * A drain that waited (on a CPU or asleep longer than its own cost) and kept its CPU ends when
+//    the device finished: the device's work of the period is then measured, given the enqueue
+//    times. A drain that returned at once says the device was done before it was called: its
+//    work is bounded above. A drain that lost its CPU (runnable but not running inside it) only
+//    bounds the work by its return: the device may have finished while it waited for the CPU.
+// What they cannot say: how the period's work splits among its kernels (taken as equal parts, in
+// FIFO order on one queue per thread), whether other streams or processes shared the device, and
+// when exactly the device ran dry inside a period whose drain did not wait.
+
+#include <cstdint>
+#include <vector>
+
+#include "analysis/model/trace_filter.hpp"
+#include "analysis/model/trace_model.hpp"
+
+namespace causeway::analysis {
+
+// A drain waited for the device when its time on a CPU or asleep exceeded its own cost by at
+// least this much; it lost its CPU when it was runnable but not running for this long.
+inline constexpr std::int64_t kDrainWaitMarginNs = 10'000;
+// The most a synchronisation costs the host when the device is already done.
+inline constexpr std::int64_t kSyncOwnMaxNs = 20'000;
+
+struct DrainPeriod {
+    std::int64_t start_ns = 0;        // the previous drain's return: the queue was empty
+    std::int64_t drain_entry_ns = 0;  // entry of the call that drained it
+    std::int64_t drain_ns = 0;        // its return: the queue is empty again
+    // The drain's own cost when nothing is left to wait for: the least time a call of its op spent
+    // on a CPU or asleep on this thread, or all of its own such time when it did not wait.
+    std::int64_t drain_own_ns = 0;
+    std::int64_t drain_runnable_ns = 0;  // runnable but not running inside the drain
+    std::uint32_t first_enqueue = 0;     // into DeviceQueue::enqueue_ns
+    std::uint32_t enqueues = 0;
+    bool waited = false;  // the drain kept its CPU and waited: device_ns is measured, not bounded
+    // The device's work in the period (ns): measured when the drain waited. Otherwise it is at
+    // most device_max_ns, the most that would still have finished before the drain was called
+    // (before it returned, when it lost its CPU), and estimated from the measured periods: their
+    // median (device_ns) and their 10th to 90th percentiles (device_low_ns, device_high_ns), each
+    // at most device_max_ns; with none measured, half the bound, within 0 and the bound.
+    std::int64_t device_ns = 0;
+    std::int64_t device_low_ns = 0;
+    std::int64_t device_high_ns = 0;
+    std::int64_t device_max_ns = 0;
+
+    std::int64_t span_ns() const { return drain_ns - start_ns; }
+};
+
+struct DeviceQueue {
+    int thread_index = -1;
+    std::vector<std::int64_t> enqueue_ns;  // returns of the enqueuing calls, in time order
+    std::vector<DrainPeriod> periods;      // in time order, back to back
+    std::int64_t waited_periods = 0;
+
+    // From the first period's start to the last drain: the loop the predictions are about.
+    std::int64_t loop_ns() const {
+        return periods.empty() ? 0 : periods.back().drain_ns - periods.front().start_ns;
+    }
+    // Device work of the loop (DrainPeriod::device_ns summed).
+    std::int64_t device_busy_ns() const;
+};
+
+// The queue of `thread_index`'s accounted calls in `filter`.
+DeviceQueue reconstruct_queue(const TraceModel& model, const ResolvedFilter& filter,
+                              int thread_index);
+
+// Whether calls of `op` put work on the device's queue, or wait for it to drain.
+bool enqueues_work(const OpInfo& op);
+bool drains_queue(const OpInfo& op);
+
+}  // namespace causeway::analysis

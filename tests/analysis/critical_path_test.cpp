@@ -1,0 +1,90 @@
+// The critical-path replay on hand-built device queues: a host delay costs what the device waited
+// for it, not its length.
+#include "analysis/measure/critical_path.hpp"
+
+#include <catch2/catch.hpp>
+
+using causeway::analysis::DeviceQueue;
+using causeway::analysis::DrainPeriod;
+using causeway::analysis::HostTimeRemoval;
+using causeway::analysis::normalise_intervals;
+using causeway::analysis::predict_speedup;
+using causeway::analysis::WeightedInterval;
+
+namespace {
+
+constexpr std::int64_t kMs = 1'000'000;
+
+// One period of 10 ms: host work until `enqueue_ms`, one enqueue then, device work `device_ms`
+// measured by a drain entered at `drain_entry_ms` that waited until 10 ms.
+DeviceQueue one_period(std::int64_t enqueue_ms, std::int64_t device_ms,
+                       std::int64_t drain_entry_ms) {
+    DeviceQueue queue;
+    queue.enqueue_ns = {enqueue_ms * kMs};
+    DrainPeriod p;
+    p.start_ns = 0;
+    p.drain_entry_ns = drain_entry_ms * kMs;
+    p.drain_ns = 10 * kMs;
+    p.drain_own_ns = 0;
+    p.first_enqueue = 0;
+    p.enqueues = 1;
+    p.waited = true;
+    p.device_ns = p.device_low_ns = p.device_high_ns = device_ms * kMs;
+    p.device_max_ns = device_ms * kMs;
+    queue.periods = {p};
+    queue.waited_periods = 1;
+    return queue;
+}
+
+HostTimeRemoval removing(std::int64_t from_ms, std::int64_t to_ms) {
+    return {.per_queue = {{{from_ms * kMs, to_ms * kMs, 1.0}}}, .device_scale = 1.0};
+}
+
+}  // namespace
+
+TEST_CASE("a host delay before the enqueue, with the queue empty, costs all of it") {
+    // 4 ms of host time, then 6 ms of device work: removing 2 ms of the host's time saves 2 ms.
+    const auto prediction = predict_speedup({one_period(4, 6, 5)}, removing(1, 3));
+    CHECK(prediction.loop_ns == 10 * kMs);
+    CHECK(prediction.saved_ns == 2 * kMs);
+    CHECK(prediction.speedup == Approx(10.0 / 8.0));
+}
+
+TEST_CASE("a host delay hidden behind queued device work costs nothing") {
+    // Enqueued at 1 ms, 9 ms of device work; the host's 2 ms delay at 5-7 ms falls while the
+    // device is busy.
+    const auto prediction = predict_speedup({one_period(1, 9, 8)}, removing(5, 7));
+    CHECK(prediction.saved_ns == 0);
+    CHECK(prediction.speedup == 1.0);
+}
+
+TEST_CASE("a device twice as fast saves half its exposed work") {
+    HostTimeRemoval faster{.per_queue = {}, .device_scale = 0.5};
+    const auto prediction = predict_speedup({one_period(4, 6, 5)}, faster);
+    CHECK(prediction.saved_ns == 3 * kMs);
+    CHECK(prediction.speedup == Approx(10.0 / 7.0));
+}
+
+TEST_CASE("a delay partly hidden costs only what the device then waited") {
+    // Enqueued at 1 ms with 5 ms of work (done at 6 ms); the host is delayed 4-9 ms, then drains:
+    // removing the delay ends the period at 6 ms instead of 10 (the device's finish), saving 4 ms
+    // of the 5.
+    DeviceQueue queue = one_period(1, 5, 9);
+    queue.periods[0].waited = false;  // the drain found the device done
+    queue.periods[0].drain_own_ns = 1 * kMs;
+    const auto prediction = predict_speedup({queue}, removing(4, 9));
+    CHECK(prediction.saved_ns == 4 * kMs);
+}
+
+TEST_CASE("overlapping shares of one interval add up, to at most all of it") {
+    std::vector<WeightedInterval> intervals = {
+        {10, 20, 0.5}, {10, 20, 0.25}, {15, 30, 1.0}, {40, 40, 1.0}};
+    normalise_intervals(intervals);
+    REQUIRE(intervals.size() == 2);
+    CHECK(intervals[0].start_ns == 10);
+    CHECK(intervals[0].end_ns == 15);
+    CHECK(intervals[0].weight == Approx(0.75));
+    CHECK(intervals[1].start_ns == 15);
+    CHECK(intervals[1].end_ns == 30);
+    CHECK(intervals[1].weight == 1.0);
+}
