@@ -34,6 +34,18 @@ std::string cause_name(const CauseChange& cause) {
     return cause.root_cause_class + " by " + cause.actor_name;
 }
 
+// " (predicted 1.9x, measured 2.0x)": what the first recording's chain predicted for removing
+// the cause, beside the throughput the comparison measured; empty without a prediction.
+std::string prediction_beside(const TraceComparison& c, const CauseChange& cause) {
+    if (!cause.predicted_before || c.throughput_ratio <= 0) {
+        return {};
+    }
+    const analysis::CriticalPathCost& p = *cause.predicted_before;
+    return std::string(" (predicted ") + (p.device_twice_as_fast ? "with a 2x device " : "") +
+           format_decimal(p.speedup, 1) + "x, measured " + format_decimal(c.throughput_ratio, 1) +
+           "x)";
+}
+
 std::string largest_op_change(const TraceComparison& c) {
     if (!c.largest_op_shift) {
         return {};
@@ -50,7 +62,7 @@ std::string comparison_headline(const TraceComparison& c) {
     std::vector<std::string> added;
     for (const auto& cause : c.causes) {
         if (cause.status == CauseStatus::kGone) {
-            parts.push_back(cause_name(cause) + " is gone");
+            parts.push_back(cause_name(cause) + " is gone" + prediction_beside(c, cause));
         } else if (cause.status == CauseStatus::kNew) {
             added.push_back(cause_name(cause));
         }

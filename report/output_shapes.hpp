@@ -613,6 +613,11 @@ void describe(V& v, const CauseChange& c) {
     v.field("after_ns", c.after_ns);
     v.field("before_share", c.before_share);
     v.field("after_share", c.after_share);
+    v.field("predicted_before", c.predicted_before,
+            {.description = "Present where the first recording's chain had one: what it "
+                            "predicted removing the cause would gain (its critical_path), to set "
+                            "beside throughput_ratio.",
+             .presence = report::Presence::kWhenPresent});
 }
 
 template <class V>

@@ -59,10 +59,21 @@ in_own_session "$build"/collector/causeway-collector record --db "$db" --quiet -
 step "Diagnosis: $build/cli/causeway explain --db $db"
 "$build"/cli/causeway explain --db "$db"
 
-step "Applying the fix: direct indexing in the training process, no workers (recorded the same way)"
+step "Applying the fix: direct slicing (x[i:i+batch_size]) in the training process, no workers (recorded the same way)"
 in_own_session "$build"/collector/causeway-collector record --db "$work_dir/fixed.db" --quiet -- \
     "$build"/tests/workloads/scenarios/dataloader_oversubscribed --fixed --duration "$duration_s" |
     tee "$work_dir/after.out"
 step "Before and after: $build/cli/causeway compare $db $work_dir/fixed.db"
 "$build"/cli/causeway compare "$db" "$work_dir/fixed.db"
+# The diagnosis's prediction for the cause the fix removed, held to what the fix measured.
+"$build"/cli/causeway compare "$db" "$work_dir/fixed.db" --json | jq -r '
+    (first(.causes[] | select(.status == "gone" and .predicted_before != null))) as $c
+    | if $c == null then "No cause the fix removed carried a prediction."
+      else ($c.predicted_before.predicted_speedup / .throughput_ratio) as $r
+      | "Predicted by explain for removing \($c.root_cause_class) by \($c.actor_name): " +
+        "\($c.predicted_before.predicted_speedup * 10 | round / 10)x; measured by compare: " +
+        "\(.throughput_ratio * 10 | round / 10)x (prediction / measurement " +
+        "\($r * 100 | round / 100): " +
+        (if $r >= 0.8 and $r <= 1.25 then "within" else "outside" end) + " 0.8-1.25)."
+      end'
 echo "The trace DBs are kept in $work_dir: try $build/cli/causeway stats --db $db"

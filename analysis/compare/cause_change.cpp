@@ -40,6 +40,7 @@ std::vector<CauseChange> cause_changes(const std::vector<CausalChain>& before,
                            .after_ns = std::nullopt,
                            .before_share = chain.time_lost_share,
                            .after_share = std::nullopt,
+                           .predicted_before = chain.critical_path,
                            .status = CauseStatus::kGone});
     }
     for (const auto& chain : after) {
@@ -53,6 +54,7 @@ std::vector<CauseChange> cause_changes(const std::vector<CausalChain>& before,
                                .after_ns = chain.time_lost_ns,
                                .before_share = std::nullopt,
                                .after_share = chain.time_lost_share,
+                               .predicted_before = std::nullopt,
                                .status = CauseStatus::kNew});
         } else if (!known->after_ns) {
             known->after_ns = chain.time_lost_ns;

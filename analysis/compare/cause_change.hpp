@@ -31,6 +31,9 @@ struct CauseChange {
     std::optional<std::int64_t> after_ns;
     std::optional<double> before_share;  // of the GPU-driving threads' loop span
     std::optional<double> after_share;
+    // What the first recording's chain predicted removing the cause would gain (its
+    // critical_path); absent where it was no chain or had no prediction.
+    std::optional<CriticalPathCost> predicted_before;
     CauseStatus status = CauseStatus::kPersists;
 };
 
