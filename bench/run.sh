@@ -6,7 +6,7 @@
 # measurements of the same invocation) followed by the targets and whether they are met.
 #
 #   sudo bench/run.sh [--runs N] [--quick] [--large] [--out DIR] [--no-build]
-#                     [--only overhead,ingest,sched,python,analysis,verdicts] [--baseline-collector PATH]
+#                     [--only overhead,ingest,sched,python,analysis,verdicts,calibration] [--baseline-collector PATH]
 #
 # --baseline-collector: the sched section also runs the ping-pong traced by, and beside, another
 # build of the collector (an earlier commit), interleaved round by round, so a change's cost is
@@ -27,6 +27,7 @@ source "$BENCH_DIR/lib/sched.sh"
 source "$BENCH_DIR/lib/python.sh"
 source "$BENCH_DIR/lib/analysis.sh"
 source "$BENCH_DIR/lib/verdicts.sh"
+source "$BENCH_DIR/lib/calibration.sh"
 
 usage() {
   sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
@@ -35,7 +36,7 @@ usage() {
 
 RUNS=5
 BENCH_LARGE=0
-SECTIONS=overhead,ingest,sched,python,analysis,verdicts
+SECTIONS=overhead,ingest,sched,python,analysis,verdicts,calibration
 BENCH_OUT=""
 BENCH_BUILD=1
 OVERHEAD_CALLS=200000      # calls per overhead run (count)
@@ -63,8 +64,8 @@ while (($#)); do
 done
 [[ $RUNS =~ ^[1-9][0-9]*$ ]] || die "--runs needs a positive number, not '$RUNS'"
 for section in ${SECTIONS//,/ }; do
-  [[ $section =~ ^(overhead|ingest|sched|python|analysis|verdicts)$ ]] ||
-    die "unknown section '$section' in --only (use overhead, ingest, sched, python, analysis, verdicts)"
+  [[ $section =~ ^(overhead|ingest|sched|python|analysis|verdicts|calibration)$ ]] ||
+    die "unknown section '$section' in --only (use overhead, ingest, sched, python, analysis, verdicts, calibration)"
 done
 [[ $(id -u) -eq 0 ]] || die "run as root: the tracers attach uprobes and tracepoints (sudo bench/run.sh)"
 for tool in cmake ninja sqlite3 bpftrace /usr/bin/time; do
@@ -86,7 +87,7 @@ build() {
   [[ $SECTIONS =~ overhead|ingest|sched|python ]] &&
     targets+=(causeway-collector causeway-bench-floor causeway-bench-call-loop causeway-bench-ping-pong)
   [[ $SECTIONS =~ analysis ]] && targets+=(causeway causeway-bench-synth causeway-bench-mcp)
-  [[ $SECTIONS =~ verdicts ]] && targets+=(causeway-collector causeway causeway_scenarios)
+  [[ $SECTIONS =~ verdicts|calibration ]] && targets+=(causeway-collector causeway causeway_scenarios)
   cmake --build "$BUILD_DIR" -j2 --target "${targets[@]}" >>"$BENCH_OUT/raw.log" ||
     die "build failed (see $BENCH_OUT/raw.log)"
 }

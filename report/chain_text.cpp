@@ -191,7 +191,12 @@ std::string root_cause_text(const analysis::CausalChain& chain) {
         case VerdictClass::kGpuBound:
             return "The GPU is the bottleneck: the host has queued its work and waits for the "
                    "device " +
-                   share + " of the loop.";
+                   share + " of the loop; the device had work " +
+                   format_percent(fact_ratio(chain.facts, "device_busy_share")) +
+                   " of it (GPU-BOUND from " +
+                   format_percent(fact_ratio(chain.facts, "device_busy_min_share")) + ", or " +
+                   format_percent(fact_ratio(chain.facts, "sync_min_share")) +
+                   " in synchronisation).";
         case VerdictClass::kTransferBound:
             return "Host-device copies dominate the loop" +
                    std::string(fact_ratio(chain.facts, "pageable_share") >= 0.5

@@ -23,6 +23,9 @@ inline constexpr double kChainMinShare = 0.10;
 // Waiting for the GPU is the normal state of a well-fed training loop; it becomes the verdict
 // only when it dominates.
 inline constexpr double kGpuBoundMinShare = 0.30;
+// Or when the device had work for at least this share of the loop (its queue reconstructed from
+// the calls, device_queue.hpp), however the synchronisations spent their time on the host.
+inline constexpr double kDeviceBusyMinShare = 0.50;
 // The CPUs had no room for the traced tree when its runnable threads filled them, or when its
 // threads were preempted at least this share of the time they were runnable. Judged from the
 // tree's own scheduling, not from system-wide CPU use: a background job at a lower weight (a

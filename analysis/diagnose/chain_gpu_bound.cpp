@@ -11,7 +11,17 @@ std::optional<CausalChain> gpu_bound_chain(const ChainInputs& in) {
     const TimeSplit& sync = acc.by_category[static_cast<std::size_t>(OpCategory::kSync)];
     std::int64_t lost = category_own_ns(acc, OpCategory::kSync);
     double share = in.share_of_span(lost);
-    if (acc.span_ns == 0 || share < kGpuBoundMinShare) {
+    // The share of the loop the device had work (its queue reconstructed from the calls): a
+    // synchronisation that lost its CPU to other load still waited for a busy device.
+    std::int64_t loop_ns = 0;
+    std::int64_t device_ns = 0;
+    for (const DeviceQueue& queue : in.queues) {
+        add_to(loop_ns, queue.loop_ns());
+        add_to(device_ns, queue.device_busy_ns());
+    }
+    const double device_share =
+        loop_ns > 0 ? static_cast<double>(device_ns) / static_cast<double>(loop_ns) : 0.0;
+    if (acc.span_ns == 0 || (share < kGpuBoundMinShare && device_share < kDeviceBusyMinShare)) {
         return std::nullopt;
     }
     CausalChain chain;
@@ -46,19 +56,12 @@ std::optional<CausalChain> gpu_bound_chain(const ChainInputs& in) {
         chain.evidence.push_back(make_evidence(EvidenceKind::kCpuBusyDuringLoop, ctx.cpu_busy_pct));
     }
     chain.critical_path = critical_path_cost(in, {.per_queue = {}, .device_scale = 0.5});
-    // The share of the loop the device was not busy: the host's own part of the critical path.
-    std::int64_t loop_ns = 0;
-    std::int64_t device_ns = 0;
-    for (const DeviceQueue& queue : in.queues) {
-        add_to(loop_ns, queue.loop_ns());
-        add_to(device_ns, queue.device_busy_ns());
-    }
-    const double host_share =
-        loop_ns > 0
-            ? std::max(0.0, 1.0 - static_cast<double>(device_ns) / static_cast<double>(loop_ns))
-            : 0.0;
-    chain.recommendations.push_back(
-        {RecommendationKind::kFasterDeviceWork, {{"host_critical_share", host_share}}});
+    chain.facts.push_back({"device_busy_share", device_share});
+    chain.facts.push_back({"device_busy_min_share", kDeviceBusyMinShare});
+    chain.facts.push_back({"sync_min_share", kGpuBoundMinShare});
+    // The share of the loop the device was idle: the host's own part of the critical path.
+    chain.recommendations.push_back({RecommendationKind::kFasterDeviceWork,
+                                     {{"host_critical_share", std::max(0.0, 1.0 - device_share)}}});
     chain.confidence = runnable < 0.1 && host_idle ? Confidence::kHigh : Confidence::kMedium;
     blame_device(chain, CauseKind::kDevice, "GPU", EffectKind::kInDevice);
     return chain;

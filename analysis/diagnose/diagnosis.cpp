@@ -120,6 +120,11 @@ Diagnosis diagnose(const TraceModel& model, const DiagnosisOptions& options) {
         }
     }
     cap_chains_resting_on_unknown_reasons(model, d.chains);
+    for (auto& chain : d.chains) {
+        if (!worth_removing(chain)) {
+            chain.confidence = Confidence::kLow;
+        }
+    }
     std::stable_sort(d.chains.begin(), d.chains.end(), costs_more);
     d.data_quality = data_quality_report(model);
     d.verdict = decide_verdict(accounting, d.chains, d.data_quality, scheduling_known(model),

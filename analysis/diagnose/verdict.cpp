@@ -33,6 +33,10 @@ std::vector<Evidence> loop_numbers(const CallAccounting& acc) {
 
 }  // namespace
 
+bool worth_removing(const CausalChain& chain) {
+    return !chain.critical_path || chain.critical_path->share >= kChainMinShare;
+}
+
 Verdict decide_verdict(const CallAccounting& accounting, const std::vector<CausalChain>& chains,
                        const DataQualityReport& quality, bool scheduling_known,
                        std::int64_t host_event_rows) {
@@ -50,7 +54,7 @@ Verdict decide_verdict(const CallAccounting& accounting, const std::vector<Causa
     } else if (accounting.accounted_calls < kMinCallsForVerdict) {
         v.reason = VerdictReason::kTooFewCalls;
         v.facts = {{"calls", accounting.accounted_calls}, {"min_calls", kMinCallsForVerdict}};
-    } else if (!chains.empty()) {
+    } else if (!chains.empty() && worth_removing(chains.front())) {
         v.verdict_class = chains.front().root_cause_class;
         v.reason = VerdictReason::kTopChain;
     } else if (!scheduling_known) {

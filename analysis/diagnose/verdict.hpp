@@ -20,9 +20,10 @@ enum class VerdictReason {
                         // description}
     kNoCudaCalls,       // no CUDA call {host_event_rows: what the trace holds instead, may be 0}
     kTooFewCalls,       // {calls, min_calls: kMinCallsForVerdict}
-    kTopChain,          // the class of the chain that lost the most time (the diagnosis' first)
+    kTopChain,          // the class of the chain whose removal gains most (the diagnosis' first)
     kNoSchedulingData,  // no chain, but without off-CPU intervals nothing can be called healthy
-    kNoCause,           // no cause reached {min_share: kChainMinShare} of the loop: HEALTHY
+    kNoCause,           // no cause costs {min_share: kChainMinShare} of the loop (its critical
+                        // path, where known): HEALTHY
 };
 
 struct Verdict {
@@ -32,7 +33,12 @@ struct Verdict {
     std::vector<Evidence> numbers;  // the loop's; empty without accounted calls
 };
 
-// `chains` ranked, largest time lost first. `scheduling_known` is false when the trace has no
+// Whether removing the chain's cause would save at least kChainMinShare of the loop (its critical
+// path; a chain without one is judged by its time lost, as it was made). A chain that would not
+// has LOW confidence and never makes the verdict.
+bool worth_removing(const CausalChain& chain);
+
+// `chains` ranked, largest predicted gain first. `scheduling_known` is false when the trace has no
 // off-CPU intervals (then "nothing found" is not "healthy").
 Verdict decide_verdict(const CallAccounting& accounting, const std::vector<CausalChain>& chains,
                        const DataQualityReport& quality, bool scheduling_known,

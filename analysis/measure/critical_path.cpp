@@ -53,27 +53,39 @@ std::int64_t device_work(const DrainPeriod& p, Bound bound) {
 }
 
 // The period's length with `removed` cut out of the host's time and the device's work scaled.
+// When the device finishes `work` (ns, relative to the period's start) when part i of it, in
+// equal parts, is enqueued at enqueued(i): a FIFO of one queue.
+template <class Enqueued>
+double fifo_finish(const DrainPeriod& p, double work, Enqueued enqueued) {
+    double finish = 0;
+    const double part = work / static_cast<double>(std::max<std::uint32_t>(p.enqueues, 1));
+    for (std::uint32_t i = 0; i < p.enqueues; ++i) {
+        finish = std::max(finish, enqueued(i) + part * static_cast<double>(p.enqueues - i));
+    }
+    return finish;
+}
+
+// The period's length with `removed` cut out of the host's time and the device's work scaled.
 double replayed_span(const DeviceQueue& queue, const DrainPeriod& p, const RemovedTime& removed,
                      double device_scale, Bound bound) {
     const double removed_at_start = removed.before(p.start_ns);
     auto moved = [&](std::int64_t ts_ns) {
         return static_cast<double>(ts_ns - p.start_ns) - (removed.before(ts_ns) - removed_at_start);
     };
-    double finish = 0;
-    if (p.enqueues > 0) {
-        const double part = static_cast<double>(device_work(p, bound)) * device_scale /
-                            static_cast<double>(p.enqueues);
-        for (std::uint32_t i = 0; i < p.enqueues; ++i) {
-            finish = std::max(finish, moved(queue.enqueue_ns[p.first_enqueue + i]) +
-                                          part * static_cast<double>(p.enqueues - i));
-        }
-    }
-    // The host reaches the drain and pays its own cost, and the time it lost its CPU inside the
-    // drain unless that is removed too (as if lost after the device was done).
-    const double removed_in_drain = removed.before(p.drain_ns) - removed.before(p.drain_entry_ns);
-    const double in_drain =
-        std::max(0.0, static_cast<double>(p.drain_own_ns + p.drain_runnable_ns) - removed_in_drain);
-    return std::max(finish, moved(p.drain_entry_ns) + in_drain);
+    auto enqueued_at = [&](std::uint32_t i) { return queue.enqueue_ns[p.first_enqueue + i]; };
+    const auto work = static_cast<double>(device_work(p, bound));
+    const double finish =
+        fifo_finish(p, work * device_scale, [&](std::uint32_t i) { return moved(enqueued_at(i)); });
+    // The drain returns once the host has reached it and the device is done, plus whatever the
+    // host spent in it after both (its own cost, a blocking copy's staging, time it lost its
+    // CPU), less what of that is removed; what it lost while the device still worked was hidden.
+    const double recorded_finish = fifo_finish(
+        p, work, [&](std::uint32_t i) { return static_cast<double>(enqueued_at(i) - p.start_ns); });
+    const std::int64_t done_ns = std::clamp(p.start_ns + static_cast<std::int64_t>(recorded_finish),
+                                            p.drain_entry_ns, p.drain_ns);
+    const double after_done = static_cast<double>(p.drain_ns - done_ns) -
+                              (removed.before(p.drain_ns) - removed.before(done_ns));
+    return std::max(finish, moved(p.drain_entry_ns)) + std::max(0.0, after_done);
 }
 
 double saved_by(const std::vector<DeviceQueue>& queues, const HostTimeRemoval& removal,

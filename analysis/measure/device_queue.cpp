@@ -64,7 +64,8 @@ std::map<int, std::int64_t> drain_own_cost(const TraceModel& model,
     return own;
 }
 
-// Periods whose drain did not wait, from the measured ones (DrainPeriod::device_ns).
+// Periods whose drain did not show the device's finish, from the measured ones
+// (DrainPeriod::device_ns).
 void estimate_unmeasured_periods(DeviceQueue& queue) {
     std::vector<std::int64_t> measured;
     for (const DrainPeriod& p : queue.periods) {
@@ -72,22 +73,68 @@ void estimate_unmeasured_periods(DeviceQueue& queue) {
             measured.push_back(p.device_ns);
         }
     }
-    const bool none = measured.empty();
+    const bool none = static_cast<std::int64_t>(measured.size()) < kMinMeasuredPeriods ||
+                      static_cast<double>(measured.size()) <
+                          kMinMeasuredShare * static_cast<double>(queue.periods.size());
     const std::int64_t median = none ? 0 : percentile(measured, 50);
     const std::int64_t low = none ? 0 : percentile(measured, 10);
     const std::int64_t high = none ? 0 : percentile(measured, 90);
+    auto within = [](const DrainPeriod& p, std::int64_t ns) {
+        return std::clamp(ns, p.device_min_ns, std::max(p.device_min_ns, p.device_max_ns));
+    };
     for (DrainPeriod& p : queue.periods) {
         if (p.waited) {
             p.device_low_ns = p.device_high_ns = p.device_ns;
         } else if (none) {
-            p.device_ns = p.device_max_ns / 2;
+            p.device_ns = p.device_min_ns + (p.device_max_ns - p.device_min_ns) / 2;
+            p.device_low_ns = p.device_min_ns;
             p.device_high_ns = p.device_max_ns;
         } else {
-            p.device_ns = std::min(median, p.device_max_ns);
-            p.device_low_ns = std::min(low, p.device_max_ns);
-            p.device_high_ns = std::min(high, p.device_max_ns);
+            p.device_ns = within(p, median);
+            p.device_low_ns = within(p, low);
+            p.device_high_ns = within(p, high);
         }
     }
+}
+
+// What a drain that lost its CPU says about when the device finished. While the thread waited in
+// it, on a CPU or asleep, the device was not done; it returned soon after it last got its CPU
+// back. So the device finished after the last stretch of waiting that did not end in the return,
+// and by the return; when the last stretch of waiting is a sleep (a blocking synchronisation),
+// its wakeup is the device's completion.
+struct DrainFinish {
+    std::int64_t low_ns = 0;
+    std::int64_t high_ns = 0;
+};
+
+DrainFinish finish_of_lost_drain(const std::vector<OffCpuInterval>& intervals,
+                                 std::int64_t entry_ns, std::int64_t end_ns, std::int64_t own_ns) {
+    auto first =
+        std::partition_point(intervals.begin(), intervals.end(),
+                             [&](const OffCpuInterval& o) { return o.end_ns() <= entry_ns; });
+    std::int64_t waited_until = entry_ns;  // the end of the latest stretch of waiting
+    std::int64_t woken_ns = -1;            // the wakeup of the latest sleep, if it came last
+    std::int64_t on_cpu_from = entry_ns;
+    for (auto it = first; it != intervals.end() && it->ts_ns < end_ns; ++it) {
+        const std::int64_t out = std::max(entry_ns, it->ts_ns);
+        if (out > on_cpu_from) {  // on a CPU, spinning in the drain, before this interval
+            waited_until = out;
+            woken_ns = -1;
+        }
+        if (!it->preempted && it->woken_ns() > out) {
+            waited_until = std::min(end_ns, it->woken_ns());
+            woken_ns = waited_until;
+        }
+        on_cpu_from = std::min(end_ns, it->end_ns());
+    }
+    const std::int64_t returning_ns = end_ns - on_cpu_from;  // on a CPU until the return
+    if (returning_ns > own_ns + kDrainWaitMarginNs) {
+        return {end_ns - own_ns, end_ns - own_ns};  // waited on a CPU until the device was done
+    }
+    if (woken_ns >= 0) {
+        return {woken_ns, woken_ns};
+    }
+    return {waited_until, std::max(waited_until, end_ns - returning_ns)};
 }
 
 }  // namespace
@@ -122,7 +169,8 @@ DeviceQueue reconstruct_queue(const TraceModel& model, const ResolvedFilter& fil
         }
     }
     const std::map<int, std::int64_t> own = drain_own_cost(model, calls, thread_index);
-    OffCpuCursor cursor(model.offcpu_by_thread[static_cast<std::size_t>(thread_index)]);
+    const auto& intervals = model.offcpu_by_thread[static_cast<std::size_t>(thread_index)];
+    OffCpuCursor cursor(intervals);
     std::int64_t period_start = -1;  // no drain seen yet: what comes before is not a period
     std::uint32_t first_enqueue = 0;
     for (std::uint32_t call : calls) {
@@ -146,16 +194,24 @@ DeviceQueue reconstruct_queue(const TraceModel& model, const ResolvedFilter& fil
                 }
                 p.drain_runnable_ns = cursor.measure(entry, end, nullptr).runnable_waiting_ns();
                 const std::int64_t kept_cpu_ns = end - entry - p.drain_runnable_ns;
-                const bool lost_cpu = p.drain_runnable_ns >= kDrainWaitMarginNs;
-                p.waited = !lost_cpu && kept_cpu_ns > p.drain_own_ns + kDrainWaitMarginNs;
-                if (p.waited) {
-                    p.device_ns = work_finishing_at(relative.data(), p.enqueues,
-                                                    end - p.drain_runnable_ns - p.start_ns);
-                } else if (!lost_cpu) {
-                    p.drain_own_ns = kept_cpu_ns;
+                auto work_done_at = [&](std::int64_t ts_ns) {
+                    return work_finishing_at(relative.data(), p.enqueues, ts_ns - p.start_ns);
+                };
+                if (p.drain_runnable_ns < kDrainWaitMarginNs) {
+                    p.waited = kept_cpu_ns > p.drain_own_ns + kDrainWaitMarginNs;
+                    if (p.waited) {
+                        p.device_ns = work_done_at(end - p.drain_runnable_ns);
+                    } else {
+                        p.drain_own_ns = kept_cpu_ns;
+                    }
+                    p.device_max_ns = work_done_at(entry);
+                } else {
+                    const DrainFinish finish =
+                        finish_of_lost_drain(intervals, entry, end, p.drain_own_ns);
+                    p.waited = finish.low_ns == finish.high_ns;
+                    p.device_ns = p.device_min_ns = work_done_at(finish.low_ns);
+                    p.device_max_ns = work_done_at(finish.high_ns);
                 }
-                p.device_max_ns = work_finishing_at(relative.data(), p.enqueues,
-                                                    (lost_cpu ? end : entry) - p.start_ns);
                 queue.waited_periods += p.waited ? 1 : 0;
                 queue.periods.push_back(p);
             }

@@ -11,8 +11,10 @@
 //  * A drain that waited (on a CPU or asleep longer than its own cost) and kept its CPU ends when
 //    the device finished: the device's work of the period is then measured, given the enqueue
 //    times. A drain that returned at once says the device was done before it was called: its
-//    work is bounded above. A drain that lost its CPU (runnable but not running inside it) only
-//    bounds the work by its return: the device may have finished while it waited for the CPU.
+//    work is bounded above. A drain that lost its CPU (runnable but not running inside it) was
+//    still waiting whenever it was seen on a CPU or asleep, and returned soon after it last got
+//    its CPU back: the device finished between the two (or at the wakeup that ended its last
+//    sleep, when the device's completion woke it).
 // What they cannot say: how the period's work splits among its kernels (taken as equal parts, in
 // FIFO order on one queue per thread), whether other streams or processes shared the device, and
 // when exactly the device ran dry inside a period whose drain did not wait.
@@ -27,7 +29,13 @@ namespace causeway::analysis {
 
 // A drain waited for the device when its time on a CPU or asleep exceeded its own cost by at
 // least this much; it lost its CPU when it was runnable but not running for this long.
-inline constexpr std::int64_t kDrainWaitMarginNs = 10'000;
+// (A synchronisation's own cost jitters by tens of microseconds; a device wait that matters is
+// longer.)
+inline constexpr std::int64_t kDrainWaitMarginNs = 50'000;
+// The measured periods stand for the others only when there are at least this many of them, and
+// at least kMinMeasuredShare of the periods.
+inline constexpr std::int64_t kMinMeasuredPeriods = 3;
+inline constexpr double kMinMeasuredShare = 0.05;
 // The most a synchronisation costs the host when the device is already done.
 inline constexpr std::int64_t kSyncOwnMaxNs = 20'000;
 
@@ -41,15 +49,20 @@ struct DrainPeriod {
     std::int64_t drain_runnable_ns = 0;  // runnable but not running inside the drain
     std::uint32_t first_enqueue = 0;     // into DeviceQueue::enqueue_ns
     std::uint32_t enqueues = 0;
-    bool waited = false;  // the drain kept its CPU and waited: device_ns is measured, not bounded
-    // The device's work in the period (ns): measured when the drain waited. Otherwise it is at
-    // most device_max_ns, the most that would still have finished before the drain was called
-    // (before it returned, when it lost its CPU), and estimated from the measured periods: their
-    // median (device_ns) and their 10th to 90th percentiles (device_low_ns, device_high_ns), each
-    // at most device_max_ns; with none measured, half the bound, within 0 and the bound.
+    bool waited = false;  // the drain shows when the device finished: device_ns is measured
+    // The device's work in the period (ns): measured when the drain shows when the device finished
+    // (it waited on a CPU, or slept until the device woke it). Otherwise it lies between
+    // device_min_ns and device_max_ns: for a drain that kept its CPU, between nothing and the
+    // most that finished before it was called; for one that lost its CPU, between what finished
+    // by the last moment it was seen waiting and what finished by its return. It is estimated
+    // from the measured periods, each clamped into that range: their median (device_ns) and their
+    // 10th to 90th percentiles (device_low_ns, device_high_ns). Too few measured periods
+    // (kMinMeasuredPeriods, kMinMeasuredShare) say nothing of the others: then device_ns is the
+    // range's middle, and the range is the interval.
     std::int64_t device_ns = 0;
     std::int64_t device_low_ns = 0;
     std::int64_t device_high_ns = 0;
+    std::int64_t device_min_ns = 0;
     std::int64_t device_max_ns = 0;
 
     std::int64_t span_ns() const { return drain_ns - start_ns; }

@@ -258,8 +258,13 @@ TEST_CASE("the fix: more steps/s and the contention cause gone", "[analysis][com
     REQUIRE(hog.before_ns);
     CHECK(*hog.before_ns == 200 * 3 * kMs);
     CHECK_FALSE(hog.after_ns);
+    // Removing the hog's 3 ms of each 10 ms step predicts 10/7 = 1.4x; this "fix" also halved
+    // the rest of the step, and the headline sets the two side by side.
+    REQUIRE(hog.predicted_before);
+    CHECK(hog.predicted_before->speedup == Approx(10.0 / 7.0).epsilon(0.02));
     CHECK(causeway::report::comparison_headline(*c) ==
-          "2.0x more steps/s; CPU-CONTENDED by noisy_hog is gone; nothing new");
+          "2.0x more steps/s; CPU-CONTENDED by noisy_hog is gone (predicted 1.4x, measured "
+          "2.0x); nothing new");
 }
 
 TEST_CASE("recordings with no CUDA op in common are refused", "[analysis][compare]") {

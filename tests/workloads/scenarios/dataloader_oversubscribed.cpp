@@ -31,6 +31,7 @@ struct Options {
     std::size_t features = 100;
     std::size_t batch_size = 4096;
     std::uint64_t per_sample_cpu_ns = 1750;
+    double device_scale = 1.0;
 };
 
 // What one worker does for one batch, as PyTorch's _MapDatasetFetcher and default_collate do:
@@ -73,6 +74,11 @@ int main(int argc, char** argv) {
                    "CPU time a worker spends per sample besides copying it (ns): the Python "
                    "__getitem__ and collate cost of a PyTorch Dataset")
         ->capture_default_str();
+    app.add_option("--device-scale", options.device_scale,
+                   "the model step's device time as a multiple of the small model's (0.5: a "
+                   "device twice as fast)")
+        ->check(CLI::PositiveNumber)
+        ->capture_default_str();
     CLI11_PARSE(app, argc, argv);
     if (options.fixed) {
         options.mode = "slice";
@@ -81,7 +87,10 @@ int main(int argc, char** argv) {
     return run_reporting_errors("dataloader-oversubscribed", [&] {
         const InMemoryDataset dataset(options.rows, options.features);
         const std::size_t batch_bytes = options.batch_size * dataset.row_bytes();
-        DeviceModel model(kSmallModelStep, batch_bytes);
+        ModelStep step = kSmallModelStep;
+        step.device_ns =
+            static_cast<std::uint64_t>(static_cast<double>(step.device_ns) * options.device_scale);
+        DeviceModel model(step, batch_bytes);
         Throughput result;
         std::string variant;
         if (options.mode == "direct") {
