@@ -258,10 +258,12 @@ TEST_CASE("the fix: more steps/s and the contention cause gone", "[analysis][com
     REQUIRE(hog.before_ns);
     CHECK(*hog.before_ns == 200 * 3 * kMs);
     CHECK_FALSE(hog.after_ns);
-    // Removing the hog's 3 ms of each 10 ms step predicts 10/7 = 1.4x; this "fix" also halved
-    // the rest of the step, and the headline sets the two side by side.
+    // Removing the hog's 3 ms of each 10 ms step gains at most 10/7 = 1.43x (less where the
+    // device's queued work hid some of it); this "fix" also halved the rest of the step, and the
+    // headline sets the two side by side.
     REQUIRE(hog.predicted_before);
-    CHECK(hog.predicted_before->speedup == Approx(10.0 / 7.0).epsilon(0.02));
+    CHECK(hog.predicted_before->speedup > 1.3);
+    CHECK(hog.predicted_before->speedup <= 10.0 / 7.0 + 1e-9);
     CHECK(causeway::report::comparison_headline(*c) ==
           "2.0x more steps/s; CPU-CONTENDED by noisy_hog is gone (predicted 1.4x, measured "
           "2.0x); nothing new");
