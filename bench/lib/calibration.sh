@@ -12,39 +12,27 @@ CALIBRATION_RECORDINGS=3 # recordings per scenario, explained each (count)
 CALIBRATION_ROUNDS=3     # untraced (before, after) rounds per scenario (count)
 CALIBRATION_RUN_S=1.5    # training time of each untraced run and recording (s)
 
-# in_own_session CMD...: runs CMD in a session of its own, autogroup nice -20.
-in_own_session() {
-  setsid --wait bash -c 'echo -20 >"/proc/$$/autogroup"; exec "$@"' own-session "$@"
-}
+# neighbour_path NEIGHBOUR: the program's path, or '-'.
+neighbour_path() { [[ $1 == - ]] && echo - || echo "$BUILD_DIR/tests/workloads/scenarios/$1"; }
 
 # untraced_rate PROGRAM NEIGHBOUR ARGS...: batches/s of one untraced run (NEIGHBOUR '-' for none).
 untraced_rate() {
-  local program=$1 neighbour=$2 pid=
+  local program=$1 neighbour=$2
   shift 2
-  if [[ $neighbour != - ]]; then
-    "$BUILD_DIR/tests/workloads/scenarios/$neighbour" --duration 60 >/dev/null 2>&1 &
-    pid=$!
-    sleep 0.5
-  fi
-  in_own_session "$BUILD_DIR/tests/workloads/scenarios/$program" --duration "$CALIBRATION_RUN_S" "$@" \
+  in_own_session "$BENCH_DIR/lib/with_neighbour.sh" "$(neighbour_path "$neighbour")" \
+    "$BUILD_DIR/tests/workloads/scenarios/$program" --duration "$CALIBRATION_RUN_S" "$@" \
     2>>"$BENCH_OUT/raw.log" | kv throughput_batches_per_s
-  [[ -z $pid ]] || { kill "$pid"; wait "$pid" 2>/dev/null || true; }
 }
 
 # predicted_once PROGRAM NEIGHBOUR CLASS: records once, prints the predicted speed-up of the first
 # chain of CLASS (0 when there is none).
 predicted_once() {
-  local program=$1 neighbour=$2 class=$3 db=$BENCH_OUT/calibration.db pid=
+  local program=$1 neighbour=$2 class=$3 db=$BENCH_OUT/calibration.db
   rm -f "$db" "$db-wal" "$db-shm"
-  if [[ $neighbour != - ]]; then
-    "$BUILD_DIR/tests/workloads/scenarios/$neighbour" --duration 60 >/dev/null 2>&1 &
-    pid=$!
-    sleep 0.5
-  fi
-  in_own_session "$COLLECTOR" record --db "$db" --quiet -- \
-    "$BUILD_DIR/tests/workloads/scenarios/$program" --duration "$CALIBRATION_RUN_S" \
-    >>"$BENCH_OUT/raw.log" 2>&1 || die "recording $program failed (see $BENCH_OUT/raw.log)"
-  [[ -z $pid ]] || { kill "$pid"; wait "$pid" 2>/dev/null || true; }
+  in_own_session "$BENCH_DIR/lib/with_neighbour.sh" "$(neighbour_path "$neighbour")" \
+    "$COLLECTOR" record --db "$db" --quiet -- "$BUILD_DIR/tests/workloads/scenarios/$program" \
+    --duration "$CALIBRATION_RUN_S" >>"$BENCH_OUT/raw.log" 2>&1 ||
+    die "recording $program failed (see $BENCH_OUT/raw.log)"
   "$CAUSEWAY" explain --db "$db" --json | jq -r --arg class "$class" \
     '(first(.chains[] | select(.root_cause_class == $class)) | .critical_path.predicted_speedup) // 0'
 }

@@ -27,6 +27,13 @@ kv() { grep -o "\b$1=[^ ]*" | head -1 | cut -d= -f2; }
 # record SECTION MEASUREMENT VALUE UNIT NOTE: one row of the results table.
 record() { printf '%s\t%s\t%s\t%s\t%s\n' "$@" >>"$BENCH_OUT/results.tsv"; }
 
+# in_own_session CMD...: runs CMD in a session of its own whose autogroup has nice -20, as the
+# scenario suite and the demo run their recordings, so that a background build shares the machine
+# as a background job would.
+in_own_session() {
+  setsid --wait bash -c 'echo -20 >"/proc/$$/autogroup"; exec "$@"' own-session "$@"
+}
+
 # target NAME MET(yes|no) MEASURED: one row of the targets table.
 target() { printf '%s\t%s\t%s\n' "$@" >>"$BENCH_OUT/targets.tsv"; }
 

@@ -19,8 +19,7 @@ verdict_once() {
   local program db=$BENCH_OUT/verdict.db
   program=$(scenario_field "$1" 2)
   rm -f "$db" "$db-wal" "$db-shm"
-  setsid --wait bash -c 'echo -20 >"/proc/$$/autogroup"; exec "$@"' own-session \
-    "$COLLECTOR" record --db "$db" --quiet -- "$BUILD_DIR/tests/workloads/scenarios/$program" \
+  in_own_session "$COLLECTOR" record --db "$db" --quiet -- "$BUILD_DIR/tests/workloads/scenarios/$program" \
     --duration "$VERDICT_DURATION_S" >>"$BENCH_OUT/raw.log" 2>&1 ||
     die "recording $1 failed (see $BENCH_OUT/raw.log)"
   "$CAUSEWAY" explain --db "$db" --json |
