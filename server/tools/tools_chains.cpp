@@ -32,9 +32,10 @@ ToolSpec make_causal_chains_tool() {
         "Verdict and causal chains",
         "Why the GPU waits: the verdict (INPUT-BOUND, CPU-CONTENDED, GPU-BOUND, TRANSFER-BOUND, "
         "ALLOCATION-CHURN, COLD-START, HEALTHY or INSUFFICIENT-DATA) and one causal chain per "
-        "root cause, strongest first: symptom, evidence measured on the slow calls' own threads "
-        "(e.g. time preempted inside them and who took the CPU), root cause, recommendations "
-        "with the direction to turn each knob, confidence and time lost. Also the threads that "
+        "root cause, the one whose removal gains most first: symptom, evidence measured on the "
+        "slow calls' own threads (e.g. time preempted inside them and who took the CPU), root "
+        "cause, recommendations with the direction to turn each knob, confidence, time lost and "
+        "the predicted speed-up of removing it (critical_path). Also the threads that "
         "drive the GPU, data quality and what the trace cannot prove. Start here." +
             std::string(kUntrustedStringsSentence),
         input_schema(),
