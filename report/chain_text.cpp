@@ -194,9 +194,10 @@ std::string root_cause_text(const analysis::CausalChain& chain) {
                    share + " of the loop; the device had work " +
                    format_percent(fact_ratio(chain.facts, "device_busy_share")) +
                    " of it (GPU-BOUND from " +
-                   format_percent(fact_ratio(chain.facts, "device_busy_min_share")) + ", or " +
                    format_percent(fact_ratio(chain.facts, "sync_min_share")) +
-                   " in synchronisation).";
+                   " in synchronisation, or from " +
+                   format_percent(fact_ratio(chain.facts, "device_busy_min_share")) +
+                   " with the device busy when the synchronisations lost their CPU).";
         case VerdictClass::kTransferBound:
             return "Host-device copies dominate the loop" +
                    std::string(fact_ratio(chain.facts, "pageable_share") >= 0.5

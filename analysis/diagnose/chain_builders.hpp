@@ -23,8 +23,9 @@ inline constexpr double kChainMinShare = 0.10;
 // Waiting for the GPU is the normal state of a well-fed training loop; it becomes the verdict
 // only when it dominates.
 inline constexpr double kGpuBoundMinShare = 0.30;
-// Or when the device had work for at least this share of the loop (its queue reconstructed from
-// the calls, device_queue.hpp), however the synchronisations spent their time on the host.
+// Or when the synchronisations took kGpuBoundMinShare of the loop however they spent it on the
+// host (on a CPU, or runnable but not running under other load) and the device had work for at
+// least this share of the loop (its queue reconstructed from the calls, device_queue.hpp).
 inline constexpr double kDeviceBusyMinShare = 0.50;
 // The CPUs had no room for the traced tree when its runnable threads filled them, or when its
 // threads were preempted at least this share of the time they were runnable. Judged from the

@@ -12,7 +12,10 @@ std::optional<CausalChain> gpu_bound_chain(const ChainInputs& in) {
     std::int64_t lost = category_own_ns(acc, OpCategory::kSync);
     double share = in.share_of_span(lost);
     // The share of the loop the device had work (its queue reconstructed from the calls): a
-    // synchronisation that lost its CPU to other load still waited for a busy device.
+    // synchronisation that lost its CPU to other load still waited for a busy device, so the
+    // host in synchronisation 30% of the loop, on a CPU or not, with the device busy half of it,
+    // is GPU-BOUND too. (A balanced loop keeps the device busy with the host busy as well and
+    // little time in synchronisation: that is HEALTHY.)
     std::int64_t loop_ns = 0;
     std::int64_t device_ns = 0;
     for (const DeviceQueue& queue : in.queues) {
@@ -21,7 +24,9 @@ std::optional<CausalChain> gpu_bound_chain(const ChainInputs& in) {
     }
     const double device_share =
         loop_ns > 0 ? static_cast<double>(device_ns) / static_cast<double>(loop_ns) : 0.0;
-    if (acc.span_ns == 0 || (share < kGpuBoundMinShare && device_share < kDeviceBusyMinShare)) {
+    const bool lost_cpu_waiting =
+        in.share_of_span(sync.total_ns) >= kGpuBoundMinShare && device_share >= kDeviceBusyMinShare;
+    if (acc.span_ns == 0 || (share < kGpuBoundMinShare && !lost_cpu_waiting)) {
         return std::nullopt;
     }
     CausalChain chain;
