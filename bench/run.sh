@@ -6,7 +6,7 @@
 # measurements of the same invocation) followed by the targets and whether they are met.
 #
 #   sudo bench/run.sh [--runs N] [--quick] [--large] [--out DIR] [--no-build]
-#                     [--only overhead,ingest,sched,python,analysis,verdicts,calibration] [--baseline-collector PATH]
+#                     [--only overhead,ingest,sched,python,analysis,verdicts,calibration,balance] [--baseline-collector PATH]
 #
 # --baseline-collector: the sched section also runs the ping-pong traced by, and beside, another
 # build of the collector (an earlier commit), interleaved round by round, so a change's cost is
@@ -28,6 +28,7 @@ source "$BENCH_DIR/lib/python.sh"
 source "$BENCH_DIR/lib/analysis.sh"
 source "$BENCH_DIR/lib/verdicts.sh"
 source "$BENCH_DIR/lib/calibration.sh"
+source "$BENCH_DIR/lib/balance.sh"
 
 usage() {
   sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
@@ -36,7 +37,7 @@ usage() {
 
 RUNS=5
 BENCH_LARGE=0
-SECTIONS=overhead,ingest,sched,python,analysis,verdicts,calibration
+SECTIONS=overhead,ingest,sched,python,analysis,verdicts,calibration,balance
 BENCH_OUT=""
 BENCH_BUILD=1
 OVERHEAD_CALLS=200000      # calls per overhead run (count)
@@ -64,8 +65,8 @@ while (($#)); do
 done
 [[ $RUNS =~ ^[1-9][0-9]*$ ]] || die "--runs needs a positive number, not '$RUNS'"
 for section in ${SECTIONS//,/ }; do
-  [[ $section =~ ^(overhead|ingest|sched|python|analysis|verdicts|calibration)$ ]] ||
-    die "unknown section '$section' in --only (use overhead, ingest, sched, python, analysis, verdicts, calibration)"
+  [[ $section =~ ^(overhead|ingest|sched|python|analysis|verdicts|calibration|balance)$ ]] ||
+    die "unknown section '$section' in --only (use overhead, ingest, sched, python, analysis, verdicts, calibration, balance)"
 done
 [[ $(id -u) -eq 0 ]] || die "run as root: the tracers attach uprobes and tracepoints (sudo bench/run.sh)"
 for tool in cmake ninja sqlite3 bpftrace /usr/bin/time; do
@@ -87,7 +88,7 @@ build() {
   [[ $SECTIONS =~ overhead|ingest|sched|python ]] &&
     targets+=(causeway-collector causeway-bench-floor causeway-bench-call-loop causeway-bench-ping-pong)
   [[ $SECTIONS =~ analysis ]] && targets+=(causeway causeway-bench-synth causeway-bench-mcp)
-  [[ $SECTIONS =~ verdicts|calibration ]] && targets+=(causeway-collector causeway causeway_scenarios)
+  [[ $SECTIONS =~ verdicts|calibration|balance ]] && targets+=(causeway-collector causeway causeway_scenarios)
   cmake --build "$BUILD_DIR" -j2 --target "${targets[@]}" >>"$BENCH_OUT/raw.log" ||
     die "build failed (see $BENCH_OUT/raw.log)"
 }

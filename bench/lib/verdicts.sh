@@ -14,16 +14,18 @@ scenario_field() {
   awk -v name="$1" -v column="$2" '$1 == name { print $column }' "$REPO_DIR/tests/scenarios/scenarios.tsv"
 }
 
-# verdict_once NAME: records the scenario once and prints "verdict actor_kind top_share".
+# verdict_once NAME [ARGS...]: records the scenario once (its program given ARGS) and prints
+# "verdict actor_kind top_chain_cost_share" (its critical path's share of the loop).
 verdict_once() {
   local program db=$BENCH_OUT/verdict.db
   program=$(scenario_field "$1" 2)
+  shift
   rm -f "$db" "$db-wal" "$db-shm"
   in_own_session "$COLLECTOR" record --db "$db" --quiet -- "$BUILD_DIR/tests/workloads/scenarios/$program" \
-    --duration "$VERDICT_DURATION_S" >>"$BENCH_OUT/raw.log" 2>&1 ||
-    die "recording $1 failed (see $BENCH_OUT/raw.log)"
+    --duration "$VERDICT_DURATION_S" "$@" >>"$BENCH_OUT/raw.log" 2>&1 ||
+    die "recording $program failed (see $BENCH_OUT/raw.log)"
   "$CAUSEWAY" explain --db "$db" --json |
-    jq -r '"\(.verdict.name) \(.chains[0].actor.kind // "none") \(.chains[0].time_lost_share // 0)"'
+    jq -r '"\(.verdict.name) \(.chains[0].actor.kind // "none") \(.chains[0].critical_path.share // 0)"'
 }
 
 # verdict_series NAME LOAD: VERDICT_RUNS recordings; records one results row and one target row.
@@ -48,7 +50,7 @@ verdict_series() {
   sorted=$(printf '%s\n' "${shares[@]}" | sort -g)
   record verdicts "$name, $load: recordings giving $expected_verdict by $expected_actor" \
     "$agree/$VERDICT_RUNS" recordings \
-    "top chain $(calc "$(head -1 <<<"$sorted") * 100" 0)-$(calc "$(tail -1 <<<"$sorted") * 100" 0)% of the loop, median $(calc "$(printf '%s\n' "${shares[@]}" | median) * 100" 0)%"
+    "top chain's critical-path cost $(calc "$(head -1 <<<"$sorted") * 100" 0)-$(calc "$(tail -1 <<<"$sorted") * 100" 0)% of the loop, median $(calc "$(printf '%s\n' "${shares[@]}" | median) * 100" 0)%"
   target "$name: the same verdict in every recording ($load)" \
     "$([[ $agree -eq $VERDICT_RUNS ]] && echo yes || echo no)" "$agree of $VERDICT_RUNS"
 }
