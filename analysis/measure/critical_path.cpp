@@ -85,7 +85,16 @@ double replayed_span(const DeviceQueue& queue, const DrainPeriod& p, const Remov
                                             p.drain_entry_ns, p.drain_ns);
     const double after_done = static_cast<double>(p.drain_ns - done_ns) -
                               (removed.before(p.drain_ns) - removed.before(done_ns));
-    return std::max(finish, moved(p.drain_entry_ns)) + std::max(0.0, after_done);
+    // The CPU that others took from the drain while the device still worked was hidden, not
+    // free: they needed it. What of it is not removed must still fit in the drain's wait; what
+    // no longer fits (a faster device, earlier enqueues) is taken from the host elsewhere.
+    const double hidden = std::max<double>(
+        0.0, static_cast<double>(p.drain_runnable_ns) - static_cast<double>(p.drain_ns - done_ns));
+    const double owed =
+        std::max(0.0, hidden - (removed.before(done_ns) - removed.before(p.drain_entry_ns)));
+    const double wait = std::max(0.0, finish - moved(p.drain_entry_ns));
+    return std::max(finish, moved(p.drain_entry_ns)) + std::max(0.0, after_done) +
+           std::max(0.0, owed - wait);
 }
 
 double saved_by(const std::vector<DeviceQueue>& queues, const HostTimeRemoval& removal,
