@@ -5,19 +5,22 @@
 #include <map>
 
 #include "analysis/measure/distribution.hpp"
+#include "analysis/measure/loop_steps.hpp"
 #include "analysis/measure/offcpu_overlap.hpp"
 
 namespace causeway::analysis {
 namespace {
 
-// A copy or free without Async in its name (cudaMemcpy, cuMemcpyDtoH_v2, cudaFree).
-bool blocking_copy(const OpInfo& op) {
-    return op.category == OpCategory::kCopy && op.name.find("Async") == std::string::npos;
+// A copy or free without Async in its name (cudaMemcpy, cuMemcpyDtoH_v2, cudaFree, cuMemFree):
+// it returns only once the device is done.
+bool waits_for_device(const OpInfo& op) {
+    return (op.category == OpCategory::kCopy || op.category == OpCategory::kFree) &&
+           op.name.find("Async") == std::string::npos;
 }
 
-// The least work that, queued at `enqueue_ns` (relative, in order) in equal parts, finishes at
-// `done_ns`: a FIFO of n equal parts s = W/n finishes at max_i(e_i + (n - i) s), so the W that
-// brings the first of those terms to done_ns.
+// The least work that, queued at `enqueue_ns` (in order) in equal parts, finishes at `done_ns`: a
+// FIFO of n equal parts s = W/n finishes at max_i(e_i + (n - i) s), so the W that brings the first
+// of those terms to done_ns.
 std::int64_t work_finishing_at(const std::int64_t* enqueue_ns, std::uint32_t n,
                                std::int64_t done_ns) {
     if (n == 0) {
@@ -34,22 +37,16 @@ std::int64_t work_finishing_at(const std::int64_t* enqueue_ns, std::uint32_t n,
 }
 
 // Per drain op of the thread: its own cost, the least time one of its calls spent on a CPU or
-// asleep (a drain with nothing left to wait for; its time runnable but not running excluded).
+// asleep (a drain with nothing left to wait for; its time runnable but not running,
+// `runnable_ns` of each call, excluded).
 std::map<int, std::int64_t> drain_own_cost(const TraceModel& model,
-                                           const std::vector<std::uint32_t>& calls,
-                                           int thread_index) {
+                                           const std::vector<std::uint32_t>& drains,
+                                           const std::vector<std::int64_t>& runnable_ns) {
     std::map<int, std::int64_t> own;
-    OffCpuCursor cursor(model.offcpu_by_thread[static_cast<std::size_t>(thread_index)]);
-    for (std::uint32_t call : calls) {
-        int op = model.calls.op_index[call];
-        if (!drains_queue(model.ops[static_cast<std::size_t>(op)])) {
-            continue;
-        }
-        const std::int64_t kept_cpu_ns =
-            model.calls.dur_ns[call] -
-            cursor.measure(model.calls.ts_ns[call], model.calls.end_ns(call), nullptr)
-                .runnable_waiting_ns();
-        auto [at, first] = own.try_emplace(op, kept_cpu_ns);
+    for (std::size_t d = 0; d < drains.size(); ++d) {
+        const std::uint32_t call = drains[d];
+        const std::int64_t kept_cpu_ns = model.calls.dur_ns[call] - runnable_ns[d];
+        auto [at, first] = own.try_emplace(model.calls.op_index[call], kept_cpu_ns);
         if (!first) {
             at->second = std::min(at->second, kept_cpu_ns);
         }
@@ -144,10 +141,7 @@ bool enqueues_work(const OpInfo& op) {
 }
 
 bool drains_queue(const OpInfo& op) {
-    // cudaFree and cuMemFree wait for the device before they free; their Async forms do not.
-    const bool blocking_free =
-        op.category == OpCategory::kFree && op.name.find("Async") == std::string::npos;
-    return op.category == OpCategory::kSync || blocking_copy(op) || blocking_free;
+    return op.category == OpCategory::kSync || waits_for_device(op);
 }
 
 std::int64_t DeviceQueue::device_busy_ns() const {
@@ -162,15 +156,23 @@ DeviceQueue reconstruct_queue(const TraceModel& model, const ResolvedFilter& fil
                               int thread_index) {
     DeviceQueue queue;
     queue.thread_index = thread_index;
-    std::vector<std::uint32_t> calls;
-    for (std::uint32_t call : model.calls_by_thread[static_cast<std::size_t>(thread_index)]) {
-        if (model.calls.enclosed[call] == 0 && filter.call_selected(call)) {
-            calls.push_back(call);
+    const std::vector<std::uint32_t> calls = accounted_calls(model, filter, thread_index);
+    const auto& intervals = model.offcpu_by_thread[static_cast<std::size_t>(thread_index)];
+    // Each drain's time runnable but not running, measured once: for the ops' own cost and for
+    // the periods.
+    std::vector<std::uint32_t> drains;
+    std::vector<std::int64_t> drain_runnable_ns;
+    OffCpuCursor cursor(intervals);
+    for (std::uint32_t call : calls) {
+        if (drains_queue(model.ops[static_cast<std::size_t>(model.calls.op_index[call])])) {
+            drains.push_back(call);
+            drain_runnable_ns.push_back(
+                cursor.measure(model.calls.ts_ns[call], model.calls.end_ns(call), nullptr)
+                    .runnable_waiting_ns());
         }
     }
-    const std::map<int, std::int64_t> own = drain_own_cost(model, calls, thread_index);
-    const auto& intervals = model.offcpu_by_thread[static_cast<std::size_t>(thread_index)];
-    OffCpuCursor cursor(intervals);
+    const std::map<int, std::int64_t> own = drain_own_cost(model, drains, drain_runnable_ns);
+    std::size_t next_drain = 0;
     std::int64_t period_start = -1;  // no drain seen yet: what comes before is not a period
     std::uint32_t first_enqueue = 0;
     for (std::uint32_t call : calls) {
@@ -178,6 +180,7 @@ DeviceQueue reconstruct_queue(const TraceModel& model, const ResolvedFilter& fil
         const std::int64_t entry = model.calls.ts_ns[call];
         const std::int64_t end = std::max(model.calls.end_ns(call), period_start);
         if (drains_queue(op)) {
+            const std::int64_t runnable_ns = drain_runnable_ns[next_drain++];
             if (period_start >= 0 && entry >= period_start) {
                 DrainPeriod p{.start_ns = period_start,
                               .drain_entry_ns = entry,
@@ -186,16 +189,11 @@ DeviceQueue reconstruct_queue(const TraceModel& model, const ResolvedFilter& fil
                               .first_enqueue = first_enqueue,
                               .enqueues = static_cast<std::uint32_t>(queue.enqueue_ns.size()) -
                                           first_enqueue};
-                // Relative to the period's start, as the replay reads them.
-                std::vector<std::int64_t> relative;
-                relative.reserve(p.enqueues);
-                for (std::uint32_t i = 0; i < p.enqueues; ++i) {
-                    relative.push_back(queue.enqueue_ns[first_enqueue + i] - p.start_ns);
-                }
-                p.drain_runnable_ns = cursor.measure(entry, end, nullptr).runnable_waiting_ns();
+                p.drain_runnable_ns = runnable_ns;
                 const std::int64_t kept_cpu_ns = end - entry - p.drain_runnable_ns;
                 auto work_done_at = [&](std::int64_t ts_ns) {
-                    return work_finishing_at(relative.data(), p.enqueues, ts_ns - p.start_ns);
+                    return work_finishing_at(queue.enqueue_ns.data() + first_enqueue, p.enqueues,
+                                             ts_ns);
                 };
                 if (p.drain_runnable_ns < kDrainWaitMarginNs) {
                     p.waited = kept_cpu_ns > p.drain_own_ns + kDrainWaitMarginNs;

@@ -7,7 +7,12 @@
 namespace causeway::analysis {
 namespace {
 
-// Accounted calls of one thread in `filter`, in time order (indices into model.calls).
+bool is_sync(const TraceModel& model, int op_index) {
+    return model.ops[static_cast<std::size_t>(op_index)].category == OpCategory::kSync;
+}
+
+}  // namespace
+
 std::vector<std::uint32_t> accounted_calls(const TraceModel& model, const ResolvedFilter& filter,
                                            int thread_index) {
     std::vector<std::uint32_t> calls;
@@ -18,12 +23,6 @@ std::vector<std::uint32_t> accounted_calls(const TraceModel& model, const Resolv
     }
     return calls;
 }
-
-bool is_sync(const TraceModel& model, int op_index) {
-    return model.ops[static_cast<std::size_t>(op_index)].category == OpCategory::kSync;
-}
-
-}  // namespace
 
 const char* loop_unit_name(LoopUnit unit) {
     return unit == LoopUnit::kSteps ? "steps" : "calls";

@@ -14,6 +14,11 @@
 
 namespace causeway::analysis {
 
+// Accounted calls of one thread in `filter` (driver calls inside runtime calls left out), in time
+// order (indices into model.calls).
+std::vector<std::uint32_t> accounted_calls(const TraceModel& model, const ResolvedFilter& filter,
+                                           int thread_index);
+
 // An op must recur at least this often to mark steps.
 inline constexpr std::int64_t kMinStepsForMarker = 10;
 // ... and at least this share of its recurrences must be the same number of calls apart.
