@@ -178,6 +178,10 @@ std::string symptom_text(const analysis::CausalChain& chain) {
                    format_duration(fact_count(f, "slept_ns")) + " (" + share +
                    " of its loop) between CUDA calls on a lock, each time woken by " +
                    lock_holder(chain.actor);
+        case VerdictClass::kHostBound:
+            return "the thread that drives the GPU was on a CPU between CUDA calls " +
+                   format_duration(chain.time_lost_ns) + " (" + share +
+                   " of its loop), its own work, not receiving a batch";
         case VerdictClass::kHealthy:
         case VerdictClass::kInsufficientData:
             break;  // verdicts without a chain
@@ -217,6 +221,10 @@ std::string root_cause_text(const analysis::CausalChain& chain) {
         case VerdictClass::kInputBound:
             return "The thread that drives the GPU waits for " + waited_for(chain) + ": " + share +
                    " of its loop, so the GPU has no work queued.";
+        case VerdictClass::kHostBound:
+            return "The thread that drives the GPU computes between CUDA calls (" + share +
+                   " of its loop: preprocessing, framework dispatch, Python) while the device "
+                   "waits for its next work.";
         case VerdictClass::kLockContended:
             return "The thread that drives the GPU waits for a lock held by thread " +
                    lock_holder(chain.actor) + ": " + share +
@@ -253,7 +261,8 @@ std::string effect_text(const analysis::CausalChain& chain, const analysis::Effe
         case EffectKind::kInCopies:
         case EffectKind::kInAllocation:
         case EffectKind::kFirstCallExcess:
-            return symptom_text(chain);  // the device's own time is the symptom itself
+        case EffectKind::kOnCpu:
+            return symptom_text(chain);  // the device's or the thread's own time: the symptom
     }
     return format_duration(effect.ns) + " (" + format_percent(effect.share) + " of the loop) " +
            what;

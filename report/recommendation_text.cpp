@@ -150,6 +150,14 @@ std::string recommendation_text(const analysis::CausalChain& chain,
         case RecommendationKind::kLazyModuleLoading:
             return "The first kernel launch loads modules: keep CUDA_MODULE_LOADING=LAZY (the "
                    "default since CUDA 11.7) and avoid loading unused kernels.";
+        case RecommendationKind::kMoveHostWork:
+            return "Move the per-batch work out of the training thread: into the DataLoader's "
+                   "workers (Dataset.__getitem__, collate_fn) or onto the GPU, so the device's "
+                   "next work is queued while it is prepared.";
+        case RecommendationKind::kCheaperHostWork:
+            return "Or make it cheaper: fewer, larger operations instead of many small ones, "
+                   "torch.compile or CUDA graphs to cut the per-launch dispatch, no Python loops "
+                   "over samples.";
     }
     return {};
 }

@@ -29,9 +29,11 @@ const char* effect_kind_name(EffectKind kind) {
         case EffectKind::kInAllocation:
             return "in_allocation";
         case EffectKind::kFirstCallExcess:
+            return "first_call_excess";
+        case EffectKind::kOnCpu:
             break;
     }
-    return "first_call_excess";
+    return "on_cpu";
 }
 
 }  // namespace causeway::analysis

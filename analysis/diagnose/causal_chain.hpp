@@ -31,6 +31,7 @@ enum class VerdictClass {
     kAllocationChurn,
     kLockContended,
     kColdStart,
+    kHostBound,
     kHealthy,
     kInsufficientData,
     kLast = kInsufficientData,  // the schemas list every class up to this one
@@ -53,6 +54,8 @@ constexpr const char* verdict_class_name(VerdictClass verdict_class) {
             return "LOCK-CONTENDED";
         case VerdictClass::kColdStart:
             return "COLD-START";
+        case VerdictClass::kHostBound:
+            return "HOST-BOUND";
         case VerdictClass::kHealthy:
             return "HEALTHY";
         case VerdictClass::kInsufficientData:
@@ -92,9 +95,10 @@ enum class EffectKind {
     kInCopies,         // in copies,
     kInAllocation,     // in allocation and free calls,
     kFirstCallExcess,  // the first calls' excess over later ones
+    kOnCpu,            // on a CPU between calls, its own work (HOST-BOUND)
 };
 // 'preempted', 'runq_wait', 'woken', 'in_device', 'in_copies', 'in_allocation',
-// 'first_call_excess' (stable: programs read it).
+// 'first_call_excess', 'on_cpu' (stable: programs read it).
 const char* effect_kind_name(EffectKind kind);
 
 struct Effect {

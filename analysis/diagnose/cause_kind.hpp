@@ -20,15 +20,18 @@ enum class CauseKind {
     kRunQueue,           // waited for a CPU after wakeups with no preemption to blame it on
     kSeveral,            // causes too small to stand alone, together (Cause::members)
     // The actors of the chains of the device's own time (never a cause of time off a CPU).
-    kDevice,           // the GPU: the host waits for it in synchronisation
-    kTransfers,        // host-device copies
-    kAllocator,        // the CUDA allocator
-    kStartUp,          // one-time start-up: the first calls of each op
-    kLast = kStartUp,  // the schemas list every kind up to this one (report/output_shapes.hpp)
+    kDevice,     // the GPU: the host waits for it in synchronisation
+    kTransfers,  // host-device copies
+    kAllocator,  // the CUDA allocator
+    kStartUp,    // one-time start-up: the first calls of each op
+    // The GPU-driving thread's own work on a CPU between calls (HOST-BOUND).
+    kOwnCompute,
+    kLast = kOwnCompute,  // the schemas list every kind up to this one (report/output_shapes.hpp)
 };
 // 'dataloader_workers', 'processes_outside', 'tree_threads', 'lock_holder', 'producer_thread',
 // 'waker_thread', 'disk_io', 'network', 'timer', 'interrupt', 'unrecorded_waker',
-// 'unknown_competitor', 'run_queue', 'several', 'device', 'transfers', 'allocator', 'start_up'
+// 'unknown_competitor', 'run_queue', 'several', 'device', 'transfers', 'allocator', 'start_up',
+// 'own_compute'
 // (stable: programs read it as a chain's actor kind).
 const char* cause_kind_name(CauseKind kind);
 

@@ -1,6 +1,7 @@
 #include "analysis/diagnose/cause_time.hpp"
 
 #include <algorithm>
+#include <optional>
 
 namespace causeway::analysis {
 namespace {
@@ -52,6 +53,18 @@ class TimelineBuilder {
                     cause.key, static_cast<double>(cause.runq_wait_ns) / static_cast<double>(runq));
             }
         }
+        for (const ThreadAccount& primary : acc.primary) {
+            const auto t = static_cast<std::size_t>(primary.thread_index);
+            // Without the thread's scheduling, time between calls is not known to be on a CPU;
+            // an imported trace may have kept only some of its off-CPU intervals.
+            if (!model.session.imported() && !model.offcpu_by_thread[t].empty()) {
+                own_compute_.push_back(CauseKey{.kind = CauseKind::kOwnCompute,
+                                                .process_index = model.threads[t].process_index,
+                                                .thread_index = primary.thread_index});
+            } else {
+                own_compute_.emplace_back();
+            }
+        }
         for (auto& list : out_.in_calls) {
             list.resize(threads_);
         }
@@ -92,8 +105,8 @@ class TimelineBuilder {
                           receiving = key;
                       }
                   } else if (piece == Piece::kOnCpu) {
-                      if (receiving) {
-                          blame(*receiving, q, from, to);
+                      if (auto owner = receiving ? receiving : own_compute_[q]) {
+                          blame(*owner, q, from, to);
                       }
                   } else {
                       blame_cpu_taken(piece, q, from, to, o);
@@ -122,6 +135,8 @@ class TimelineBuilder {
     std::size_t threads_;
     CauseTimeline& out_;
     std::vector<std::pair<CauseKey, double>> runq_shares_;
+    // Per primary thread: its own work between calls, where its scheduling was recorded.
+    std::vector<std::optional<CauseKey>> own_compute_;
 };
 
 // The excess of each slow first call over its op's median, as a share of the call, per primary

@@ -7,7 +7,8 @@
 //  * Asleep between calls: the cause that ended the sleep; the run-queue wait after it is shared
 //    among the causes that took the CPU, by their preempted time.
 //  * On a CPU between calls after a sleep that DataLoader workers ended: receiving their batch,
-//    theirs too.
+//    theirs too. Otherwise the thread's own work (CauseKind::kOwnCompute, the thread's key),
+//    where the thread's scheduling was recorded (not an imported trace).
 //  * Inside calls and on a CPU: the call's own host work, by its op's category (the device chains'
 //    time: staging a pageable copy, the allocator's bookkeeping). Asleep inside a call is waiting
 //    for the device, which stays.

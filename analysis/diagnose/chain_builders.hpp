@@ -76,6 +76,7 @@ std::optional<CausalChain> gpu_bound_chain(const ChainInputs& in);
 std::optional<CausalChain> transfer_chain(const ChainInputs& in);
 std::optional<CausalChain> allocation_churn_chain(const ChainInputs& in);
 std::optional<CausalChain> cold_start_chain(const ChainInputs& in);
+std::optional<CausalChain> own_compute_chain(const ChainInputs& in);
 
 // What removing `removal`'s time from the GPU-driving threads saves; absent without a drain of
 // the device's queue.

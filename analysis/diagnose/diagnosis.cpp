@@ -111,8 +111,8 @@ Diagnosis diagnose(const TraceModel& model, const DiagnosisOptions& options) {
     d.range = filter.window();
     if (accounting.accounted_calls >= kMinCallsForVerdict) {
         d.chains = actor_chains(inputs);
-        for (auto builder :
-             {gpu_bound_chain, transfer_chain, allocation_churn_chain, cold_start_chain}) {
+        for (auto builder : {gpu_bound_chain, transfer_chain, allocation_churn_chain,
+                             cold_start_chain, own_compute_chain}) {
             if (auto chain = builder(inputs)) {
                 add_device_code_line(inputs, *chain);
                 d.chains.push_back(std::move(*chain));

@@ -56,6 +56,10 @@ const char* recommendation_kind_name(RecommendationKind kind) {
             return "steady_state_window";
         case RecommendationKind::kLazyModuleLoading:
             return "lazy_module_loading";
+        case RecommendationKind::kMoveHostWork:
+            return "move_host_work";
+        case RecommendationKind::kCheaperHostWork:
+            return "cheaper_host_work";
     }
     return "unknown";
 }

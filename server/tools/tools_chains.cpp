@@ -1,5 +1,8 @@
 // get_causal_chains: the verdict and the ranked, evidence-backed causal chains.
+#include <fmt/format.h>
+
 #include "analysis/diagnose/diagnosis.hpp"
+#include "report/output_shape.hpp"
 #include "server/tools/tool_runner.hpp"
 #include "server/tools/tool_schemas.hpp"
 #include "server/tools/tools.hpp"
@@ -10,6 +13,13 @@ namespace {
 const json& input_schema() {
     static const json schema = tool_schema("get_causal_chains.input.json");
     return schema;
+}
+
+// Every root-cause class, from the enum's one list of names.
+std::string verdict_classes() {
+    const auto names =
+        report::enum_names<analysis::VerdictClass::kLast>(analysis::verdict_class_name);
+    return fmt::format("{} or {}", fmt::join(names.begin(), names.end() - 1, ", "), names.back());
 }
 
 report::CausalChainsAnswer compute(const TraceTarget& target, const analysis::TraceFilter& filter,
@@ -30,13 +40,14 @@ ToolSpec make_causal_chains_tool() {
     return ToolSpec{
         "get_causal_chains",
         "Verdict and causal chains",
-        "Why the GPU waits: the verdict (INPUT-BOUND, CPU-CONTENDED, GPU-BOUND, TRANSFER-BOUND, "
-        "ALLOCATION-CHURN, COLD-START, HEALTHY or INSUFFICIENT-DATA) and one causal chain per "
-        "root cause, the one whose removal gains most first: symptom, evidence measured on the "
-        "slow calls' own threads (e.g. time preempted inside them and who took the CPU), root "
-        "cause, recommendations with the direction to turn each knob, confidence, time lost and "
-        "the predicted speed-up of removing it (critical_path). Also the threads that "
-        "drive the GPU, data quality and what the trace cannot prove. Start here." +
+        "Why the GPU waits: the verdict (" + verdict_classes() +
+            ") and one causal chain per "
+            "root cause, the one whose removal gains most first: symptom, evidence measured on the "
+            "slow calls' own threads (e.g. time preempted inside them and who took the CPU), root "
+            "cause, recommendations with the direction to turn each knob, confidence, time lost "
+            "and "
+            "the predicted speed-up of removing it (critical_path). Also the threads that "
+            "drive the GPU, data quality and what the trace cannot prove. Start here." +
             std::string(kUntrustedStringsSentence),
         input_schema(),
         tool_schema("get_causal_chains.output.json"),

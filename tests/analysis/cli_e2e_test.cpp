@@ -33,7 +33,8 @@ Run run(const std::string& arguments) {
     return result;
 }
 
-// A training thread preempted by a DataLoader worker in every tenth synchronisation.
+// A training thread preempted by a DataLoader worker in every tenth synchronisation and between
+// its steps.
 std::string contended_trace(FixtureBuilder& fixture) {
     auto main_process = fixture.process(100, "python");
     auto main_thread = fixture.thread(main_process, 100, "python");
@@ -45,7 +46,9 @@ std::string contended_trace(FixtureBuilder& fixture) {
         if (i % 10 == 0) {
             fixture.preempted(main_thread, t0 + 100 * kUs, 5 * kMs, worker_thread);
         }
-        fixture.preempted(main_thread, t0 + 7 * kMs, 2 * kMs, worker_thread);
+        // Between calls, preempted again until just before the next step.
+        const std::int64_t from = i % 10 == 0 ? 6200 * kUs : 500 * kUs;
+        fixture.preempted(main_thread, t0 + from, 9800 * kUs - from, worker_thread);
     }
     fixture.load(2000 * kMs);
     return fixture.path();

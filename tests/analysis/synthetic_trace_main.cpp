@@ -1,6 +1,7 @@
 // analysis_synthetic_trace OUT.db CALLS: writes a DataLoader-like trace with CALLS CUDA calls (a
 // training thread on 2 CPUs preempted by 4 pt_data_worker processes in a third of its
-// synchronisations) for measuring the analysis at scale and trying the CLI by hand.
+// synchronisations, and waiting for their batches between steps) for measuring the analysis at
+// scale and trying the CLI by hand.
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -14,6 +15,7 @@ namespace {
 
 constexpr std::int64_t kUs = 1'000;
 constexpr std::int64_t kMs = 1'000'000;
+constexpr std::int64_t kSysPoll = 7;  // x86_64
 
 int fail(const std::string& what) {
     std::fprintf(stderr, "analysis_synthetic_trace: %s\n", what.c_str());
@@ -91,6 +93,19 @@ int main(int argc, char** argv) {
                                   .next_thread_id = workers[i % 4]})
                   : s;
         }
+        // Then it waits for the next batch until the iteration ends: a poll on the workers'
+        // queue that the worker whose batch it is ends.
+        const std::int64_t sync_end =
+            t0 + 60 * kUs + (slow ? 300 * kUs : 50 * kUs + (i % 11) * kUs);
+        s = s ? w.add_offcpu({.thread_id = main_thread.value(),
+                              .ts_ns = sync_end + 10 * kUs,
+                              .dur_ns = t0 + kPeriodNs - 5 * kUs - (sync_end + 10 * kUs),
+                              .reason = OffCpuReason::kBlocked,
+                              .runq_wait_ns = 10 * kUs,
+                              .wake_context = WakeContext::kThread,
+                              .waker_thread_id = workers[(i + 1) % 4],
+                              .syscall_nr = kSysPoll})
+              : s;
         if (!s) {
             return fail(s.error().message);
         }

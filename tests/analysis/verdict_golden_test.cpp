@@ -63,8 +63,10 @@ TEST_CASE("workers preempting the training thread give CPU-CONTENDED naming them
             run.fixture.preempted(run.main_thread, t0 + 300 * kUs, 5 * kMs,
                                   run.worker_threads[static_cast<std::size_t>(i / 10) % 4]);
         }
-        // Between calls: preempted again for 2 ms by a worker.
-        run.fixture.preempted(run.main_thread, t0 + 7 * kMs, 2 * kMs, run.worker_threads[0]);
+        // Between calls, with the device idle: preempted by a worker until 0.2 ms before the
+        // next step (9.3 ms, or 3.6 ms after a slow sync). The rest is the thread's own work.
+        const std::int64_t from = slow ? 6200 * kUs : 500 * kUs;
+        run.fixture.preempted(run.main_thread, t0 + from, 9800 * kUs - from, run.worker_threads[0]);
     }
     run.fixture.snapshots(kLoopEndNs, 100, 6);
     auto d = diagnose_all(run.fixture.load(kLoopEndNs));
@@ -79,9 +81,9 @@ TEST_CASE("workers preempting the training thread give CPU-CONTENDED naming them
     CHECK(top.competitors[0].comm == "pt_data_worker");
     CHECK(top.competitors[0].role == Role::kDataLoaderWorker);
     CHECK(top.competitors[0].in_tree);
-    // 20 x 5 ms inside slow calls + 199 x 2 ms between calls (the last one falls after the
-    // last call, outside the loop).
-    CHECK(top.time_lost_ns == 20 * 5 * kMs + 199 * 2 * kMs);
+    // 20 x 5 ms inside slow calls + 20 x 3.6 ms and 179 x 9.3 ms between calls (the last one
+    // falls after the last call, outside the loop).
+    CHECK(top.time_lost_ns == 20 * 5 * kMs + 20 * 3600 * kUs + 179 * 9300 * kUs);
     CHECK(recommends(top.recommendations, RecommendationKind::kFewerWorkers));
     CHECK(recommends(top.recommendations, RecommendationKind::kIndexInMemory));
     CHECK(!recommends(top.recommendations, RecommendationKind::kMoreWorkers));
@@ -199,10 +201,10 @@ TEST_CASE("cudaMalloc/cudaFree every step are ALLOCATION-CHURN", "[analysis][gol
     DataLoaderRun run(0);
     for (int i = 0; i < kIterations; ++i) {
         std::int64_t t0 = i * kPeriodNs;
-        run.fixture.call(run.main_thread, op::kMalloc, t0, 2 * kMs, 256 << 20);
-        run.fixture.call(run.main_thread, op::kLaunchKernel, t0 + 2100 * kUs, 20 * kUs);
-        run.fixture.call(run.main_thread, op::kFree, t0 + 2200 * kUs, 2 * kMs);
-        run.fixture.preempted(run.main_thread, t0 + 8 * kMs, 100 * kUs, std::nullopt);
+        run.fixture.call(run.main_thread, op::kMalloc, t0, 4 * kMs, 256 << 20);
+        run.fixture.call(run.main_thread, op::kLaunchKernel, t0 + 4100 * kUs, 20 * kUs);
+        run.fixture.call(run.main_thread, op::kFree, t0 + 4200 * kUs, 4 * kMs);
+        run.fixture.preempted(run.main_thread, t0 + 8500 * kUs, 100 * kUs, std::nullopt);
     }
     auto d = diagnose_all(run.fixture.load(kLoopEndNs));
 
@@ -231,9 +233,11 @@ TEST_CASE("a loop with no cause above threshold is HEALTHY", "[analysis][golden]
     DataLoaderRun run(0);
     for (int i = 0; i < kIterations; ++i) {
         std::int64_t t0 = i * kPeriodNs;
+        // The thread prepares the next step while the device runs this one (its own work
+        // hidden behind the queue), and the sync is short.
         run.fixture.call(run.main_thread, op::kLaunchKernel, t0, 20 * kUs);
-        run.fixture.call(run.main_thread, op::kStreamSynchronize, t0 + 100 * kUs, 1 * kMs);
         run.fixture.preempted(run.main_thread, t0 + 5 * kMs, 100 * kUs, std::nullopt);
+        run.fixture.call(run.main_thread, op::kStreamSynchronize, t0 + 8 * kMs, 1900 * kUs);
     }
     run.fixture.snapshots(kLoopEndNs, 50, 1);
     auto d = diagnose_all(run.fixture.load(kLoopEndNs));

@@ -28,6 +28,7 @@ FIXTURES = {
     # The small traces of causeway-golden-trace, one verdict class each.
     "gpu-bound": {"halves": ("0s..1s", "1s..2s")},
     "healthy": {"halves": ("0s..1s", "1s..2s")},
+    "host-bound": {"halves": ("0s..1s", "1s..2s")},
     "lossy": {"halves": ("0s..1s", "1s..2s")},
     "empty": {"halves": ("0s..1ms", "0s..1ms")},
     "transfer-bound": {"halves": ("0s..1s", "1s..2s")},

@@ -2,7 +2,9 @@
 // golden output tests run every output on (tests/golden/README.md), each giving one verdict class
 // the other fixtures do not:
 //   gpu-bound  a training thread asleep inside long synchronisations on an idle host (GPU-BOUND)
-//   healthy    a loop with no cause above threshold (HEALTHY)
+//   healthy    the next step prepared while the device runs this one, a short sync (HEALTHY)
+//   host-bound the training thread computes 9 ms of each 10 ms step while the device waits
+//              (HOST-BOUND)
 //   lossy      launches only, with 1234 CUDA events dropped by the ring buffer (the loss shown
 //              next to the verdict)
 //   empty      a finished trace with nothing in it (INSUFFICIENT-DATA: no CUDA calls)
@@ -46,8 +48,9 @@ constexpr std::int64_t kLoopEndNs = kIterations * kPeriodNs;
 // a kernel every 10 ms, may synchronise after it, and is off its CPU once per iteration.
 struct Loop {
     std::int64_t launch_ns = 20 * kUs;
-    std::optional<std::int64_t> sync_ns{};  // a cudaStreamSynchronize 100 us after the launch
-    std::int64_t offcpu_at_ns = 0;          // since the iteration's start
+    std::optional<std::int64_t> sync_ns{};  // a cudaStreamSynchronize sync_at_ns after the launch
+    std::int64_t sync_at_ns = 100 * kUs;
+    std::int64_t offcpu_at_ns = 0;  // since the iteration's start
     std::int64_t offcpu_ns = 0;
     OffCpuReason reason = OffCpuReason::kPreempted;  // preempted: all of it waiting for a CPU
 };
@@ -90,7 +93,7 @@ Status write_loop(TraceWriter& w, const Loop& loop) {
         if (s && loop.sync_ns) {
             s = w.add_cuda_call({.thread_id = thread,
                                  .op_id = kStreamSynchronize,
-                                 .ts_ns = t0 + 100 * kUs,
+                                 .ts_ns = t0 + loop.sync_at_ns,
                                  .dur_ns = *loop.sync_ns});
         }
         s = s ? w.add_offcpu({.thread_id = thread,
@@ -134,6 +137,16 @@ Status write_gpu_bound(TraceWriter& w) {
 }
 
 Status write_healthy(TraceWriter& w) {
+    // The thread's own work between the launch and the sync is hidden behind the device's queue.
+    Status s = write_loop(w, {.sync_ns = 1900 * kUs,
+                              .sync_at_ns = 8 * kMs,
+                              .offcpu_at_ns = 5 * kMs,
+                              .offcpu_ns = 100 * kUs});
+    return s ? write_snapshots(w, 50, 1) : s;
+}
+
+Status write_host_bound(TraceWriter& w) {
+    // A 1 ms sync, then 9 ms on a CPU with the device's queue empty.
     Status s = write_loop(w, {.sync_ns = 1 * kMs, .offcpu_at_ns = 5 * kMs, .offcpu_ns = 100 * kUs});
     return s ? write_snapshots(w, 50, 1) : s;
 }
@@ -189,18 +202,18 @@ Status write_transfer_bound(TraceWriter& w) {
 }
 
 Status write_allocation_churn(TraceWriter& w) {
-    // cudaMalloc (2 ms), a launch, cudaFree (2 ms) in every step.
+    // cudaMalloc (3.9 ms), a launch, cudaFree (3.8 ms) in every step.
     Status s = write_steps(w, kIterations, [&w](std::int64_t thread, std::int64_t t0) {
         Status c = w.add_cuda_call({.thread_id = thread,
                                     .op_id = kMalloc,
                                     .ts_ns = t0,
-                                    .dur_ns = 2 * kMs,
+                                    .dur_ns = 3900 * kUs,
                                     .bytes = 256LL << 20});
-        c = c ? launch(w, thread, t0 + 2100 * kUs) : c;
+        c = c ? launch(w, thread, t0 + 4 * kMs) : c;
         return c ? w.add_cuda_call({.thread_id = thread,
                                     .op_id = kFree,
-                                    .ts_ns = t0 + 2200 * kUs,
-                                    .dur_ns = 2 * kMs})
+                                    .ts_ns = t0 + 4100 * kUs,
+                                    .dur_ns = 3800 * kUs})
                  : c;
     });
     return s ? write_snapshots(w, 50, 1) : s;
@@ -303,7 +316,7 @@ int fail(const std::string& what) {
 }  // namespace
 
 constexpr const char* kKinds =
-    "gpu-bound, healthy, lossy, empty, transfer-bound, allocation-churn, cold-start, "
+    "gpu-bound, healthy, host-bound, lossy, empty, transfer-bound, allocation-churn, cold-start, "
     "lock-contended, input-disk-timer";
 
 int main(int argc, char** argv) {
@@ -318,6 +331,8 @@ int main(int argc, char** argv) {
         write = write_gpu_bound;
     } else if (kind == "healthy") {
         write = write_healthy;
+    } else if (kind == "host-bound") {
+        write = write_host_bound;
     } else if (kind == "lossy") {
         write = write_lossy;
     } else if (kind == "empty") {

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "analysis/diagnose/causal_chain.hpp"
 #include "tests/interop/ingero_fixture.hpp"
 
 using causeway::testing::TempDir;
@@ -60,10 +61,12 @@ void import_explain_export(const std::string& in_path) {
     REQUIRE(json_run.exit_code == 0);
     auto diagnosis = nlohmann::json::parse(json_run.output, nullptr, false);
     REQUIRE_FALSE(diagnosis.is_discarded());
-    static const std::set<std::string> kVerdicts = {
-        "INPUT-BOUND",      "CPU-CONTENDED", "GPU-BOUND", "TRANSFER-BOUND",
-        "ALLOCATION-CHURN", "COLD-START",    "HEALTHY",   "INSUFFICIENT-DATA"};
-    CHECK(kVerdicts.count(diagnosis["verdict"]["name"].get<std::string>()) == 1);
+    std::set<std::string> verdicts;
+    for (int i = 0; i <= static_cast<int>(causeway::analysis::VerdictClass::kLast); ++i) {
+        verdicts.insert(causeway::analysis::verdict_class_name(
+            static_cast<causeway::analysis::VerdictClass>(i)));
+    }
+    CHECK(verdicts.count(diagnosis["verdict"]["name"].get<std::string>()) == 1);
     // The diagnosis carries the import's own statement of what the evidence cannot show.
     CHECK_THAT(json_run.output, Catch::Contains("offcpu_") || Catch::Contains("no_aggregates") ||
                                     Catch::Contains("_counts_only"));

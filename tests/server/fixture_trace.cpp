@@ -12,10 +12,12 @@ using tracedb::CudaCallRecord;
 using tracedb::OffCpuReason;
 using tracedb::OffCpuRecord;
 using tracedb::TraceWriter;
+using tracedb::WakeContext;
 
 constexpr std::int64_t kMs = 1'000'000;
 constexpr std::int64_t kSecond = 1'000 * kMs;
 constexpr std::int64_t kIterationNs = 40 * kMs;
+constexpr std::int64_t kSysPoll = 7;  // x86_64
 constexpr std::int64_t kBatchBytes = 4 * 1024 * 1024;
 constexpr int kWorkers = 4;
 
@@ -112,9 +114,11 @@ Result<Ids> add_processes(TraceWriter& writer) {
     return ids;
 }
 
-// One training iteration starting at `t`: wait for a batch, copy it, three kernels, synchronise.
+// One training iteration starting at `t`: wait for a batch, copy it, three kernels, synchronise,
+// wait for the next batch.
 // Every third synchronisation is slow because a worker takes the CPU from the main thread.
 Status add_iteration(TraceWriter& writer, const Ids& ids, int iteration, std::int64_t t) {
+    const std::int64_t iteration_start = t;
     const int worker = iteration % kWorkers;
     CAUSEWAY_TRY(writer.add_offcpu({.thread_id = ids.trainer_main,
                                     .ts_ns = t,
@@ -160,6 +164,18 @@ Status add_iteration(TraceWriter& writer, const Ids& ids, int iteration, std::in
                                         .cpu = iteration % 2,
                                         .next_thread_id = competitor}));
     }
+    // Then the main thread waits for the next batch until the iteration ends: a poll on the
+    // workers' queue that the next batch's worker ends.
+    const std::int64_t waited_from = t + sync_ns + 50'000;
+    CAUSEWAY_TRY(writer.add_offcpu({.thread_id = ids.trainer_main,
+                                    .ts_ns = waited_from,
+                                    .dur_ns = iteration_start + kIterationNs - 50'000 - waited_from,
+                                    .reason = OffCpuReason::kBlocked,
+                                    .runq_wait_ns = 20'000,
+                                    .cpu = 0,
+                                    .wake_context = WakeContext::kThread,
+                                    .waker_thread_id = ids.worker_thread[(worker + 1) % kWorkers],
+                                    .syscall_nr = kSysPoll}));
     // The worker that produced this batch ran and was itself preempted once.
     CAUSEWAY_TRY(writer.add_offcpu({.thread_id = ids.worker_thread[worker],
                                     .ts_ns = t,
