@@ -114,7 +114,8 @@ check() {
     jq -r --arg verdicts "$2" --arg chain "$3" --arg actor "$4" --arg competitor "$5" '
         ($verdicts | split("|")) as $choices
         | (first(.chains[]? | select(.root_cause_class == $chain)) // null) as $fix
-        | [ (if ($choices | index(.verdict.name)) == null then "verdict \(.verdict.name)" else empty end),
+        | .verdict.name as $verdict
+        | [ (if ($choices | index($verdict)) == null then "verdict \($verdict)" else empty end),
           (if $chain == "-" then
                ([.chains[]? | select(.confidence == "HIGH")] | length) as $high
                | if $high > 0 then "\($high) HIGH chain(s)" else empty end

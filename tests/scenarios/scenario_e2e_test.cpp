@@ -399,6 +399,10 @@ TEST_CASE("healthy: HEALTHY and no HIGH chain") {
     check_scenario("healthy");
 }
 
+TEST_CASE("host-preprocessing: HOST-BOUND, preparing the next batch during the step is faster") {
+    check_scenario("host-preprocessing");
+}
+
 TEST_CASE(
     "torch-dataloader: real PyTorch workers are one cause, predicting what direct indexing gains") {
     check_scenario("torch-dataloader");
