@@ -178,6 +178,12 @@ std::string symptom_text(const analysis::CausalChain& chain) {
                    format_duration(fact_count(f, "slept_ns")) + " (" + share +
                    " of its loop) between CUDA calls on a lock, each time woken by " +
                    lock_holder(chain.actor);
+        case VerdictClass::kCpuThrottled:
+            return chain.op ? slow_op_symptom(*chain.op, f)
+                            : "the threads that drive the GPU were runnable while their CPU sat "
+                              "idle for " +
+                                  format_duration(chain.time_lost_ns) + " (" + share +
+                                  " of their loop)";
         case VerdictClass::kHostBound:
             return "the thread that drives the GPU was on a CPU between CUDA calls " +
                    format_duration(chain.time_lost_ns) + " (" + share +
@@ -221,6 +227,10 @@ std::string root_cause_text(const analysis::CausalChain& chain) {
         case VerdictClass::kInputBound:
             return "The thread that drives the GPU waits for " + waited_for(chain) + ": " + share +
                    " of its loop, so the GPU has no work queued.";
+        case VerdictClass::kCpuThrottled:
+            return "The thread that drives the GPU is throttled by a CPU quota: " + share +
+                   " of its loop it was runnable while its CPU sat idle, because its group had "
+                   "used its CPU time for the period (a container's CPU limit).";
         case VerdictClass::kHostBound:
             return "The thread that drives the GPU computes between CUDA calls (" + share +
                    " of its loop: preprocessing, framework dispatch, Python) while the device "
@@ -241,7 +251,9 @@ std::string effect_text(const analysis::CausalChain& chain, const analysis::Effe
     std::string what;
     switch (effect.kind) {
         case EffectKind::kPreempted:
-            what = "runnable but not running while they held its CPU";
+            what = chain.actor.kind == CauseKind::kCpuQuota
+                       ? "runnable while its CPU sat idle: its group was throttled"
+                       : "runnable but not running while they held its CPU";
             break;
         case EffectKind::kRunqWait:
             what = chain.actor.kind == CauseKind::kRunQueue

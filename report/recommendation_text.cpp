@@ -158,6 +158,11 @@ std::string recommendation_text(const analysis::CausalChain& chain,
             return "Or make it cheaper: fewer, larger operations instead of many small ones, "
                    "torch.compile or CUDA graphs to cut the per-launch dispatch, no Python loops "
                    "over samples.";
+        case RecommendationKind::kRaiseCpuLimit:
+            return "Raise the CPU limit of the job's container or cgroup (Kubernetes "
+                   "resources.limits.cpu; cpu.max, or cpu.cfs_quota_us under cgroup v1), or drop "
+                   "the limit and keep the request: the thread waited with its CPU idle until "
+                   "the group's next quota period.";
     }
     return {};
 }

@@ -102,7 +102,8 @@ void remember_thread(Cause& cause, int thread) {
 
 bool takes_cpu(CauseKind kind) {
     return kind == CauseKind::kDataLoaderWorkers || kind == CauseKind::kProcessesOutside ||
-           kind == CauseKind::kTreeThreads || kind == CauseKind::kUnknownCompetitor;
+           kind == CauseKind::kTreeThreads || kind == CauseKind::kUnknownCompetitor ||
+           kind == CauseKind::kCpuQuota;
 }
 
 // The run-queue wait after wakeups, shared among the causes that took the CPU by their
@@ -172,7 +173,10 @@ CauseKey sleep_cause(const TraceModel& model, const Roles& roles, const OffCpuIn
 
 CauseKey competitor_cause(const TraceModel& model, const Roles& roles, int thread_index) {
     if (thread_index < 0) {
-        return {CauseKind::kUnknownCompetitor};
+        // Our collector records no next thread only when the idle task got the CPU: the thread
+        // was runnable while its CPU went idle, which its group's CPU quota (CFS bandwidth
+        // throttling) does. An imported trace may just not say who ran.
+        return {model.session.imported() ? CauseKind::kUnknownCompetitor : CauseKind::kCpuQuota};
     }
     if (is_dataloader(roles.thread[static_cast<std::size_t>(thread_index)])) {
         return {.kind = CauseKind::kDataLoaderWorkers,

@@ -32,6 +32,7 @@ enum class VerdictClass {
     kLockContended,
     kColdStart,
     kHostBound,
+    kCpuThrottled,
     kHealthy,
     kInsufficientData,
     kLast = kInsufficientData,  // the schemas list every class up to this one
@@ -56,6 +57,8 @@ constexpr const char* verdict_class_name(VerdictClass verdict_class) {
             return "COLD-START";
         case VerdictClass::kHostBound:
             return "HOST-BOUND";
+        case VerdictClass::kCpuThrottled:
+            return "CPU-THROTTLED";
         case VerdictClass::kHealthy:
             return "HEALTHY";
         case VerdictClass::kInsufficientData:

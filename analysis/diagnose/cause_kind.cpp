@@ -40,6 +40,8 @@ const char* cause_kind_name(CauseKind kind) {
             return "start_up";
         case CauseKind::kOwnCompute:
             return "own_compute";
+        case CauseKind::kCpuQuota:
+            return "cpu_quota";
         case CauseKind::kSeveral:
             break;
     }

@@ -26,12 +26,15 @@ enum class CauseKind {
     kStartUp,    // one-time start-up: the first calls of each op
     // The GPU-driving thread's own work on a CPU between calls (HOST-BOUND).
     kOwnCompute,
-    kLast = kOwnCompute,  // the schemas list every kind up to this one (report/output_shapes.hpp)
+    // Runnable while its CPU went idle: its group used up its CPU quota and was throttled
+    // (CPU-THROTTLED). A cause of time off a CPU, with no thread behind it.
+    kCpuQuota,
+    kLast = kCpuQuota,  // the schemas list every kind up to this one (report/output_shapes.hpp)
 };
 // 'dataloader_workers', 'processes_outside', 'tree_threads', 'lock_holder', 'producer_thread',
 // 'waker_thread', 'disk_io', 'network', 'timer', 'interrupt', 'unrecorded_waker',
 // 'unknown_competitor', 'run_queue', 'several', 'device', 'transfers', 'allocator', 'start_up',
-// 'own_compute'
+// 'own_compute', 'cpu_quota'
 // (stable: programs read it as a chain's actor kind).
 const char* cause_kind_name(CauseKind kind);
 

@@ -28,6 +28,8 @@ VerdictClass cause_class(const ChainInputs& in, const Cause& cause) {
             return VerdictClass::kCpuContended;
         case CauseKind::kLockHolder:
             return VerdictClass::kLockContended;
+        case CauseKind::kCpuQuota:
+            return VerdictClass::kCpuThrottled;
         default:
             return VerdictClass::kInputBound;
     }
@@ -98,6 +100,9 @@ Actor actor_of(const TraceModel& model, const Cause& cause) {
             break;
         case CauseKind::kRunQueue:
             actor.name = "run queue";
+            break;
+        case CauseKind::kCpuQuota:
+            actor.name = "CPU quota";
             break;
         case CauseKind::kSeveral:
             actor.name = "several causes";
@@ -201,6 +206,8 @@ std::vector<CausalChain> actor_chains(const ChainInputs& in) {
             describe_cpu_contention(in, cause, chain);
         } else if (chain.root_cause_class == VerdictClass::kLockContended) {
             describe_lock_wait(in, cause, chain);
+        } else if (chain.root_cause_class == VerdictClass::kCpuThrottled) {
+            describe_cpu_quota(in, cause, chain);
         } else {
             describe_waiting(in, cause, chain);
         }

@@ -63,6 +63,7 @@ std::vector<CausalChain> actor_chains(const ChainInputs& in);
 void describe_cpu_contention(const ChainInputs& in, const Cause& cause, CausalChain& chain);
 void describe_waiting(const ChainInputs& in, const Cause& cause, CausalChain& chain);
 void describe_lock_wait(const ChainInputs& in, const Cause& cause, CausalChain& chain);
+void describe_cpu_quota(const ChainInputs& in, const Cause& cause, CausalChain& chain);
 
 // The Python lines of an actor chain: where the GPU-driving threads were when they left a CPU
 // for this cause (else at its slow calls), and where the actor's threads were when they gave
@@ -101,6 +102,15 @@ double idle_cpus(const ChainInputs& in);
 // The actor and effect of a chain whose time is the device's or the API's own.
 void blame_device(CausalChain& chain, CauseKind kind, const char* name, EffectKind effect);
 Confidence confidence_from(double coverage, double high, double medium);
+// The symptom of a chain of lost CPU: the slow op whose calls lost the most time runnable but not
+// running (chain.op and its slow_op_facts), else none (its time lies between CUDA calls).
+void add_lost_cpu_symptom(const ChainInputs& in, CausalChain& chain);
+// What the CPUs did meanwhile: the slow calls' runnable share, the tree's runnable threads against
+// the CPUs, page allocations, the system's CPU busy share, the DataLoader's workers.
+void add_cpu_context_evidence(const ChainInputs& in, CausalChain& chain);
+// How sure a chain of lost CPU is: how much of the slow calls' excess was runnable waiting, or
+// its share of the loop.
+Confidence lost_cpu_confidence(const ChainInputs& in, double share);
 // Time in the category's calls that is the GPU's or the API's own: minus what CPU contention
 // explains (runnable but not running) and minus one-time start-up excess (COLD-START's).
 std::int64_t category_own_ns(const CallAccounting& accounting, OpCategory category);

@@ -114,7 +114,8 @@ void add_actor_code_lines(const ChainInputs& in, const Cause& cause, CausalChain
     }
     if (auto line = waits.top()) {
         add_gpu_thread_line(chain, *line,
-                            chain.root_cause_class == VerdictClass::kCpuContended
+                            chain.root_cause_class == VerdictClass::kCpuContended ||
+                                    chain.root_cause_class == VerdictClass::kCpuThrottled
                                 ? EvidenceKind::kGpuThreadLostCpuAt
                                 : EvidenceKind::kGpuThreadWaitsAt);
     } else {

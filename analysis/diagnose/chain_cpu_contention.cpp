@@ -66,9 +66,34 @@ std::int64_t total_of(const CompetitorTime& time) {
     return total;
 }
 
+void recommend_for_workers(const ChainInputs& in, CausalChain& chain) {
+    const DataLoaderFacts& loader = in.loader;
+    std::int64_t cpus = in.model.session.cpu_count;
+    chain.recommendations.push_back({RecommendationKind::kIndexInMemory});
+    if (loader.workers_at_least_cores()) {
+        chain.recommendations.push_back(
+            {RecommendationKind::kFewerWorkers,
+             {{"workers", static_cast<std::int64_t>(loader.max_concurrent_workers)},
+              {"cpus", static_cast<std::int64_t>(cpus)},
+              {"num_workers", std::max<std::int64_t>(1, cpus - 1)}}});
+    } else {
+        chain.recommendations.push_back(
+            {RecommendationKind::kWorkersYieldCpu,
+             {{"num_workers",
+               static_cast<std::int64_t>(std::max(1, loader.max_concurrent_workers - 1))}}});
+    }
+    if (loader.reforked) {
+        chain.recommendations.push_back(
+            {RecommendationKind::kPersistentWorkers,
+             {{"worker_generations", static_cast<std::int64_t>(loader.worker_generations)}}});
+    }
+}
+
+}  // namespace
+
 // The symptom's facts: the slow op whose calls lost the most time waiting for a CPU (chain.op and
 // its slow_op_facts), else none (the time lost between CUDA calls is the chain's own).
-void add_symptom(const ChainInputs& in, CausalChain& chain) {
+void add_lost_cpu_symptom(const ChainInputs& in, CausalChain& chain) {
     const OpAccount* worst = nullptr;
     for (const auto& op : in.accounting.ops) {
         if (op.slow_split.runnable_waiting_ns() > 0 &&
@@ -83,7 +108,7 @@ void add_symptom(const ChainInputs& in, CausalChain& chain) {
     }
 }
 
-void add_context_evidence(const ChainInputs& in, CausalChain& chain) {
+void add_cpu_context_evidence(const ChainInputs& in, CausalChain& chain) {
     const CallAccounting& acc = in.accounting;
     const TimeSplit& slow = acc.slow_split;
     if (!acc.slow_calls.empty()) {
@@ -125,36 +150,11 @@ void add_context_evidence(const ChainInputs& in, CausalChain& chain) {
     }
 }
 
-void recommend_for_workers(const ChainInputs& in, CausalChain& chain) {
-    const DataLoaderFacts& loader = in.loader;
-    std::int64_t cpus = in.model.session.cpu_count;
-    chain.recommendations.push_back({RecommendationKind::kIndexInMemory});
-    if (loader.workers_at_least_cores()) {
-        chain.recommendations.push_back(
-            {RecommendationKind::kFewerWorkers,
-             {{"workers", static_cast<std::int64_t>(loader.max_concurrent_workers)},
-              {"cpus", static_cast<std::int64_t>(cpus)},
-              {"num_workers", std::max<std::int64_t>(1, cpus - 1)}}});
-    } else {
-        chain.recommendations.push_back(
-            {RecommendationKind::kWorkersYieldCpu,
-             {{"num_workers",
-               static_cast<std::int64_t>(std::max(1, loader.max_concurrent_workers - 1))}}});
-    }
-    if (loader.reforked) {
-        chain.recommendations.push_back(
-            {RecommendationKind::kPersistentWorkers,
-             {{"worker_generations", static_cast<std::int64_t>(loader.worker_generations)}}});
-    }
-}
-
-}  // namespace
-
 void describe_cpu_contention(const ChainInputs& in, const Cause& cause, CausalChain& chain) {
     const CallAccounting& acc = in.accounting;
     double share = chain.time_lost_share;
-    add_symptom(in, chain);
-    add_context_evidence(in, chain);
+    add_lost_cpu_symptom(in, chain);
+    add_cpu_context_evidence(in, chain);
     const CompetitorTime& slow_time = of_cause(acc.competitors_slow, cause);
     const CompetitorTime& who =
         total_of(slow_time) >= 1'000'000 ? slow_time : of_cause(acc.competitors_all, cause);
@@ -176,13 +176,18 @@ void describe_cpu_contention(const ChainInputs& in, const Cause& cause, CausalCh
         default:
             break;
     }
+    chain.confidence = lost_cpu_confidence(in, share);
+}
+
+Confidence lost_cpu_confidence(const ChainInputs& in, double share) {
+    const CallAccounting& acc = in.accounting;
     const TimeSplit& slow = acc.slow_split;
     double coverage = acc.slow_excess_ns > 0 && slow.runnable_waiting_ns() > 0
                           ? static_cast<double>(slow.runnable_waiting_ns()) /
                                 static_cast<double>(acc.slow_excess_ns)
                           : share;
-    chain.confidence = std::max(confidence_from(coverage, 0.5, 0.2),
-                                share >= 0.3 ? Confidence::kMedium : Confidence::kLow);
+    return std::max(confidence_from(coverage, 0.5, 0.2),
+                    share >= 0.3 ? Confidence::kMedium : Confidence::kLow);
 }
 
 }  // namespace causeway::analysis

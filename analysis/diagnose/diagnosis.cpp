@@ -58,7 +58,8 @@ void cap_chains_resting_on_unknown_reasons(const TraceModel& model,
     for (auto& chain : chains) {
         VerdictClass c = chain.root_cause_class;
         if (c != VerdictClass::kInputBound && c != VerdictClass::kCpuContended &&
-            c != VerdictClass::kLockContended && c != VerdictClass::kGpuBound) {
+            c != VerdictClass::kCpuThrottled && c != VerdictClass::kLockContended &&
+            c != VerdictClass::kGpuBound) {
             continue;
         }
         chain.confidence = Confidence::kLow;

@@ -60,6 +60,8 @@ const char* recommendation_kind_name(RecommendationKind kind) {
             return "move_host_work";
         case RecommendationKind::kCheaperHostWork:
             return "cheaper_host_work";
+        case RecommendationKind::kRaiseCpuLimit:
+            return "raise_cpu_limit";
     }
     return "unknown";
 }

@@ -39,7 +39,8 @@ enum class RecommendationKind {
     kLazyModuleLoading,        // the first kernel launch loads modules
     kMoveHostWork,             // the training thread's own work: into DataLoader workers or the GPU
     kCheaperHostWork,          // the training thread's own work: fewer, larger ops; CUDA graphs
-    kLast = kCheaperHostWork,  // the schemas list every kind up to this one (report/)
+    kRaiseCpuLimit,            // its group's CPU quota throttled it: raise or drop the limit
+    kLast = kRaiseCpuLimit,    // the schemas list every kind up to this one (report/)
 };
 
 // 'index_in_memory', 'fewer_workers', ... (stable: programs read it).

@@ -92,6 +92,34 @@ TEST_CASE("workers preempting the training thread give CPU-CONTENDED naming them
     CHECK(d.processes.processes[1].role == Role::kDataLoaderWorker);
 }
 
+TEST_CASE("runnable while its CPU went idle is a CPU quota, not a thread taking the CPU",
+          "[analysis][golden]") {
+    DataLoaderRun run(0);
+    for (int i = 0; i < kIterations; ++i) {
+        std::int64_t t0 = i * kPeriodNs;
+        run.fixture.call(run.main_thread, op::kLaunchKernel, t0, 20 * kUs);
+        run.fixture.call(run.main_thread, op::kStreamSynchronize, t0 + 50 * kUs, 1 * kMs);
+        // The group used up its quota: runnable, and the idle task got the CPU (no next thread)
+        // until the next period, 8 ms later.
+        run.fixture.preempted(run.main_thread, t0 + 1200 * kUs, 8 * kMs, std::nullopt);
+    }
+    // The CPUs were mostly idle meanwhile: nobody else wanted them.
+    run.fixture.snapshots(kLoopEndNs, 15, 1);
+    auto d = diagnose_all(run.fixture.load(kLoopEndNs));
+
+    CHECK(d.verdict.verdict_class == VerdictClass::kCpuThrottled);
+    REQUIRE(!d.chains.empty());
+    const CausalChain& top = d.chains.front();
+    CHECK(top.actor.kind == CauseKind::kCpuQuota);
+    CHECK(top.competitors.empty());
+    CHECK(top.time_lost_share > 0.75);
+    REQUIRE(top.critical_path);
+    CHECK(top.critical_path->speedup > 4.0);
+    CHECK(recommends(top.recommendations, RecommendationKind::kRaiseCpuLimit));
+    // Nothing says the CPU went to someone while the CPUs sat idle.
+    CHECK_FALSE(has_chain(d, VerdictClass::kCpuContended));
+}
+
 TEST_CASE("co-occurrence trap: switches in other threads never blame the slow thread",
           "[analysis][golden][trap]") {
     DataLoaderRun run(4);

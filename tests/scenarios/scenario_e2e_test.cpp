@@ -403,6 +403,10 @@ TEST_CASE("host-preprocessing: HOST-BOUND, preparing the next batch during the s
     check_scenario("host-preprocessing");
 }
 
+TEST_CASE("cpu-quota: CPU-THROTTLED by its cgroup's quota, faster without it") {
+    check_scenario("cpu-quota");
+}
+
 TEST_CASE(
     "torch-dataloader: real PyTorch workers are one cause, predicting what direct indexing gains") {
     check_scenario("torch-dataloader");

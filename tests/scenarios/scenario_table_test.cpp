@@ -7,20 +7,36 @@
 #include <set>
 #include <string>
 
+#include "analysis/diagnose/causal_chain.hpp"
+#include "analysis/diagnose/cause_kind.hpp"
 #include "tests/scenarios/scenario_table.hpp"
 #include "tests/support/temp_dir.hpp"
 
+using causeway::analysis::cause_kind_name;
+using causeway::analysis::CauseKind;
+using causeway::analysis::verdict_class_name;
+using causeway::analysis::VerdictClass;
 using causeway::testing::read_scenario_table;
 
-TEST_CASE("the scenario table lists ten built programs with known verdicts and actors") {
-    const std::set<std::string> verdicts = {"INPUT-BOUND",    "CPU-CONTENDED",    "GPU-BOUND",
-                                            "TRANSFER-BOUND", "ALLOCATION-CHURN", "COLD-START",
-                                            "HEALTHY",        "LOCK-CONTENDED"};
-    const std::set<std::string> actor_kinds = {"dataloader_workers", "processes_outside",
-                                               "lock_holder",        "device",
-                                               "transfers",          "allocator"};
+namespace {
+
+// Every name of an enum, from the function that names its values (the one list of them).
+template <auto kLast>
+std::set<std::string> names_of(const char* (*name_of)(decltype(kLast))) {
+    std::set<std::string> names;
+    for (int i = 0; i <= static_cast<int>(kLast); ++i) {
+        names.insert(name_of(static_cast<decltype(kLast)>(i)));
+    }
+    return names;
+}
+
+}  // namespace
+
+TEST_CASE("the scenario table lists twelve built programs with known verdicts and actors") {
+    const auto verdicts = names_of<VerdictClass::kLast>(verdict_class_name);
+    const auto actor_kinds = names_of<CauseKind::kLast>(cause_kind_name);
     const auto scenarios = read_scenario_table(CAUSEWAY_SCENARIO_TABLE);
-    REQUIRE(scenarios.size() == 10);
+    REQUIRE(scenarios.size() == 12);
     for (const auto& spec : scenarios) {
         INFO(spec.name);
         CHECK(::access((std::string(CAUSEWAY_SCENARIO_PROGRAMS) + "/" + spec.program).c_str(),
