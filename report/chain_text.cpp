@@ -179,11 +179,11 @@ std::string symptom_text(const analysis::CausalChain& chain) {
                    " of its loop) between CUDA calls on a lock, each time woken by " +
                    lock_holder(chain.actor);
         case VerdictClass::kCpuThrottled:
-            return chain.op ? slow_op_symptom(*chain.op, f)
-                            : "the threads that drive the GPU were runnable while their CPU sat "
-                              "idle for " +
-                                  format_duration(chain.time_lost_ns) + " (" + share +
-                                  " of their loop)";
+            return chain.op
+                       ? slow_op_symptom(*chain.op, f)
+                       : "the threads that drive the GPU were runnable while their CPU sat "
+                         "idle for " +
+                             format_duration(chain.time_lost_ns) + " (" + share + " of their loop)";
         case VerdictClass::kHostBound:
             return "the thread that drives the GPU was on a CPU between CUDA calls " +
                    format_duration(chain.time_lost_ns) + " (" + share +

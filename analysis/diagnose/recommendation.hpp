@@ -12,35 +12,35 @@
 namespace causeway::analysis {
 
 enum class RecommendationKind {
-    kIndexInMemory,            // index an in-memory data set directly instead of DataLoader workers
-    kFewerWorkers,             // {workers, cpus, num_workers}: workers leave the trainer no core
-    kWorkersYieldCpu,          // {num_workers}: one worker fewer, or nice the workers
-    kPersistentWorkers,        // {worker_generations}: workers forked again every epoch
-    kStopCompetitors,          // processes outside the tree took the CPU (the chain's competitors)
-    kLimitIntraOpThreads,      // other threads of the tree took the CPU (the chain's competitors)
-    kOwnCore,                  // several kinds of thread took the CPU
-    kMoreWorkers,              // {num_workers, more_num_workers, idle_cpus, cpus}
-    kBackgroundLoading,        // no workers yet, CPUs have room
-    kCheaperLoading,           // CPUs saturated: more workers will not help
-    kDataInMemory,             // the loop waits for disk reads
-    kRemoveSleep,              // the loop sleeps
-    kPrefetchNetworkInput,     // input arrives over the network
-    kFasterProducer,           // the loop waits for a thread of the tree (the chain's actor)
-    kFasterOutsideProcess,     // the loop waits for a process outside the tree (the chain's actor)
-    kShorterCriticalSection,   // the loop waits for a lock (the chain's actor holds it)
-    kAvoidGil,                 // the lock may be the GIL
-    kFasterDeviceWork,         // {host_critical_share}: the device itself is the bottleneck
-    kReuseDeviceBuffers,       // device memory allocated and freed in the loop
-    kReusePinnedBuffers,       // {pinned_share}: pinned host buffers allocated in the loop
-    kPinnedCopies,             // copies from pageable memory
-    kBatchSmallCopies,         // {small_share, copies}: many copies under 64 KiB
-    kFewerBytes,               // copies dominate although pinned and large
-    kSteadyStateWindow,        // start-up dominates a short run
-    kLazyModuleLoading,        // the first kernel launch loads modules
-    kMoveHostWork,             // the training thread's own work: into DataLoader workers or the GPU
-    kCheaperHostWork,          // the training thread's own work: fewer, larger ops; CUDA graphs
-    kRaiseCpuLimit,            // its group's CPU quota throttled it: raise or drop the limit
-    kLast = kRaiseCpuLimit,    // the schemas list every kind up to this one (report/)
+    kIndexInMemory,           // index an in-memory data set directly instead of DataLoader workers
+    kFewerWorkers,            // {workers, cpus, num_workers}: workers leave the trainer no core
+    kWorkersYieldCpu,         // {num_workers}: one worker fewer, or nice the workers
+    kPersistentWorkers,       // {worker_generations}: workers forked again every epoch
+    kStopCompetitors,         // processes outside the tree took the CPU (the chain's competitors)
+    kLimitIntraOpThreads,     // other threads of the tree took the CPU (the chain's competitors)
+    kOwnCore,                 // several kinds of thread took the CPU
+    kMoreWorkers,             // {num_workers, more_num_workers, idle_cpus, cpus}
+    kBackgroundLoading,       // no workers yet, CPUs have room
+    kCheaperLoading,          // CPUs saturated: more workers will not help
+    kDataInMemory,            // the loop waits for disk reads
+    kRemoveSleep,             // the loop sleeps
+    kPrefetchNetworkInput,    // input arrives over the network
+    kFasterProducer,          // the loop waits for a thread of the tree (the chain's actor)
+    kFasterOutsideProcess,    // the loop waits for a process outside the tree (the chain's actor)
+    kShorterCriticalSection,  // the loop waits for a lock (the chain's actor holds it)
+    kAvoidGil,                // the lock may be the GIL
+    kFasterDeviceWork,        // {host_critical_share}: the device itself is the bottleneck
+    kReuseDeviceBuffers,      // device memory allocated and freed in the loop
+    kReusePinnedBuffers,      // {pinned_share}: pinned host buffers allocated in the loop
+    kPinnedCopies,            // copies from pageable memory
+    kBatchSmallCopies,        // {small_share, copies}: many copies under 64 KiB
+    kFewerBytes,              // copies dominate although pinned and large
+    kSteadyStateWindow,       // start-up dominates a short run
+    kLazyModuleLoading,       // the first kernel launch loads modules
+    kMoveHostWork,            // the training thread's own work: into DataLoader workers or the GPU
+    kCheaperHostWork,         // the training thread's own work: fewer, larger ops; CUDA graphs
+    kRaiseCpuLimit,           // its group's CPU quota throttled it: raise or drop the limit
+    kLast = kRaiseCpuLimit,   // the schemas list every kind up to this one (report/)
 };
 
 // 'index_in_memory', 'fewer_workers', ... (stable: programs read it).

@@ -61,8 +61,31 @@ std::map<int, std::int64_t> drain_own_cost(const TraceModel& model,
     return own;
 }
 
+// Where too few periods were measured: the periods with the same number of enqueues are taken to
+// carry the same work, so each one's range narrows the others'. Their common range is from the
+// 90th percentile of their least work to the 10th percentile of their most (robust to a few
+// periods that did differ). Nothing where the ranges do not meet: the work varied.
+std::map<std::uint32_t, std::pair<std::int64_t, std::int64_t>> common_ranges(
+    const DeviceQueue& queue) {
+    std::map<std::uint32_t, std::pair<std::vector<std::int64_t>, std::vector<std::int64_t>>> by;
+    for (const DrainPeriod& p : queue.periods) {
+        auto& [mins, maxes] = by[p.enqueues];
+        mins.push_back(p.device_min_ns);
+        maxes.push_back(std::max(p.device_min_ns, p.device_max_ns));
+    }
+    std::map<std::uint32_t, std::pair<std::int64_t, std::int64_t>> ranges;
+    for (auto& [enqueues, bounds] : by) {
+        const std::int64_t least = percentile(bounds.first, 90);
+        const std::int64_t most = percentile(bounds.second, 10);
+        if (least <= most) {
+            ranges[enqueues] = {least, most};
+        }
+    }
+    return ranges;
+}
+
 // Periods whose drain did not show the device's finish, from the measured ones
-// (DrainPeriod::device_ns).
+// (DrainPeriod::device_ns), else from the common range of periods like them.
 void estimate_unmeasured_periods(DeviceQueue& queue) {
     std::vector<std::int64_t> measured;
     for (const DrainPeriod& p : queue.periods) {
@@ -79,13 +102,19 @@ void estimate_unmeasured_periods(DeviceQueue& queue) {
     auto within = [](const DrainPeriod& p, std::int64_t ns) {
         return std::clamp(ns, p.device_min_ns, std::max(p.device_min_ns, p.device_max_ns));
     };
+    const auto ranges = none ? common_ranges(queue)
+                             : std::map<std::uint32_t, std::pair<std::int64_t, std::int64_t>>{};
     for (DrainPeriod& p : queue.periods) {
         if (p.waited) {
             p.device_low_ns = p.device_high_ns = p.device_ns;
         } else if (none) {
-            p.device_ns = p.device_min_ns + (p.device_max_ns - p.device_min_ns) / 2;
-            p.device_low_ns = p.device_min_ns;
-            p.device_high_ns = p.device_max_ns;
+            auto common = ranges.find(p.enqueues);
+            const auto [least, most] = common != ranges.end()
+                                           ? common->second
+                                           : std::pair{p.device_min_ns, p.device_max_ns};
+            p.device_ns = within(p, least + (most - least) / 2);
+            p.device_low_ns = within(p, least);
+            p.device_high_ns = within(p, most);
         } else {
             p.device_ns = within(p, median);
             p.device_low_ns = within(p, low);

@@ -1,4 +1,4 @@
-// Scenario 9, cpu-quota: the noisy-neighbour's training loop alone on the machine, in a cgroup
+// Scenario 9, cpu-quota: a direct-indexing training loop alone on the machine, in a cgroup
 // whose CPU quota is --quota-cpus CPUs (a container's CPU limit, made by the program itself:
 // root). When its group has used the period's quota the thread stays runnable while its CPU goes
 // idle until the next period. Nothing else wants the CPUs. The fix, --fixed: no quota (the limit

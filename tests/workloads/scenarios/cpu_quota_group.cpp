@@ -17,7 +17,7 @@ constexpr const char* kV1Root = "/sys/fs/cgroup/cpu";
 constexpr const char* kV2Root = "/sys/fs/cgroup";
 
 bool exists(const std::string& path) {
-    struct stat st{};
+    struct stat st {};
     return ::stat(path.c_str(), &st) == 0;
 }
 
@@ -47,8 +47,8 @@ CpuQuotaGroup::CpuQuotaGroup(double cpus) {
     root_ = v1 ? kV1Root : kV2Root;
     path_ = root_ + "/causeway-quota-" + std::to_string(::getpid());
     if (::mkdir(path_.c_str(), 0755) != 0 && errno != EEXIST) {
-        throw std::runtime_error("cannot make the cgroup " + path_ + ": " +
-                                 std::strerror(errno) + " (run as root)");
+        throw std::runtime_error("cannot make the cgroup " + path_ + ": " + std::strerror(errno) +
+                                 " (run as root)");
     }
     const long quota_us = std::lround(cpus * kPeriodUs);
     if (v1) {
