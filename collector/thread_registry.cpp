@@ -68,6 +68,16 @@ std::string ThreadRegistry::read_proc(const std::string& relative_path) const {
     return text.str();
 }
 
+std::vector<std::pair<std::uint32_t, std::int64_t>> ThreadRegistry::live_traced() const {
+    std::vector<std::pair<std::uint32_t, std::int64_t>> live;
+    for (const auto& [tgid, entry] : processes_) {
+        if (entry.in_tree && entry.alive) {
+            live.emplace_back(tgid, entry.id);
+        }
+    }
+    return live;
+}
+
 std::int64_t ThreadRegistry::known_thread_id(std::uint32_t tid) const {
     auto it = threads_.find(tid);
     return it == threads_.end() ? 0 : it->second.id;

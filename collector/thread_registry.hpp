@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <string>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include "bpf/causeway_abi.h"
 #include "tracedb/result.hpp"
@@ -32,6 +34,8 @@ class ThreadRegistry {
 
     // Traced processes alive now (count).
     std::int64_t live_traced_processes() const { return live_traced_; }
+    // Their pids and rows.
+    std::vector<std::pair<std::uint32_t, std::int64_t>> live_traced() const;
     // Threads of the tree first seen in an event rather than at creation (count).
     std::int64_t threads_seen_late() const { return threads_seen_late_; }
     // The thread row of a tid if it is known, for the periodic totals (0 when unknown).

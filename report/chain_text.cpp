@@ -13,6 +13,7 @@ namespace {
 using analysis::CauseKind;
 using analysis::fact_count;
 using analysis::fact_ratio;
+using analysis::fact_text;
 using analysis::format_duration;
 using analysis::format_percent;
 using analysis::VerdictClass;
@@ -110,6 +111,24 @@ std::string cpu_taken_by(const analysis::CausalChain& chain) {
             return chain.competitors.empty() ? "waiting in the run queue after wakeups."
                                              : group + ".";
     }
+}
+
+// "; cgroup /kubepods/pod1/c2 (v1) allows 0.30 CPUs (30.0 ms per 100 ms), throttled in 25 of its
+// 30 periods (2.10 s)" where the recorder sampled it, else "".
+std::string cpu_limit_text(const analysis::FactParams& f) {
+    if (analysis::find_fact(f, "cgroup") == nullptr) {
+        return "";
+    }
+    const double cpus = fact_ratio(f, "quota_cpus");
+    const std::int64_t period_ns = fact_count(f, "period_us") * 1000;
+    return "; cgroup " + fact_text(f, "cgroup") + " (v" +
+           std::to_string(fact_count(f, "cgroup_version")) + ") allows " +
+           analysis::format_decimal(cpus, 2) + " CPUs (" +
+           format_duration(static_cast<std::int64_t>(cpus * static_cast<double>(period_ns))) +
+           " per " + format_duration(period_ns) + "), throttled in " +
+           std::to_string(fact_count(f, "nr_throttled")) + " of its " +
+           std::to_string(fact_count(f, "nr_periods")) + " periods (" +
+           format_duration(fact_count(f, "throttled_ns")) + ")";
 }
 
 // "a lock (futex)", "a pipe, socket or queue read", ...
@@ -230,7 +249,8 @@ std::string root_cause_text(const analysis::CausalChain& chain) {
         case VerdictClass::kCpuThrottled:
             return "The thread that drives the GPU is throttled by a CPU quota: " + share +
                    " of its loop it was runnable while its CPU sat idle, because its group had "
-                   "used its CPU time for the period (a container's CPU limit).";
+                   "used its CPU time for the period (a container's CPU limit)" +
+                   cpu_limit_text(chain.facts) + ".";
         case VerdictClass::kHostBound:
             return "The thread that drives the GPU computes between CUDA calls (" + share +
                    " of its loop: preprocessing, framework dispatch, Python) while the device "

@@ -160,9 +160,12 @@ std::string recommendation_text(const analysis::CausalChain& chain,
                    "over samples.";
         case RecommendationKind::kRaiseCpuLimit:
             return "Raise the CPU limit of the job's container or cgroup (Kubernetes "
-                   "resources.limits.cpu; cpu.max, or cpu.cfs_quota_us under cgroup v1), or drop "
-                   "the limit and keep the request: the thread waited with its CPU idle until "
-                   "the group's next quota period.";
+                   "resources.limits.cpu; cpu.max, or cpu.cfs_quota_us under cgroup v1)" +
+                   (r.ratio("quota_cpus") > 0
+                        ? ", now " + analysis::format_decimal(r.ratio("quota_cpus"), 2) + " CPUs"
+                        : std::string()) +
+                   ", or drop the limit and keep the request: the thread waited with its CPU idle "
+                   "until the group's next quota period.";
     }
     return {};
 }

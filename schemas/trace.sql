@@ -1,4 +1,8 @@
--- Causeway trace database, schema version 3.
+-- Causeway trace database, schema version 4.
+--
+-- Version 4 added cgroup_sample: the cgroup of each traced process and the CPU quota that limits
+-- it, sampled once a second. Version 3 files have none: a CPU quota's throttling is still seen
+-- (runnable while the CPU went idle), but its group and limit are not known.
 --
 -- Version 3 added Python frames: session.python_sample_gap_ns, stack.python_truncated, the stack_python_frame table (the
 -- CPython frames of a stack) and the switch_out_stack table (Python stacks of GPU-driving threads
@@ -23,7 +27,7 @@
 -- PRAGMA user_version. Readers refuse a file with another application_id or a newer version.
 
 PRAGMA application_id = 1128355155;
-PRAGMA user_version = 3;
+PRAGMA user_version = 4;
 
 -- Key/value facts about the file itself.
 CREATE TABLE meta (
@@ -31,7 +35,7 @@ CREATE TABLE meta (
     value TEXT NOT NULL              -- the fact, as text
 ) WITHOUT ROWID;
 
-INSERT INTO meta (key, value) VALUES ('format', 'causeway-trace'), ('schema_version', '3');
+INSERT INTO meta (key, value) VALUES ('format', 'causeway-trace'), ('schema_version', '4');
 
 -- The recording session: one row.
 CREATE TABLE session (
@@ -223,6 +227,23 @@ CREATE TABLE system_snapshot (
     procs_running       INTEGER NOT NULL,    -- runnable tasks now (count)
     ctxt_per_s          REAL NOT NULL        -- context switches per second, system-wide
 );
+
+-- The cgroup of a traced process and the CPU quota that limits it, sampled with the system
+-- snapshots (once a second) while the process lives. The limit is the tightest quota on the way
+-- from its group up to the root of the hierarchy: a container's CPU limit may be set on a parent.
+CREATE TABLE cgroup_sample (
+    ts_ns        INTEGER NOT NULL,               -- sample time (ns since start)
+    process_id   INTEGER NOT NULL REFERENCES process(id),
+    version      INTEGER NOT NULL,               -- 1: the v1 cpu controller's hierarchy; 2: v2
+    path         TEXT NOT NULL,                  -- its cgroup in that hierarchy ('/': the root)
+    limit_path   TEXT,                           -- the group whose quota limits it; NULL: none
+    quota_us     INTEGER,                        -- that group's CPU time per period (us)
+    period_us    INTEGER,                        -- its period (us)
+    nr_periods   INTEGER,                        -- its cpu.stat so far: periods with runnable
+    nr_throttled INTEGER,                        -- tasks, of which throttled,
+    throttled_ns INTEGER                         -- and the time its tasks were throttled (ns)
+);
+CREATE INDEX cgroup_sample_by_process ON cgroup_sample (process_id, ts_ns);
 
 -- Call stacks referenced by cuda_call.stack_id and switch_out_stack.stack_id. A stack holds the
 -- thread's native frames (stack_frame), its Python frames (stack_python_frame), or both; each is

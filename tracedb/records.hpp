@@ -101,6 +101,20 @@ struct PageAllocRecord {
     std::int64_t bytes = 0;
 };
 
+// A traced process's cgroup and the CPU quota that limits it, at ts_ns (schema: cgroup_sample).
+struct CgroupSampleRecord {
+    std::int64_t ts_ns = 0;
+    std::int64_t process_id = 0;
+    std::int64_t version = 0;  // 1 or 2
+    std::string path;
+    std::optional<std::string> limit_path{};  // std::nullopt: no quota up the hierarchy
+    std::optional<std::int64_t> quota_us{};
+    std::optional<std::int64_t> period_us{};
+    std::optional<std::int64_t> nr_periods{};
+    std::optional<std::int64_t> nr_throttled{};
+    std::optional<std::int64_t> throttled_ns{};
+};
+
 struct SnapshotRecord {
     std::int64_t ts_ns = 0;
     double cpu_busy_pct = 0;

@@ -160,6 +160,10 @@ Status TraceWriter::prepare_statements() {
          "INSERT INTO page_alloc (process_id, bucket_ns, count, bytes) VALUES (?, ?, ?, ?) "
          "ON CONFLICT (process_id, bucket_ns) DO UPDATE SET count = count + excluded.count, "
          "bytes = bytes + excluded.bytes"},
+        {&add_cgroup_sample_,
+         "INSERT INTO cgroup_sample (ts_ns, process_id, version, path, limit_path, quota_us, "
+         "period_us, nr_periods, nr_throttled, throttled_ns) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, "
+         "?)"},
         {&insert_snapshot_,
          "INSERT OR REPLACE INTO system_snapshot (ts_ns, cpu_busy_pct, cpu_user_pct, "
          "cpu_system_pct, cpu_iowait_pct, mem_total_bytes, mem_available_bytes, load1, "
@@ -443,6 +447,21 @@ Status TraceWriter::add_snapshot(const SnapshotRecord& r) {
     s.bind(8, r.load1);
     s.bind(9, r.procs_running);
     s.bind(10, r.ctxt_per_s);
+    return run(s);
+}
+
+Status TraceWriter::add_cgroup_sample(const CgroupSampleRecord& r) {
+    Statement& s = add_cgroup_sample_;
+    s.bind(1, r.ts_ns);
+    s.bind(2, r.process_id);
+    s.bind(3, r.version);
+    s.bind(4, r.path);
+    s.bind(5, r.limit_path);
+    s.bind(6, r.quota_us);
+    s.bind(7, r.period_us);
+    s.bind(8, r.nr_periods);
+    s.bind(9, r.nr_throttled);
+    s.bind(10, r.throttled_ns);
     return run(s);
 }
 

@@ -56,6 +56,7 @@ class TraceWriter {
     // Adds to the bucket's count and bytes when the bucket already has a row.
     Status add_page_alloc(const PageAllocRecord& bucket);
     Status add_snapshot(const SnapshotRecord& snapshot);
+    Status add_cgroup_sample(const CgroupSampleRecord& sample);
     Status put_probe(const ProbeRecord& probe);
     // Inserts or replaces the counter: data-quality values are totals, not increments.
     Status put_data_quality(const DataQualityRecord& counter);
@@ -94,7 +95,8 @@ class TraceWriter {
     std::vector<CudaCallRecord> pending_calls_;
     Statement insert_cuda_call_, insert_cuda_calls_, insert_offcpu_, put_sched_total_;
     Statement add_page_alloc_;
-    Statement insert_snapshot_, put_probe_, put_data_quality_, insert_event_count_, set_meta_;
+    Statement insert_snapshot_, add_cgroup_sample_, put_probe_, put_data_quality_,
+        insert_event_count_, set_meta_;
     Statement insert_cuda_op_;
 };
 

@@ -39,7 +39,7 @@ enum class RecommendationKind {
     kLazyModuleLoading,       // the first kernel launch loads modules
     kMoveHostWork,            // the training thread's own work: into DataLoader workers or the GPU
     kCheaperHostWork,         // the training thread's own work: fewer, larger ops; CUDA graphs
-    kRaiseCpuLimit,           // its group's CPU quota throttled it: raise or drop the limit
+    kRaiseCpuLimit,           // {quota_cpus, where sampled}: its group's CPU quota throttled it
     kLast = kRaiseCpuLimit,   // the schemas list every kind up to this one (report/)
 };
 

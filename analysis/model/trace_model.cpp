@@ -404,6 +404,37 @@ Status load_snapshots(const Database& db, TraceModel& model, const PlausibleValu
         });
 }
 
+Status load_cgroup_samples(const Database& db, std::int64_t schema_version, TraceModel& model,
+                           const IdIndex& process_index, const PlausibleValues& plausible) {
+    if (schema_version < 4) {
+        return Ok{};
+    }
+    return for_each_row(
+        db, "cgroup_sample",
+        "SELECT ts_ns, process_id, version, path, limit_path, quota_us, period_us, nr_periods, "
+        "nr_throttled, throttled_ns FROM cgroup_sample ORDER BY ts_ns",
+        [&](const Statement& row) {
+            CgroupSample sample{.ts_ns = row.column_int64(0),
+                                .process_index = lookup(process_index, row.column_int64(1)),
+                                .version = row.column_int64(2),
+                                .path = row.column_text(3),
+                                .limit_path = row.column_optional_text(4),
+                                .quota_us = row.column_int64(5),
+                                .period_us = row.column_int64(6),
+                                .nr_periods = row.column_int64(7),
+                                .nr_throttled = row.column_int64(8),
+                                .throttled_ns = row.column_int64(9)};
+            // A sample of an unknown process, or with impossible values, says nothing.
+            if (sample.process_index < 0 || !plausible.time(sample.ts_ns) ||
+                !plausible.amount(sample.quota_us) || !plausible.amount(sample.period_us) ||
+                !plausible.amount(sample.nr_periods) || !plausible.amount(sample.nr_throttled) ||
+                !plausible.amount(sample.throttled_ns)) {
+                return;
+            }
+            model.cgroup_samples.push_back(std::move(sample));
+        });
+}
+
 Status load_data_quality(const Database& db, TraceModel& model) {
     return for_each_row(db, "data_quality",
                         "SELECT source, counter, value, severity, description FROM data_quality "
@@ -548,6 +579,9 @@ Result<TraceModel> load_trace(const tracedb::TraceReader& reader) {
         [&] { return load_sched_totals(db, model, thread_ids, plausible, left_out[1]); },
         [&] { return load_page_alloc(db, model, process_ids, plausible, left_out[2]); },
         [&] { return load_snapshots(db, model, plausible, left_out[3]); },
+        [&] {
+            return load_cgroup_samples(db, reader.schema_version(), model, process_ids, plausible);
+        },
         [&] { return load_data_quality(db, model); },
         [&] { return load_event_counts(db, model, process_ids, plausible, left_out[4]); },
         [&] { return load_probes(db, model); },

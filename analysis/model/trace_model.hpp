@@ -214,6 +214,24 @@ struct Snapshot {
     double ctxt_per_s = 0;
 };
 
+// A traced process's cgroup and the CPU quota that limits it (schema 4: cgroup_sample).
+struct CgroupSample {
+    std::int64_t ts_ns = 0;
+    int process_index = -1;
+    std::int64_t version = 0;  // 1 or 2
+    std::string path;
+    std::optional<std::string> limit_path;  // the group whose quota limits it; none: no quota
+    std::int64_t quota_us = 0;
+    std::int64_t period_us = 0;
+    std::int64_t nr_periods = 0;
+    std::int64_t nr_throttled = 0;
+    std::int64_t throttled_ns = 0;
+
+    double quota_cpus() const {
+        return period_us > 0 ? static_cast<double>(quota_us) / static_cast<double>(period_us) : 0;
+    }
+};
+
 struct DataQualityItem {
     std::string source;
     std::string counter;
@@ -280,8 +298,9 @@ struct TraceModel {
     // Off-CPU intervals of each thread in ts order (indexed like threads).
     std::vector<std::vector<OffCpuInterval>> offcpu_by_thread;
     std::vector<std::optional<SchedTotal>> sched_by_thread;
-    std::vector<PageAllocBucket> page_alloc;  // sorted by bucket_ns
-    std::vector<Snapshot> snapshots;          // sorted by ts_ns
+    std::vector<PageAllocBucket> page_alloc;   // sorted by bucket_ns
+    std::vector<Snapshot> snapshots;           // sorted by ts_ns
+    std::vector<CgroupSample> cgroup_samples;  // sorted by ts_ns (schema 4; empty before)
     std::vector<DataQualityItem> data_quality;
     std::vector<EventCount> event_counts;
     std::vector<ProbeInfo> probes;

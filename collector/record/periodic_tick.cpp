@@ -26,12 +26,32 @@ LossCounters Recorder::losses() const {
     return c;
 }
 
+// Each live traced process's cgroup and CPU limit. A process that exits meanwhile is skipped.
+Status Recorder::sample_cgroups(std::int64_t now_ns) {
+    for (const auto& [tgid, id] : registry_.live_traced()) {
+        auto sample = cgroup_sample(read_text_file("/proc/" + std::to_string(tgid) + "/cgroup"),
+                                    cgroup_mounts_);
+        if (!sample) {
+            continue;
+        }
+        sample->ts_ns = now_ns;
+        sample->process_id = id;
+        if (auto status = writer_.add_cgroup_sample(*sample); !status) {
+            return status;
+        }
+    }
+    return Ok{};
+}
+
 Status Recorder::tick(bool final) {
     std::int64_t now_ns = monotonic_ns() - session_.start_mono_ns;
     if (auto snapshot = sampler_.sample(now_ns)) {
         if (auto status = writer_.add_snapshot(*snapshot); !status) {
             return status;
         }
+    }
+    if (auto status = sample_cgroups(now_ns); !status) {
+        return status;
     }
     std::optional<std::uint64_t> before_bucket;
     if (!final) {

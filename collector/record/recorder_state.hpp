@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "collector/bpf_programs.hpp"
+#include "collector/cgroup_limits.hpp"
 #include "collector/data_quality.hpp"
 #include "collector/discovery.hpp"
 #include "collector/event_writer.hpp"
@@ -77,6 +78,7 @@ class Recorder {
     int spend(std::int64_t& budget);
     Status handle_loader_events();
     Status tick(bool final);
+    Status sample_cgroups(std::int64_t now_ns);
     // One turn of the loop: the rings, and the once-a-second work when it is due.
     Status record_turn();
     bool should_stop();
@@ -103,6 +105,7 @@ class Recorder {
     ThreadRegistry registry_;
     EventWriter events_;
     SystemSampler sampler_;
+    CgroupMounts cgroup_mounts_ = parse_cgroup_mounts(read_text_file("/proc/self/mounts"));
     std::optional<HeldChild> child_;
     std::unique_ptr<BpfPrograms> programs_;
     std::optional<LoaderStopGuard> guard_;     // while the command may be stopped at a dlopen

@@ -7,6 +7,7 @@
 #include "analysis/measure/stacks.hpp"
 #include "tests/analysis/fixture_builder.hpp"
 #include "tracedb/reader.hpp"
+#include "tracedb/schema.hpp"
 
 using namespace causeway;
 using namespace causeway::testing;
@@ -58,10 +59,28 @@ void check_native_stack(const std::string& path, std::int64_t schema_version) {
 
 }  // namespace
 
-TEST_CASE("a schema-3 trace with Python frames gives the native stacks as before",
-          "[analysis][schema]") {
+TEST_CASE("a trace with Python frames gives the native stacks as before", "[analysis][schema]") {
     FixtureBuilder fixture;
-    check_native_stack(trace_with_python_frames(fixture), 3);
+    check_native_stack(trace_with_python_frames(fixture), tracedb::kSchemaVersion);
+}
+
+TEST_CASE("a schema-3 trace, without cgroup samples, still loads", "[analysis][schema]") {
+    FixtureBuilder fixture;
+    std::string path = trace_with_python_frames(fixture);
+    sqlite3* db = nullptr;
+    REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
+    REQUIRE(sqlite3_exec(db,
+                         "DROP TABLE cgroup_sample; "
+                         "UPDATE meta SET value = '3' WHERE key = 'schema_version'; "
+                         "PRAGMA user_version = 3;",
+                         nullptr, nullptr, nullptr) == SQLITE_OK);
+    sqlite3_close(db);
+    check_native_stack(path, 3);
+    auto reader = tracedb::TraceReader::open(path);
+    REQUIRE(reader);
+    auto model = analysis::load_trace(*reader);
+    REQUIRE(model);
+    CHECK(model->cgroup_samples.empty());
 }
 
 TEST_CASE("a schema-2 trace, without the Python tables, still loads", "[analysis][schema]") {
@@ -70,6 +89,7 @@ TEST_CASE("a schema-2 trace, without the Python tables, still loads", "[analysis
     sqlite3* db = nullptr;
     REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
     REQUIRE(sqlite3_exec(db,
+                         "DROP TABLE cgroup_sample; "
                          "DROP TABLE stack_python_frame; DROP TABLE switch_out_stack; "
                          "ALTER TABLE stack DROP COLUMN python_truncated; "
                          "ALTER TABLE session DROP COLUMN python_sample_gap_ns; "

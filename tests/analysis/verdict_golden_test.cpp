@@ -3,8 +3,10 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <tuple>
 
 #include "analysis/diagnose/diagnosis.hpp"
+#include "report/chain_text.hpp"
 #include "report/verdict_text.hpp"
 #include "tests/analysis/fixture_builder.hpp"
 
@@ -105,12 +107,29 @@ TEST_CASE("runnable while its CPU went idle is a CPU quota, not a thread taking 
     }
     // The CPUs were mostly idle meanwhile: nobody else wanted them.
     run.fixture.snapshots(kLoopEndNs, 15, 1);
+    // The recorder sampled the group that limits it: its throttling counts rose by 12 of 13.
+    for (auto [ts, periods, throttled] : {std::tuple{500 * kMs, 6, 5}, {1900 * kMs, 19, 17}}) {
+        REQUIRE(run.fixture.writer().add_cgroup_sample({.ts_ns = ts,
+                                                        .process_id = run.main_process,
+                                                        .version = 1,
+                                                        .path = "/job/worker",
+                                                        .limit_path = "/job",
+                                                        .quota_us = 30'000,
+                                                        .period_us = 100'000,
+                                                        .nr_periods = periods,
+                                                        .nr_throttled = throttled,
+                                                        .throttled_ns = throttled * 70 * kMs}));
+    }
     auto d = diagnose_all(run.fixture.load(kLoopEndNs));
 
     CHECK(d.verdict.verdict_class == VerdictClass::kCpuThrottled);
     REQUIRE(!d.chains.empty());
     const CausalChain& top = d.chains.front();
     CHECK(top.actor.kind == CauseKind::kCpuQuota);
+    CHECK(top.actor.name == "/job");
+    CHECK(causeway::report::root_cause_text(top).find(
+              "cgroup /job (v1) allows 0.30 CPUs (30.0 ms per 100 ms), throttled in 12 of its 13 "
+              "periods") != std::string::npos);
     CHECK(top.competitors.empty());
     CHECK(top.time_lost_share > 0.75);
     REQUIRE(top.critical_path);

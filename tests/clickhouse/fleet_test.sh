@@ -15,6 +15,8 @@ fixture="$2"
 collector="$3"
 workload="$4"
 here="$(cd "$(dirname "$0")" && pwd)"
+# The tables' prefix: the trace schema's version (fleet/trace_tables.cpp).
+tables="causeway_v$(sed -n 's/^PRAGMA user_version = \([0-9]*\);$/\1/p' "$here/../../schemas/trace.sql")"
 work="$(mktemp -d "${TMPDIR:-/tmp}/causeway-fleet-test.XXXXXX")"
 pids=()
 cleanup() {
@@ -78,11 +80,11 @@ echo "== fleet names the starved node and its cause"
 jq -e '.skew_pct > 45 and .skew_pct < 55' "$work/fleet.json" >/dev/null || fail "skew not ~50%"
 
 echo "== the rows are spread over both shards, one node on one shard"
-on_shards=$(($(ch "$SHARD1_URL" "SELECT uniqExact(node) FROM causeway_v3_cuda_call_local") + \
-    $(ch "$SHARD2_URL" "SELECT uniqExact(node) FROM causeway_v3_cuda_call_local")))
+on_shards=$(($(ch "$SHARD1_URL" "SELECT uniqExact(node) FROM ${tables}_cuda_call_local") + \
+    $(ch "$SHARD2_URL" "SELECT uniqExact(node) FROM ${tables}_cuda_call_local")))
 ((on_shards == 4)) || fail "nodes on the shards add up to $on_shards, not 4"
-[[ "$(ch "$SHARD1_URL" "SELECT count() FROM causeway_v3_cuda_call_local")" != 0 &&
-    "$(ch "$SHARD2_URL" "SELECT count() FROM causeway_v3_cuda_call_local")" != 0 ]] ||
+[[ "$(ch "$SHARD1_URL" "SELECT count() FROM ${tables}_cuda_call_local")" != 0 &&
+    "$(ch "$SHARD2_URL" "SELECT count() FROM ${tables}_cuda_call_local")" != 0 ]] ||
     fail "one shard holds no call: the Distributed table did not shard"
 
 echo "== explain --clickhouse answers what explain --db answers"
@@ -157,8 +159,8 @@ grep -q "stays incomplete and invisible" "$work/push-1.err" || fail "$(cat "$wor
 SHARD1_PID="$("$work/shard1/restart.sh")"
 pids+=("$SHARD1_PID")
 stored_rows() {  # the trace rows of node-5 in both shards, visible or not
-    echo $(($(ch "$SHARD1_URL" "SELECT count() FROM causeway_v3_cuda_call_local WHERE job = 'train-2'") + \
-        $(ch "$SHARD2_URL" "SELECT count() FROM causeway_v3_cuda_call_local WHERE job = 'train-2'")))
+    echo $(($(ch "$SHARD1_URL" "SELECT count() FROM ${tables}_cuda_call_local WHERE job = 'train-2'") + \
+        $(ch "$SHARD2_URL" "SELECT count() FROM ${tables}_cuda_call_local WHERE job = 'train-2'")))
 }
 (($(stored_rows) > 0)) || fail "the killed push stored no batch: the test did not stop it half way"
 if "$causeway" fleet --clickhouse "$SHARD1_URL" --job train-2 >/dev/null 2>&1; then
@@ -166,9 +168,9 @@ if "$causeway" fleet --clickhouse "$SHARD1_URL" --job train-2 >/dev/null 2>&1; t
 fi
 "$causeway" push --clickhouse "$SHARD1_URL" --cluster causeway_test --job train-2 --node node-5 \
     --batch-rows 100 "$work/node-5.db" >/dev/null || fail "the retry failed"
-visible="SELECT count(), uniqExact(row_index) FROM causeway_v3_cuda_call WHERE job = 'train-2'
+visible="SELECT count(), uniqExact(row_index) FROM ${tables}_cuda_call WHERE job = 'train-2'
     AND (job, node, push_id, attempt) GLOBAL IN (SELECT job, node, argMax(push_id, version_ns),
-    argMax(attempt, version_ns) FROM causeway_v3_push WHERE job = 'train-2' GROUP BY job, node
+    argMax(attempt, version_ns) FROM ${tables}_push WHERE job = 'train-2' GROUP BY job, node
     HAVING argMax(complete, version_ns) = 1)"
 [[ "$(ch "$SHARD1_URL" "$visible")" == $'600\t600' ]] ||
     fail "node-5 shows $(ch "$SHARD1_URL" "$visible") calls (count, distinct), not 600 once"

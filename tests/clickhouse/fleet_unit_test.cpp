@@ -9,6 +9,7 @@
 #include "report/fleet_json.hpp"
 #include "server/tools/schema_check.hpp"
 #include "server/tools/tool_schemas.hpp"
+#include "tracedb/schema.hpp"
 
 using namespace causeway::fleet;
 
@@ -64,7 +65,8 @@ TEST_CASE("every trace table has a ClickHouse table, calls ordered per thread in
     CHECK(statements->distributed.size() == statements->local.size());
     auto calls =
         std::find_if(statements->local.begin(), statements->local.end(), [](const std::string& s) {
-            return s.find(" causeway_v3_cuda_call_local ") != std::string::npos;
+            return s.find(" causeway_v" + std::to_string(causeway::tracedb::kSchemaVersion) +
+                          "_cuda_call_local ") != std::string::npos;
         });
     REQUIRE(calls != statements->local.end());
     CHECK(calls->find("ORDER BY (job, node, thread_id, ts_ns)") != std::string::npos);
