@@ -2,8 +2,9 @@
 
 #include <time.h>
 
+#include <algorithm>
+
 namespace causeway::scenarios {
-namespace {
 
 std::uint64_t thread_cpu_ns() {
     timespec now{};
@@ -11,6 +12,8 @@ std::uint64_t thread_cpu_ns() {
     return static_cast<std::uint64_t>(now.tv_sec) * 1'000'000'000ull +
            static_cast<std::uint64_t>(now.tv_nsec);
 }
+
+namespace {
 
 // The work itself: integer arithmetic the compiler cannot remove (the accumulator is volatile).
 void work(std::uint64_t iterations) {
@@ -37,6 +40,15 @@ double iterations_per_ns() {
 
 void spend_cpu(std::uint64_t cpu_ns) {
     work(static_cast<std::uint64_t>(static_cast<double>(cpu_ns) * iterations_per_ns()));
+}
+
+void spend_cpu_up_to(std::uint64_t since_ns, std::uint64_t budget_ns) {
+    // In steps, reading the CPU clock after each: exact whatever the measured speed's error.
+    constexpr std::uint64_t kStepNs = 50'000;
+    for (std::uint64_t used_ns = thread_cpu_ns() - since_ns; used_ns < budget_ns;
+         used_ns = thread_cpu_ns() - since_ns) {
+        spend_cpu(std::min(kStepNs, budget_ns - used_ns));
+    }
 }
 
 }  // namespace causeway::scenarios

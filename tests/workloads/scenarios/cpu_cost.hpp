@@ -12,4 +12,11 @@ namespace causeway::scenarios {
 // measured once per process).
 void spend_cpu(std::uint64_t cpu_ns);
 
+// The calling thread's CPU time (ns).
+std::uint64_t thread_cpu_ns();
+
+// Computes until the thread has used `budget_ns` of CPU time since thread_cpu_ns() read
+// `since_ns`: work of a fixed CPU cost, whatever part of it came before.
+void spend_cpu_up_to(std::uint64_t since_ns, std::uint64_t budget_ns);
+
 }  // namespace causeway::scenarios

@@ -40,7 +40,7 @@ int main(int argc, char** argv) {
         std::array<PinnedBuffer, 2> inputs{PinnedBuffer(batch_bytes), PinnedBuffer(batch_bytes)};
         const auto prepare = [&](std::int64_t number) {
             dataset.gather(dataset.sample_rows(number, batch_size), inputs[number % 2].floats());
-            spend_cpu(prep_cpu_us * 1000);
+            spend_cpu_up_to(thread_cpu_ns(), prep_cpu_us * 1000);
         };
         const auto step = [&](std::int64_t number) {
             model.copy_async(inputs[number % 2].floats(), batch_bytes);
