@@ -33,7 +33,9 @@ namespace {
 
 constexpr const char* kDurationS = "2.5";  // training time of each recorded run (seconds)
 constexpr double kTimeoutS = 60;           // a run that takes longer has hung
-constexpr double kMinFixSpeedup = 1.1;     // the fix must make training at least this much faster
+// The fix must make training at least this much faster, untraced (medians of interleaved rounds:
+// above their run-to-run noise); a single traced pair need only be faster.
+constexpr double kMinFixSpeedup = 1.05;
 // The fix's gain, measured untraced: this many rounds of (before, after), each run this long; the
 // gain is the ratio of the medians. A round set taken while the rest of the machine was busy is
 // taken again, up to kQuietTries times.
@@ -321,8 +323,13 @@ ScenarioRun check_scenario(const std::string& name) {
     }
     const auto fix_args =
         spec.fix == "no-neighbour" ? std::vector<std::string>{} : split_words(spec.fix);
+    const double gain = measure_fix_gain(spec, fix_args);
+    if (gain > 0) {
+        INFO("the fix gained " << gain << "x untraced");
+        CHECK(gain > kMinFixSpeedup);
+    }
     if (spec.calibration != "-") {
-        check_calibration(spec, run.diagnosis, measure_fix_gain(spec, fix_args));
+        check_calibration(spec, run.diagnosis, gain);
     }
     const ForeignLoad load;
     run.after = record(spec, dir.file("fixed.db"), fix_args);
@@ -330,7 +337,7 @@ ScenarioRun check_scenario(const std::string& name) {
     run.comparison = compare(dir.file("before.db"), dir.file("fixed.db"));
     if (run.throughputs_comparable()) {
         INFO("batches/s before the fix " << run.before << ", after " << run.after);
-        CHECK(run.after > run.before * kMinFixSpeedup);
+        CHECK(run.after > run.before);
         // compare finds the loop faster too (its own count of steps, from the call pattern).
         INFO(run.comparison.dump(2));
         CHECK(run.comparison.at("throughput_ratio").get<double>() > 1.0);
