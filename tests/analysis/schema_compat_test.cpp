@@ -1,5 +1,6 @@
-// Schema 3 added Python frames beside the native ones. The analysis still reads the native frames
-// of a schema-3 trace as before, and a schema-2 file (no Python tables or columns) still loads.
+// Schema 3 added Python frames beside the native ones, schema 4 the cgroup samples. The analysis
+// still reads the native frames of a trace with Python frames as before, and schema-3 (no cgroup
+// samples) and schema-2 files (no Python tables or columns either) still load.
 #include <sqlite3.h>
 
 #include <catch2/catch.hpp>
