@@ -1,21 +1,11 @@
 #include "collector/cgroup_limits.hpp"
 
-#include <fstream>
-#include <sstream>
 #include <vector>
+
+#include "collector/text_files.hpp"
 
 namespace causeway::collector {
 namespace {
-
-std::vector<std::string> split(const std::string& text, char separator) {
-    std::vector<std::string> parts;
-    std::stringstream in(text);
-    std::string part;
-    while (std::getline(in, part, separator)) {
-        parts.push_back(part);
-    }
-    return parts;
-}
 
 std::optional<std::int64_t> number(const std::string& text) {
     try {
@@ -93,13 +83,6 @@ std::optional<std::pair<std::int64_t, std::string>> place_of(const std::string& 
 }
 
 }  // namespace
-
-std::string read_text_file(const std::string& path) {
-    std::ifstream in(path);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
 
 CgroupMounts parse_cgroup_mounts(const std::string& mounts_text) {
     CgroupMounts mounts;

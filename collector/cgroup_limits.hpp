@@ -18,9 +18,6 @@ struct CgroupMounts {
     std::string v2;      // e.g. /sys/fs/cgroup or /sys/fs/cgroup/unified
 };
 
-// The contents of a (small, /proc or cgroup) file; "" when it cannot be read.
-std::string read_text_file(const std::string& path);
-
 // The mounts listed in `mounts_text` (the format of /proc/self/mounts).
 CgroupMounts parse_cgroup_mounts(const std::string& mounts_text);
 

@@ -2,11 +2,12 @@
 
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <memory>
 #include <regex>
 #include <set>
 #include <sstream>
+
+#include "collector/text_files.hpp"
 
 namespace causeway::collector {
 
@@ -24,13 +25,6 @@ constexpr const char* kStandardFolders[] = {
     "/usr/lib/wsl/lib",
 };
 
-std::string read_text_file(const std::string& path) {
-    std::ifstream in(path);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
 std::string run_and_capture(const char* command) {
     std::string output;
     std::unique_ptr<FILE, int (*)(FILE*)> pipe(::popen(command, "r"), ::pclose);
@@ -42,18 +36,6 @@ std::string run_and_capture(const char* command) {
         output.append(buffer, n);
     }
     return output;
-}
-
-std::vector<std::string> split(const std::string& text, char separator) {
-    std::vector<std::string> parts;
-    std::stringstream stream(text);
-    std::string part;
-    while (std::getline(stream, part, separator)) {
-        if (!part.empty()) {
-            parts.push_back(part);
-        }
-    }
-    return parts;
 }
 
 // Collects libraries, deduplicated by resolved path.

@@ -5,8 +5,9 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
+
+#include "collector/text_files.hpp"
 
 namespace causeway::collector {
 
@@ -16,13 +17,6 @@ namespace {
 
 constexpr int kCapPerfmon = 38;  // linux/capability.h
 constexpr int kCapBpf = 39;
-
-std::string read_text_file(const fs::path& path) {
-    std::ifstream in(path);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
 
 std::string first_line(const std::string& text) {
     return text.substr(0, text.find('\n'));

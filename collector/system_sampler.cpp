@@ -3,16 +3,11 @@
 #include <fstream>
 #include <sstream>
 
+#include "collector/text_files.hpp"
+
 namespace causeway::collector {
 
 namespace {
-
-std::string read_text_file(const std::string& path) {
-    std::ifstream in(path);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
 
 double share_pct(std::uint64_t part, std::uint64_t total) {
     return total == 0 ? 0.0 : 100.0 * static_cast<double>(part) / static_cast<double>(total);

@@ -27,6 +27,7 @@
 #include "collector/record_options.hpp"
 #include "collector/recorder.hpp"
 #include "collector/system_sampler.hpp"
+#include "collector/text_files.hpp"
 #include "collector/thread_registry.hpp"
 #include "tracedb/writer.hpp"
 

@@ -45,6 +45,14 @@ std::string trace_with_python_frames(FixtureBuilder& fixture) {
     return fixture.path();
 }
 
+// Turns the trace at `path` into an older schema's file with `sql`.
+void rewrite(const std::string& path, const char* sql) {
+    sqlite3* db = nullptr;
+    REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
+    REQUIRE(sqlite3_exec(db, sql, nullptr, nullptr, nullptr) == SQLITE_OK);
+    sqlite3_close(db);
+}
+
 void check_native_stack(const std::string& path, std::int64_t schema_version) {
     auto reader = tracedb::TraceReader::open(path);
     REQUIRE(reader);
@@ -68,14 +76,10 @@ TEST_CASE("a trace with Python frames gives the native stacks as before", "[anal
 TEST_CASE("a schema-3 trace, without cgroup samples, still loads", "[analysis][schema]") {
     FixtureBuilder fixture;
     std::string path = trace_with_python_frames(fixture);
-    sqlite3* db = nullptr;
-    REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
-    REQUIRE(sqlite3_exec(db,
-                         "DROP TABLE cgroup_sample; "
-                         "UPDATE meta SET value = '3' WHERE key = 'schema_version'; "
-                         "PRAGMA user_version = 3;",
-                         nullptr, nullptr, nullptr) == SQLITE_OK);
-    sqlite3_close(db);
+    rewrite(path,
+            "DROP TABLE cgroup_sample; "
+            "UPDATE meta SET value = '3' WHERE key = 'schema_version'; "
+            "PRAGMA user_version = 3;");
     check_native_stack(path, 3);
     auto reader = tracedb::TraceReader::open(path);
     REQUIRE(reader);
@@ -87,16 +91,12 @@ TEST_CASE("a schema-3 trace, without cgroup samples, still loads", "[analysis][s
 TEST_CASE("a schema-2 trace, without the Python tables, still loads", "[analysis][schema]") {
     FixtureBuilder fixture;
     std::string path = trace_with_python_frames(fixture);
-    sqlite3* db = nullptr;
-    REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
-    REQUIRE(sqlite3_exec(db,
-                         "DROP TABLE cgroup_sample; "
-                         "DROP TABLE stack_python_frame; DROP TABLE switch_out_stack; "
-                         "ALTER TABLE stack DROP COLUMN python_truncated; "
-                         "ALTER TABLE session DROP COLUMN python_sample_gap_ns; "
-                         "UPDATE meta SET value = '2' WHERE key = 'schema_version'; "
-                         "PRAGMA user_version = 2;",
-                         nullptr, nullptr, nullptr) == SQLITE_OK);
-    sqlite3_close(db);
+    rewrite(path,
+            "DROP TABLE cgroup_sample; "
+            "DROP TABLE stack_python_frame; DROP TABLE switch_out_stack; "
+            "ALTER TABLE stack DROP COLUMN python_truncated; "
+            "ALTER TABLE session DROP COLUMN python_sample_gap_ns; "
+            "UPDATE meta SET value = '2' WHERE key = 'schema_version'; "
+            "PRAGMA user_version = 2;");
     check_native_stack(path, 2);
 }
