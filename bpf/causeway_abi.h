@@ -188,6 +188,8 @@ struct cw_python_counters {
 /* Why a traced thread left its CPU (offcpu.reason). */
 #define CW_OFFCPU_PREEMPTED 0 /* still runnable (prev_state == TASK_RUNNING) */
 #define CW_OFFCPU_BLOCKED 1   /* slept */
+#define CW_OFFCPU_THROTTLED 2 /* still runnable, but its cgroup had used its CPU quota (CFS
+                                 bandwidth control): the task that got the CPU did not take it */
 
 /* Who ended a sleep (offcpu.wake_context): sched_waking runs in the waker's context, so the task
  * running it is the waker unless the wakeup runs in an interrupt, where the running task is only

@@ -35,8 +35,8 @@ static struct cw_thread_sched* thread_state(__u32 tid) {
     return bpf_map_lookup_elem(&thread_sched, &tid);
 }
 
-static void switch_out(struct task_struct* prev, struct task_struct* next, bool preempt,
-                       unsigned int prev_state, __u64 now) {
+static void switch_out(struct task_struct* prev, struct task_struct* next, __u8 reason,
+                       __u64 now) {
     /* An exiting thread's last switch would recreate the entry the exit handler just sent. */
     if (prev->flags & CW_PF_EXITING)
         return;
@@ -50,14 +50,12 @@ static void switch_out(struct task_struct* prev, struct task_struct* next, bool 
     state->wakeup_ns = 0;
     state->wake_context = CW_WAKE_NONE;
     state->waker_tid = state->waker_tgid = 0;
-    /* TASK_RUNNING (0) at switch-out: it wanted to keep running, so it was preempted. */
-    if (preempt || prev_state == 0) {
-        state->reason = CW_OFFCPU_PREEMPTED;
+    state->reason = reason;
+    if (reason != CW_OFFCPU_BLOCKED) {
         state->totals.involuntary_switches++;
         state->syscall_nr = CW_NO_SYSCALL;
         state->iowait = 0;
     } else {
-        state->reason = CW_OFFCPU_BLOCKED;
         state->totals.voluntary_switches++;
         state->syscall_nr = cw_sleeping_syscall(prev);
         state->iowait = BPF_CORE_READ_BITFIELD(prev, in_iowait);
@@ -107,7 +105,7 @@ static void switch_in(struct task_struct* next, __u64 now) {
         return; /* first time seen: no interval to close */
     __u64 dur_ns = now - out;
     __u64 runq_wait_ns;
-    if (state->reason == CW_OFFCPU_PREEMPTED) {
+    if (state->reason != CW_OFFCPU_BLOCKED) {
         runq_wait_ns = dur_ns;
         state->totals.preempted_ns += dur_ns;
     } else {
@@ -123,8 +121,9 @@ static void switch_in(struct task_struct* next, __u64 now) {
  * (where its loop lost the CPU or went to sleep), and a thread leaving a CPU it took from one
  * (where the competitor was when it gave that CPU back: at sched_switch the running task is the
  * one leaving, so its frames can be read only then). Each thread is walked at most once per
- * python_sample_gap_ns. A GPU thread that is preempted marks the thread that got its CPU. */
-static void python_switch_out(struct task_struct* prev, struct task_struct* next, bool preempted,
+ * python_sample_gap_ns. A GPU thread that is preempted marks the thread that got its CPU (not one
+ * that its quota stopped: that thread got an idle CPU). */
+static void python_switch_out(struct task_struct* prev, struct task_struct* next, __u8 reason,
                               __u64 now) {
     const struct cw_python_process* proc;
     struct cw_python_thread* pt = cw_py_thread(prev, false, &proc);
@@ -150,14 +149,15 @@ static void python_switch_out(struct task_struct* prev, struct task_struct* next
                 event->gpu_tgid = took_from_tid ? pt->took_cpu_from_tgid : 0;
                 event->python_stack = key;
                 event->role = took_from_tid ? CW_SWITCH_COMPETITOR : CW_SWITCH_GPU_THREAD;
-                event->reason = preempted ? CW_OFFCPU_PREEMPTED : CW_OFFCPU_BLOCKED;
+                event->reason = reason;
                 event->pad[0] = event->pad[1] = 0;
                 CW_SUBMIT_QUIET(event);
             }
         }
         pt->took_cpu_from_tid = 0;
     }
-    if (!pt->drives_gpu || !preempted || next->pid == 0 || !cw_is_traced(next->tgid))
+    if (!pt->drives_gpu || reason != CW_OFFCPU_PREEMPTED || next->pid == 0 ||
+        !cw_is_traced(next->tgid))
         return;
     const struct cw_python_process* next_proc;
     struct cw_python_thread* competitor = cw_py_thread(next, true, &next_proc);
@@ -174,9 +174,14 @@ int BPF_PROG(cw_sched_switch, bool preempt, struct task_struct* prev, struct tas
     __u64 now = bpf_ktime_get_ns();
     cw_reset_irq_depth();
     if (cw_is_traced(prev->tgid)) {
-        switch_out(prev, next, preempt, prev_state, now);
+        /* TASK_RUNNING (0) at switch-out: it wanted to keep running, so it was preempted, or its
+         * group's CPU quota stopped it. */
+        __u8 reason = !preempt && prev_state != 0 ? CW_OFFCPU_BLOCKED
+                      : cw_task_throttled(prev)   ? CW_OFFCPU_THROTTLED
+                                                  : CW_OFFCPU_PREEMPTED;
+        switch_out(prev, next, reason, now);
         if (walk_python)
-            python_switch_out(prev, next, preempt || prev_state == 0, now);
+            python_switch_out(prev, next, reason, now);
     }
     if (cw_is_traced(next->tgid))
         switch_in(next, now);

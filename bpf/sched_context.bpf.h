@@ -71,4 +71,20 @@ static __always_inline __s32 cw_sleeping_syscall(struct task_struct *task)
     return nr < 0 ? CW_NO_SYSCALL : (__s32)nr;
 }
 
+/* Whether a runnable task leaving its CPU was stopped by a CPU quota: its group, or a group
+ * above it, had used its CFS bandwidth for the period. throttle_cfs_rq() counts a throttled
+ * group and all its descendants in throttle_count, before the switch (in pick_next_task on older
+ * kernels, on the way back to user space with the task-based throttling of 6.18), so the task's
+ * own cfs_rq says it at sched_switch. Kernels without group scheduling or bandwidth control
+ * cannot throttle, and say no. */
+static __always_inline bool cw_task_throttled(struct task_struct *task)
+{
+    if (!bpf_core_field_exists(task->se.cfs_rq))
+        return false;
+    struct cfs_rq *cfs_rq = BPF_CORE_READ(task, se.cfs_rq);
+    if (!cfs_rq || !bpf_core_field_exists(cfs_rq->throttle_count))
+        return false;
+    return BPF_CORE_READ(cfs_rq, throttle_count) > 0;
+}
+
 #endif /* CAUSEWAY_SCHED_CONTEXT_BPF_H */

@@ -1,6 +1,21 @@
 #include "collector/event_writer.hpp"
 
 namespace causeway::collector {
+namespace {
+
+// CW_OFFCPU_* as offcpu.reason.
+tracedb::OffCpuReason offcpu_reason(cw_u8 reason) {
+    switch (reason) {
+        case CW_OFFCPU_PREEMPTED:
+            return tracedb::OffCpuReason::kPreempted;
+        case CW_OFFCPU_THROTTLED:
+            return tracedb::OffCpuReason::kThrottled;
+        default:
+            return tracedb::OffCpuReason::kBlocked;
+    }
+}
+
+}  // namespace
 
 bool is_host_copy(const cw_cuda_call& e) {
     return (e.flags & CW_CALL_HAS_ADDR) != 0 &&
@@ -40,8 +55,7 @@ tracedb::OffCpuRecord to_offcpu_record(const cw_offcpu& e, std::int64_t start_mo
     record.thread_id = thread_id;
     record.ts_ns = static_cast<std::int64_t>(e.ts_ns) - start_mono_ns;
     record.dur_ns = static_cast<std::int64_t>(e.dur_ns);
-    record.reason = e.reason == CW_OFFCPU_PREEMPTED ? tracedb::OffCpuReason::kPreempted
-                                                    : tracedb::OffCpuReason::kBlocked;
+    record.reason = offcpu_reason(e.reason);
     record.runq_wait_ns = static_cast<std::int64_t>(e.runq_wait_ns);
     record.cpu = e.cpu;
     record.next_thread_id = next_thread_id;
@@ -199,8 +213,7 @@ Status EventWriter::on_switch_stack(const cw_switch_stack& e) {
     record.thread_id = thread;
     record.ts_ns = static_cast<std::int64_t>(e.ts_ns) - start_mono_ns_;
     record.stack_id = **stack;
-    record.reason = e.reason == CW_OFFCPU_PREEMPTED ? tracedb::OffCpuReason::kPreempted
-                                                    : tracedb::OffCpuReason::kBlocked;
+    record.reason = offcpu_reason(e.reason);
     if (e.role == CW_SWITCH_COMPETITOR) {
         record.role = tracedb::SwitchRole::kCompetitor;
         auto gpu_thread = registry_.thread_id(e.gpu_tid, e.gpu_tgid, true);

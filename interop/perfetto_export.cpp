@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <string>
 #include <tuple>
 
 #include "analysis/measure/python_lines.hpp"
@@ -231,13 +232,17 @@ Status PerfettoExporter::write_offcpu() {
             current_thread = thread_id;
         }
         const std::int64_t ts = intervals->column_int64(1), dur = intervals->column_int64(2);
-        const bool preempted = intervals->column_int64(3) == 0;
-        json args = {{"reason", preempted ? "preempted" : "blocked"},
+        const auto reason_code = static_cast<tracedb::OffCpuReason>(intervals->column_int64(3));
+        const char* reason = reason_code == tracedb::OffCpuReason::kPreempted   ? "preempted"
+                             : reason_code == tracedb::OffCpuReason::kThrottled ? "throttled"
+                                                                                : "blocked";
+        json args = {{"reason", reason},
                      {"runq_wait_us", static_cast<double>(intervals->column_int64(4)) / 1000.0}};
         if (intervals->column_int64(5) >= 0) {
             args["cpu"] = intervals->column_int64(5);
         }
-        if (auto competitor_tid = intervals->column_optional_int64(6)) {
+        if (auto competitor_tid = intervals->column_optional_int64(6);
+            competitor_tid && reason_code != tracedb::OffCpuReason::kThrottled) {
             args["competitor"] = intervals->column_text(7);
             args["competitor_tid"] = *competitor_tid;
             args["competitor_pid"] = intervals->column_int64(8);
@@ -247,7 +252,7 @@ Status PerfettoExporter::write_offcpu() {
         add_python_args(intervals->column_optional_int64(9), args);
         const auto lane = lanes.place(ts, ts + dur);
         out_.slice(threads_.at(thread_id).process_id, track(thread_id, TrackKind::kOffCpu, lane),
-                   ts, dur, preempted ? "off-CPU: preempted" : "off-CPU: blocked", "sched", args);
+                   ts, dur, std::string("off-CPU: ") + reason, "sched", args);
         ++summary_.offcpu_slices;
     }
     return Ok{};

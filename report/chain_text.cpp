@@ -248,7 +248,7 @@ std::string root_cause_text(const analysis::CausalChain& chain) {
                    " of its loop, so the GPU has no work queued.";
         case VerdictClass::kCpuThrottled:
             return "The thread that drives the GPU is throttled by a CPU quota: " + share +
-                   " of its loop it was runnable while its CPU sat idle, because its group had "
+                   " of its loop it was runnable but held off the CPU, because its group had "
                    "used its CPU time for the period (a container's CPU limit)" +
                    cpu_limit_text(chain.facts) + ".";
         case VerdictClass::kHostBound:
@@ -272,7 +272,7 @@ std::string effect_text(const analysis::CausalChain& chain, const analysis::Effe
     switch (effect.kind) {
         case EffectKind::kPreempted:
             what = chain.actor.kind == CauseKind::kCpuQuota
-                       ? "runnable while its CPU sat idle: its group was throttled"
+                       ? "runnable, held off the CPU by its group's quota"
                        : "runnable but not running while they held its CPU";
             break;
         case EffectKind::kRunqWait:

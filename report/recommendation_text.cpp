@@ -164,8 +164,8 @@ std::string recommendation_text(const analysis::CausalChain& chain,
                    (r.ratio("quota_cpus") > 0
                         ? ", now " + analysis::format_decimal(r.ratio("quota_cpus"), 2) + " CPUs"
                         : std::string()) +
-                   ", or drop the limit and keep the request: the thread waited with its CPU idle "
-                   "until the group's next quota period.";
+                   ", or drop the limit and keep the request: the thread waited, runnable, until "
+                   "the group's next quota period.";
     }
     return {};
 }

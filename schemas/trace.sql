@@ -170,7 +170,9 @@ CREATE TABLE offcpu (
     ts_ns          INTEGER NOT NULL, -- switch-out (ns since start)
     dur_ns         INTEGER NOT NULL, -- switch-out to switch-in (ns)
     reason         INTEGER NOT NULL, -- 0 preempted (still runnable: CPU contention),
-                                     -- 1 blocked (slept: I/O, futex, pipe, sleep)
+                                     -- 1 blocked (slept: I/O, futex, pipe, sleep),
+                                     -- 2 throttled (still runnable: its cgroup had used its
+                                     -- CPU quota; next_thread_id did not take the CPU)
     runq_wait_ns   INTEGER NOT NULL, -- runnable but not running (ns): the whole interval when
                                      -- preempted, wakeup to switch-in when blocked (0 when no
                                      -- wakeup was seen)
@@ -301,7 +303,7 @@ CREATE TABLE switch_out_stack (
     role              INTEGER NOT NULL, -- 0 a GPU-driving thread, 1 a thread leaving a CPU it
                                         -- took from one (gpu_thread_id)
     reason            INTEGER NOT NULL, -- this switch-out as offcpu.reason: 0 preempted,
-                                        -- 1 blocked
+                                        -- 1 blocked, 2 throttled
     gpu_thread_id     INTEGER,          -- role 1: thread.id of the GPU-driving thread it
                                         -- preempted; NULL for role 0
     gpu_switch_out_ns INTEGER           -- role 1: when it took that CPU (ns since start): the

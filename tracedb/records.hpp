@@ -62,7 +62,7 @@ struct CudaCallRecord {
     std::optional<std::int64_t> stack_id{};
 };
 
-enum class OffCpuReason : std::int64_t { kPreempted = 0, kBlocked = 1 };
+enum class OffCpuReason : std::int64_t { kPreempted = 0, kBlocked = 1, kThrottled = 2 };
 // offcpu.wake_context: who ended a sleep.
 enum class WakeContext : std::int64_t { kNone = 0, kThread = 1, kHardIrq = 2, kSoftIrq = 3 };
 // offcpu.syscall_nr of a sleep outside any system call.

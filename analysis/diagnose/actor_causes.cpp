@@ -173,9 +173,10 @@ CauseKey sleep_cause(const TraceModel& model, const Roles& roles, const OffCpuIn
 
 CauseKey competitor_cause(const TraceModel& model, const Roles& roles, int thread_index) {
     if (thread_index < 0) {
-        // Our collector records no next thread only when the idle task got the CPU: the thread
-        // was runnable while its CPU went idle, which its group's CPU quota (CFS bandwidth
-        // throttling) does. An imported trace may just not say who ran.
+        // Our collector records no next thread when the kernel throttled the thread (its group
+        // used its CPU quota: CFS bandwidth control; the loader drops the bystander that got
+        // the CPU), and when the idle task got the CPU while it was runnable, which only the
+        // quota does. An imported trace may just not say who ran.
         return {model.session.imported() ? CauseKind::kUnknownCompetitor : CauseKind::kCpuQuota};
     }
     if (is_dataloader(roles.thread[static_cast<std::size_t>(thread_index)])) {

@@ -26,7 +26,7 @@ enum class CauseKind {
     kStartUp,    // one-time start-up: the first calls of each op
     // The GPU-driving thread's own work on a CPU between calls (HOST-BOUND).
     kOwnCompute,
-    // Runnable while its CPU went idle: its group used up its CPU quota and was throttled
+    // Runnable but held off the CPU: its group used up its CPU quota and was throttled
     // (CPU-THROTTLED). A cause of time off a CPU, with no thread behind it.
     kCpuQuota,
     kLast = kCpuQuota,  // the schemas list every kind up to this one (report/output_shapes.hpp)

@@ -1,8 +1,10 @@
-// CPU-THROTTLED: the thread that drives the GPU was runnable while its CPU went idle. Its group
+// CPU-THROTTLED: the thread that drives the GPU was runnable but held off the CPU: the collector
+// recorded its switch-outs as throttled, or (where it could not) its CPU went idle. Its group
 // had used its CPU quota for the period (CFS bandwidth control: a container's CPU limit, cpu.max
-// or cpu.cfs_quota_us) and waited for the next one. Nothing took the CPU, so no competitor is
-// named; the advice is the limit's. Where the recorder sampled the processes' cgroups (schema 4),
-// the chain names the group whose quota limits it, the quota and how often it throttled.
+// or cpu.cfs_quota_us) and waited for the next one. Whoever got the CPU did not take it, so no
+// competitor is named; the advice is the limit's. Where the recorder sampled the processes' cgroups
+// (schema 4), the chain names the group whose quota limits it, the quota and how often it
+// throttled.
 #include <algorithm>
 
 #include "analysis/diagnose/chain_builders.hpp"

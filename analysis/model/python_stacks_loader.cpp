@@ -57,7 +57,8 @@ Status load_switch_outs(const tracedb::Database& db,
                  .ts_ns = stmt->column_int64(1),
                  .stack_id = stmt->column_int64(2),
                  .competitor = stmt->column_int64(3) == 1,
-                 .preempted = stmt->column_int64(4) == 0,
+                 .preempted = stmt->column_int64(4) !=
+                              static_cast<std::int64_t>(tracedb::OffCpuReason::kBlocked),
                  .gpu_thread_index = gpu ? lookup(thread_index, *gpu) : -1,
                  .gpu_switch_out_ns = stmt->column_optional_int64(6).value_or(0)});
         }

@@ -269,7 +269,8 @@ Status load_offcpu(const Database& db, std::int64_t schema_version, TraceModel& 
             OffCpuInterval o;
             o.ts_ns = row.column_int64(1);
             o.dur_ns = row.column_int64(2);
-            o.preempted = row.column_int64(3) == 0;
+            const auto reason = static_cast<tracedb::OffCpuReason>(row.column_int64(3));
+            o.preempted = reason != tracedb::OffCpuReason::kBlocked;
             o.runq_wait_ns = row.column_int64(4);
             if (!plausible.interval(o.ts_ns, o.dur_ns) || o.runq_wait_ns < 0 ||
                 o.runq_wait_ns > o.dur_ns) {
@@ -281,7 +282,8 @@ Status load_offcpu(const Database& db, std::int64_t schema_version, TraceModel& 
                 return;
             }
             o.cpu = static_cast<std::int32_t>(row.column_int64(5));
-            if (auto next = row.column_optional_int64(6)) {
+            if (auto next = row.column_optional_int64(6);
+                next && reason != tracedb::OffCpuReason::kThrottled) {
                 o.next_thread_index = lookup(thread_index, *next);
             }
             if (auto wake = row.column_optional_int64(7); wake && *wake >= 0 && *wake <= 3) {

@@ -162,9 +162,11 @@ struct OffCpuInterval {
     std::int64_t ts_ns = 0;
     std::int64_t dur_ns = 0;
     std::int64_t runq_wait_ns = 0;
-    int next_thread_index = -1;   // -1: the idle task or a thread not in the file
+    // Who took the CPU; -1: the idle task, a thread not in the file, or no one (its group's CPU
+    // quota stopped it: offcpu.reason 2, and the thread that got the CPU found it free).
+    int next_thread_index = -1;
     int waker_thread_index = -1;  // wake == kThread: who woke it; -1 otherwise
-    bool preempted = false;       // false: blocked
+    bool preempted = false;       // false: blocked; true: runnable (preempted or throttled)
     Wake wake = Wake::kUnknown;
     std::int8_t iowait = -1;  // 1: slept in an I/O wait, 0: not, -1: not recorded
     std::int32_t cpu = 0;

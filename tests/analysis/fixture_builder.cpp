@@ -59,14 +59,25 @@ void FixtureBuilder::call(std::int64_t thread_id, std::int64_t op_id, std::int64
                                     .host_pinned = host_pinned}));
 }
 
-void FixtureBuilder::preempted(std::int64_t thread_id, std::int64_t ts_ns, std::int64_t dur_ns,
-                               std::optional<std::int64_t> next_thread_id) {
+void FixtureBuilder::runnable(std::int64_t thread_id, std::int64_t ts_ns, std::int64_t dur_ns,
+                              std::optional<std::int64_t> next_thread_id,
+                              tracedb::OffCpuReason reason) {
     REQUIRE(writer_->add_offcpu({.thread_id = thread_id,
                                  .ts_ns = ts_ns,
                                  .dur_ns = dur_ns,
-                                 .reason = tracedb::OffCpuReason::kPreempted,
+                                 .reason = reason,
                                  .runq_wait_ns = dur_ns,
                                  .next_thread_id = next_thread_id}));
+}
+
+void FixtureBuilder::preempted(std::int64_t thread_id, std::int64_t ts_ns, std::int64_t dur_ns,
+                               std::optional<std::int64_t> next_thread_id) {
+    runnable(thread_id, ts_ns, dur_ns, next_thread_id, tracedb::OffCpuReason::kPreempted);
+}
+
+void FixtureBuilder::throttled(std::int64_t thread_id, std::int64_t ts_ns, std::int64_t dur_ns,
+                               std::optional<std::int64_t> next_thread_id) {
+    runnable(thread_id, ts_ns, dur_ns, next_thread_id, tracedb::OffCpuReason::kThrottled);
 }
 
 void FixtureBuilder::blocked(std::int64_t thread_id, std::int64_t ts_ns, std::int64_t dur_ns,

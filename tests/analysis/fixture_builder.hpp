@@ -44,6 +44,9 @@ class FixtureBuilder {
               std::optional<std::int64_t> host_pinned = std::nullopt);
     void preempted(std::int64_t thread_id, std::int64_t ts_ns, std::int64_t dur_ns,
                    std::optional<std::int64_t> next_thread_id);
+    // Runnable, stopped by its group's CPU quota; `next_thread_id` got the CPU it left.
+    void throttled(std::int64_t thread_id, std::int64_t ts_ns, std::int64_t dur_ns,
+                   std::optional<std::int64_t> next_thread_id);
     void blocked(std::int64_t thread_id, std::int64_t ts_ns, std::int64_t dur_ns,
                  std::int64_t runq_wait_ns = 0);
     // A sleep as the collector records it: what it slept in and who ended it (a thread, or an
@@ -71,6 +74,9 @@ class FixtureBuilder {
     analysis::TraceModel load_file() const;
 
   private:
+    void runnable(std::int64_t thread_id, std::int64_t ts_ns, std::int64_t dur_ns,
+                  std::optional<std::int64_t> next_thread_id, tracedb::OffCpuReason reason);
+
     TempDir dir_;
     std::string path_;
     std::optional<tracedb::TraceWriter> writer_;

@@ -94,19 +94,29 @@ TEST_CASE("workers preempting the training thread give CPU-CONTENDED naming them
     CHECK(d.processes.processes[1].role == Role::kDataLoaderWorker);
 }
 
-TEST_CASE("runnable while its CPU went idle is a CPU quota, not a thread taking the CPU",
+// Where the kernel said the quota stopped it (offcpu.reason 2), the thread that got its CPU is a
+// bystander, even on busy CPUs. Without that record (older collectors, kernels it cannot read),
+// a runnable thread whose CPU went idle says the same.
+TEST_CASE("runnable while its group's quota ran out is a CPU quota, not a thread taking the CPU",
           "[analysis][golden]") {
+    const bool recorded_throttled = GENERATE(false, true);
     DataLoaderRun run(0);
+    const std::int64_t hog = run.fixture.thread(
+        run.fixture.process(900, "cc1plus", std::nullopt, /*in_tree=*/false), 900, "cc1plus");
     for (int i = 0; i < kIterations; ++i) {
         std::int64_t t0 = i * kPeriodNs;
         run.fixture.call(run.main_thread, op::kLaunchKernel, t0, 20 * kUs);
         run.fixture.call(run.main_thread, op::kStreamSynchronize, t0 + 50 * kUs, 1 * kMs);
-        // The group used up its quota: runnable, and the idle task got the CPU (no next thread)
-        // until the next period, 8 ms later.
-        run.fixture.preempted(run.main_thread, t0 + 1200 * kUs, 8 * kMs, std::nullopt);
+        // The group used up its quota: runnable until the next period, 8 ms later, while a
+        // compiler outside got the CPU, or the idle task did (no next thread).
+        if (recorded_throttled) {
+            run.fixture.throttled(run.main_thread, t0 + 1200 * kUs, 8 * kMs, hog);
+        } else {
+            run.fixture.preempted(run.main_thread, t0 + 1200 * kUs, 8 * kMs, std::nullopt);
+        }
     }
-    // The CPUs were mostly idle meanwhile: nobody else wanted them.
-    run.fixture.snapshots(kLoopEndNs, 15, 1);
+    // With the record, the CPUs were busy; without it, mostly idle: nobody else wanted them.
+    run.fixture.snapshots(kLoopEndNs, recorded_throttled ? 100 : 15, recorded_throttled ? 4 : 1);
     // The recorder sampled the group that limits it: its throttling counts rose by 12 of 13.
     for (auto [ts, periods, throttled] : {std::tuple{500 * kMs, 6, 5}, {1900 * kMs, 19, 17}}) {
         REQUIRE(run.fixture.writer().add_cgroup_sample({.ts_ns = ts,
