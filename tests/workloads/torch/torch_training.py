@@ -10,9 +10,10 @@ the next batch overlaps the device's work. The last line printed is `throughput_
 
 Variants (--variant), and the fix --fixed applies to each:
   workers      torch.utils.data.DataLoader(num_workers=--workers) over an in-memory
-               TensorDataset, every sample fetched and collated by the workers (the seed story).
-               Fixed: the same tensors indexed directly in the training process, no workers
-               (the same as --variant direct).
+               TensorDataset, every sample fetched and collated by the workers (the seed story),
+               each sample costing --per-sample-cpu-ns more CPU in __getitem__ (a Dataset
+               written in Python: decoding, augmentation). Fixed: the same tensors indexed
+               directly in the training process, no workers (the same as --variant direct).
   lock-helper  batches indexed directly; a helper thread named prep_locker holds the lock of
                statistics the loop reads every step while it computes them (GIL released), with
                CPUs to spare. Fixed: it computes outside the lock and only swaps the result in.
@@ -71,6 +72,20 @@ class FakeDevice:
         for _ in range(self.KERNELS):
             self.activations = torch.tanh(self.activations)  # the op's host-side dispatch
             self.check(self.cudart.cudaLaunchKernel(self.kernel, grid, block, None, ctypes.c_size_t(0), None), "cudaLaunchKernel")
+
+
+class CostlySamples(TensorDataset):
+    """A TensorDataset whose __getitem__ spends `cpu_ns` of the thread's CPU time per sample."""
+
+    def __init__(self, features, labels, cpu_ns):
+        super().__init__(features, labels)
+        self.cpu_ns = cpu_ns
+
+    def __getitem__(self, index):
+        end = time.thread_time_ns() + self.cpu_ns
+        while time.thread_time_ns() < end:
+            pass
+        return super().__getitem__(index)
 
 
 class ExpensiveSamples(Dataset):
@@ -149,7 +164,8 @@ def batches_for(args, features, labels):
     if args.variant in ("direct", "lock-helper"):
         return direct_batches(features, args)
     if args.variant == "workers":
-        return loader_batches(TensorDataset(features, labels), args, args.workers)
+        dataset = CostlySamples(features, labels, args.per_sample_cpu_ns) if args.per_sample_cpu_ns else TensorDataset(features, labels)
+        return loader_batches(dataset, args, args.workers)
     workers = os.cpu_count() if args.fixed else 1
     return loader_batches(ExpensiveSamples(features, labels, args.sample_work), args, workers)
 
@@ -161,6 +177,8 @@ def main():
     parser.add_argument("--workers", type=int, default=2 * os.cpu_count(), help="num_workers of the workers variant")
     parser.add_argument("--duration", type=float, default=3.0, help="seconds of training")
     parser.add_argument("--device-ms", type=float, default=6.0, help="device time of one step (ms)")
+    parser.add_argument("--device-scale", type=float, default=1.0, help="the step's device time as a multiple of --device-ms (0.5: a device twice as fast)")
+    parser.add_argument("--per-sample-cpu-ns", type=int, default=0, help="workers: CPU time __getitem__ spends per sample besides indexing (ns)")
     parser.add_argument("--rows", type=int, default=100_000)
     parser.add_argument("--features", type=int, default=64)
     parser.add_argument("--batch-size", type=int, default=1024)
@@ -188,7 +206,7 @@ def main():
     started = time.monotonic()
     for batch in batches:
         if device is None:  # CUDA starts lazily, after the workers were forked
-            device = FakeDevice(args.runtime_dir, batch.numel() * batch.element_size(), args.device_ms)
+            device = FakeDevice(args.runtime_dir, batch.numel() * batch.element_size(), args.device_ms * args.device_scale)
             started = time.monotonic()
         if refresher is not None:
             batch = batch * refresher.read()
