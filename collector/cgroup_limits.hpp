@@ -2,7 +2,8 @@
 // A process's cgroup and the CPU quota that limits it, read from /proc and the cgroup
 // filesystems: the hierarchy of the v1 cpu controller where it is mounted, else cgroup v2. The
 // limit is the tightest quota (in CPUs) from the process's group up to the root, with that group's
-// throttling counters (cpu.stat). Read once a second for the traced processes.
+// throttling counters (cpu.stat). Read once a second for the traced processes, and once for each
+// process outside the tree (a competitor) as first seen.
 
 #include <cstdint>
 #include <optional>

@@ -112,6 +112,8 @@ Result<std::int64_t> ThreadRegistry::mint_process(std::uint32_t tgid, bool in_tr
     entry = ProcessEntry{*id, in_tree, true, !start_ns.has_value()};
     if (in_tree) {
         ++live_traced_;
+    } else {
+        outside_cgroups_.push_back({*id, read_proc(pid + "/cgroup")});
     }
     return id;
 }

@@ -36,6 +36,14 @@ class ThreadRegistry {
     std::int64_t live_traced_processes() const { return live_traced_; }
     // Their pids and rows.
     std::vector<std::pair<std::uint32_t, std::int64_t>> live_traced() const;
+    // /proc/PID/cgroup of a process outside the tree, read when it was first seen (it may be
+    // gone by the next sample).
+    struct OutsideCgroup {
+        std::int64_t process_id = 0;
+        std::string cgroup_text;
+    };
+    // Those read since the last call, for the recorder to sample once.
+    std::vector<OutsideCgroup> take_outside_cgroups() { return std::move(outside_cgroups_); }
     // Threads of the tree first seen in an event rather than at creation (count).
     std::int64_t threads_seen_late() const { return threads_seen_late_; }
     // The thread row of a tid if it is known, for the periodic totals (0 when unknown).
@@ -73,6 +81,7 @@ class ThreadRegistry {
     std::string proc_root_;
     std::unordered_map<std::uint32_t, ProcessEntry> processes_;  // by tgid: latest row
     std::unordered_map<std::uint32_t, ThreadEntry> threads_;     // by tid: latest row
+    std::vector<OutsideCgroup> outside_cgroups_;
     std::int64_t live_traced_ = 0;
     std::int64_t threads_seen_late_ = 0;
 };

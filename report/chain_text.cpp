@@ -18,24 +18,37 @@ using analysis::format_duration;
 using analysis::format_percent;
 using analysis::VerdictClass;
 
-// "pt_data_worker (4 processes, 100% of the preempted time)": competitors of one name together.
+// "pt_data_worker (4 processes, 100% of the preempted time)", "hogd in container 3f2a1b2c3d4e
+// (pid 7, ...)": competitors of one name together, with their container where they share one.
 std::string top_name_group(const std::vector<analysis::Competitor>& competitors) {
-    std::map<std::string, std::pair<double, std::set<std::int64_t>>> by_name;
+    struct Group {
+        double share = 0;
+        std::set<std::int64_t> pids;
+        std::vector<std::optional<analysis::ContainerIdentity>> containers;
+    };
+    std::map<std::string, Group> by_name;
     for (const auto& c : competitors) {
-        by_name[c.comm].first += c.share;
-        by_name[c.comm].second.insert(c.pid);
+        Group& group = by_name[c.comm];
+        group.share += c.share;
+        group.pids.insert(c.pid);
+        group.containers.push_back(c.container);
     }
     auto top = std::max_element(by_name.begin(), by_name.end(), [](const auto& a, const auto& b) {
-        return a.second.first < b.second.first;
+        return a.second.share < b.second.share;
     });
     if (top == by_name.end()) {
         return "threads the trace does not name";
     }
-    std::size_t processes = top->second.second.size();
-    return top->first + " (" +
-           (processes == 1 ? "pid " + std::to_string(*top->second.second.begin())
+    const Group& group = top->second;
+    const bool one_container =
+        std::all_of(group.containers.begin(), group.containers.end(),
+                    [&](const auto& container) { return container == group.containers.front(); });
+    std::size_t processes = group.pids.size();
+    return top->first +
+           (one_container ? analysis::in_container_text(group.containers.front()) : "") + " (" +
+           (processes == 1 ? "pid " + std::to_string(*group.pids.begin())
                            : std::to_string(processes) + " processes") +
-           ", " + format_percent(top->second.first) + " of the preempted time)";
+           ", " + format_percent(group.share) + " of the preempted time)";
 }
 
 // "cudaStreamSynchronize: 20 of 200 calls slow (> 1.20 ms); p99 40.0 ms = 350x p50 (114 us)..."

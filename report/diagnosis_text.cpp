@@ -1,5 +1,7 @@
 #include "report/diagnosis_text.hpp"
 
+#include <algorithm>
+
 #include "analysis/human_units.hpp"
 #include "report/chain_text.hpp"
 #include "report/evidence_text.hpp"
@@ -54,15 +56,29 @@ std::string render_numbers(const analysis::Verdict& v) {
     return out + "\n";
 }
 
+// The competitors' table; with a container column where any of them runs in a container.
 std::string render_competitors(const std::vector<analysis::Competitor>& competitors) {
-    TextTable table({"who had the CPU", "pid", "tid", "role", "in tree", "preempted", "share"},
+    const bool containers =
+        std::any_of(competitors.begin(), competitors.end(),
+                    [](const analysis::Competitor& c) { return c.container.has_value(); });
+    std::vector<std::string> header{"who had the CPU", "pid",       "tid",  "role",
+                                    "in tree",         "preempted", "share"};
+    if (containers) {
+        header.emplace_back("container");  // left-aligned, as a column without an alignment is
+    }
+    TextTable table(header,
                     {TextTable::Align::kLeft, TextTable::Align::kRight, TextTable::Align::kRight,
                      TextTable::Align::kLeft, TextTable::Align::kLeft, TextTable::Align::kRight,
                      TextTable::Align::kRight});
     for (const auto& c : competitors) {
-        table.add_row({printable(c.comm), std::to_string(c.pid), std::to_string(c.tid),
-                       analysis::role_name(c.role), c.in_tree ? "yes" : "no",
-                       format_duration(c.preempted_ns), format_percent(c.share)});
+        std::vector<std::string> row{printable(c.comm),        std::to_string(c.pid),
+                                     std::to_string(c.tid),    analysis::role_name(c.role),
+                                     c.in_tree ? "yes" : "no", format_duration(c.preempted_ns),
+                                     format_percent(c.share)};
+        if (containers) {
+            row.push_back(c.container ? c.container->short_text() : "-");
+        }
+        table.add_row(row);
     }
     return table.render("       ");
 }
@@ -83,7 +99,7 @@ std::string describe_actor(const analysis::Actor& a) {
         }
         out += a.pids.size() > kListed ? ", ...)" : ")";
     }
-    return out;
+    return out + analysis::in_container_text(a.container);
 }
 
 // "1.20 s of the loop (45%) waited for by the device; its threads lost 2.47 s (81%)"
@@ -164,7 +180,8 @@ std::string render_process_table(const analysis::ProcessBreakdown& breakdown) {
                                                              " " + p.sched.worst_stall_reason
                                                        : "-";
         table.add_row({std::to_string(p.pid), p.ppid ? std::to_string(*p.ppid) : "-",
-                       analysis::role_name(p.role), printable(p.comm),
+                       analysis::role_name(p.role),
+                       printable(p.comm) + analysis::in_container_text(p.container),
                        format_duration(p.lifetime_ns), std::to_string(p.cuda_calls),
                        sched_cell(p.cuda_ns), top, sched_cell(p.sched.oncpu_ns),
                        sched_cell(p.sched.preempted_ns), sched_cell(p.sched.blocked_ns),

@@ -158,6 +158,29 @@ void describe(V& v, const OpBreakdown& op) {
 }
 
 template <class V>
+void describe(V& v, const ContainerIdentity& c) {
+    v.object_description(
+        "The container and Kubernetes pod its cgroup path names (docker, containerd, cri-o and "
+        "podman groups; the kubelet's pod groups), under either cgroup driver. Untrusted: from "
+        "the traced system.");
+    v.field("runtime", c.runtime,
+            {.description = "docker, containerd, cri-o or podman; empty when the path does not "
+                            "say"});
+    v.field("container_id", c.container_id,
+            {.description = "64 hex digits; empty when the path names a pod only"});
+    v.field("pod_uid", c.pod_uid, {.description = "Kubernetes pod UID; empty outside a pod"});
+    v.field("qos_class", c.qos_class,
+            {.description = "Guaranteed, Burstable or BestEffort; empty outside a pod"});
+}
+
+// Its cgroup path and what it names, for processes, competitors and actors.
+inline constexpr std::string_view kCgroupDescription =
+    "Its latest cgroup path (sampled by the recorder; null when not sampled, or in traces "
+    "before schema 4). Untrusted: from the traced system, sanitised.";
+inline constexpr std::string_view kContainerDescription =
+    "The container and pod its cgroup names; null when it names none.";
+
+template <class V>
 void describe(V& v, const ProcessRow& p) {
     v.field("pid", p.pid);
     v.field("ppid", p.ppid);
@@ -165,6 +188,8 @@ void describe(V& v, const ProcessRow& p) {
     v.field("cmdline", p.cmdline, {.description = kUntrustedDescription});
     v.field("role", std::string(role_name(p.role)));
     v.field("in_tree", p.in_tree);
+    v.field("cgroup", p.cgroup, {.description = kCgroupDescription});
+    v.field("container", p.container, {.description = kContainerDescription});
     v.field("start_ns", p.start_ns);
     v.field("exit_ns", p.exit_ns);
     v.field("exit_code", p.exit_code);
@@ -404,6 +429,8 @@ void describe(V& v, const Competitor& c) {
     v.field("tid", c.tid);
     v.field("in_tree", c.in_tree);
     v.field("role", std::string(role_name(c.role)));
+    v.field("cgroup", c.cgroup, {.description = kCgroupDescription});
+    v.field("container", c.container, {.description = kContainerDescription});
     v.field("preempted_ns", c.preempted_ns);
     v.field("share", c.share);
 }
@@ -420,6 +447,9 @@ void describe(V& v, const Actor& a) {
     v.field("tid", a.tid);
     v.field("pids", a.pids);
     v.field("in_tree", a.in_tree);
+    v.field("container", a.container,
+            {.description = "The container and pod of every one of its processes, where they "
+                            "share one; null otherwise."});
 }
 
 template <class V>

@@ -23,7 +23,8 @@ std::string describe_group(const std::vector<analysis::Competitor>& competitors,
         if (c.role != role || listed == 4) {
             continue;
         }
-        names += (listed++ ? ", " : "") + c.comm + " (pid " + std::to_string(c.pid) + ")";
+        names += (listed++ ? ", " : "") + c.comm + " (pid " + std::to_string(c.pid) +
+                 analysis::in_container_text(c.container) + ")";
     }
     return names;
 }

@@ -141,8 +141,9 @@ std::string chain_text(int rank, const analysis::CausalChain& chain) {
     if (chain.critical_path) {
         text += "   Cost: " + critical_path_text(*chain.critical_path) + "\n";
     }
-    text += fmt::format("   Actor: {} {}\n", clean(analysis::cause_kind_name(chain.actor.kind)),
-                        clean(chain.actor.name));
+    text +=
+        fmt::format("   Actor: {} {}{}\n", clean(analysis::cause_kind_name(chain.actor.kind)),
+                    clean(chain.actor.name), analysis::in_container_text(chain.actor.container));
     for (const auto& effect : chain.effects) {
         text += "   Effect: " + clean(effect_text(chain, effect)) + "\n";
     }
@@ -154,9 +155,10 @@ std::string chain_text(int rank, const analysis::CausalChain& chain) {
         text += "   Evidence: " + clean(evidence_text(chain, evidence)) + "\n";
     }
     for (const auto& competitor : chain.competitors) {
-        text += fmt::format("   Competitor: {} pid {} took {} ({})\n", clean(competitor.comm),
-                            competitor.pid, format_duration(competitor.preempted_ns),
-                            format_percent(competitor.share));
+        text +=
+            fmt::format("   Competitor: {} pid {}{} took {} ({})\n", clean(competitor.comm),
+                        competitor.pid, analysis::in_container_text(competitor.container),
+                        format_duration(competitor.preempted_ns), format_percent(competitor.share));
     }
     text += "   Root cause: " + clean(root_cause_text(chain)) + "\n";
     for (const auto& recommendation : chain.recommendations) {

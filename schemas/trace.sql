@@ -1,7 +1,7 @@
 -- Causeway trace database, schema version 4.
 --
 -- Version 4 added cgroup_sample: the cgroup of each traced process and the CPU quota that limits
--- it, sampled once a second. Version 3 files have none: a CPU quota's throttling is still seen
+-- it, sampled once a second, and of each process outside the tree once, as first seen. Version 3 files have none: a CPU quota's throttling is still seen
 -- (runnable while the CPU went idle), but its group and limit are not known.
 --
 -- Version 3 added Python frames: session.python_sample_gap_ns, stack.python_truncated, the stack_python_frame table (the
@@ -231,7 +231,8 @@ CREATE TABLE system_snapshot (
 );
 
 -- The cgroup of a traced process and the CPU quota that limits it, sampled with the system
--- snapshots (once a second) while the process lives. The limit is the tightest quota on the way
+-- snapshots (once a second) while the process lives; of a process outside the tree (one that
+-- took a traced thread's CPU), once, at the first snapshot after it was first seen. The limit is the tightest quota on the way
 -- from its group up to the root of the hierarchy: a container's CPU limit may be set on a parent.
 CREATE TABLE cgroup_sample (
     ts_ns        INTEGER NOT NULL,               -- sample time (ns since start)

@@ -13,6 +13,7 @@
 #include "analysis/diagnose/process_roles.hpp"
 #include "analysis/diagnose/recommendation.hpp"
 #include "analysis/measure/wait_kind.hpp"
+#include "analysis/model/container_identity.hpp"
 
 namespace causeway::analysis {
 
@@ -73,7 +74,9 @@ struct Competitor {
     std::int64_t pid = 0;  // 0 when unknown (the idle task or a thread not in the file)
     std::int64_t tid = 0;
     bool in_tree = false;
-    Role role = Role::kOther;  // of its thread
+    Role role = Role::kOther;                    // of its thread
+    std::optional<std::string> cgroup;           // its process's latest cgroup
+    std::optional<ContainerIdentity> container;  // the container and pod that path names
     std::int64_t preempted_ns = 0;
     double share = 0;  // of the preempted time measured
 };
@@ -86,6 +89,8 @@ struct Actor {
     std::int64_t tid = 0;  // when the actor is one thread; 0 otherwise
     std::vector<std::int64_t> pids;  // the processes the actor's threads belong to
     bool in_tree = false;
+    // The container and pod of every one of its processes, where they share one.
+    std::optional<ContainerIdentity> container;
 };
 
 // One way the actor cost the threads that drive the GPU. A chain's time lost is the sum of its

@@ -54,11 +54,26 @@ std::string common_name(const TraceModel& model, const std::vector<int>& threads
     return top == counts.end() ? std::string() : top->first;
 }
 
+// The container of every one of the threads' processes, where they share one.
+std::optional<ContainerIdentity> common_container(const TraceModel& model,
+                                                  const std::vector<int>& threads) {
+    std::optional<ContainerIdentity> shared;
+    for (std::size_t i = 0; i < threads.size(); ++i) {
+        const auto& container = model.process_of_thread(threads[i]).container;
+        if (!container || (i > 0 && container != shared)) {
+            return std::nullopt;
+        }
+        shared = container;
+    }
+    return shared;
+}
+
 Actor actor_of(const TraceModel& model, const Cause& cause) {
     const CauseKey& key = cause.key;
     Actor actor;
     actor.kind = key.kind;
     actor.pids = pids_of(model, cause.threads);
+    actor.container = common_container(model, cause.threads);
     if (key.process_index >= 0) {
         const ProcessInfo& process = model.processes[static_cast<std::size_t>(key.process_index)];
         actor.pid = process.pid;

@@ -33,6 +33,8 @@ std::vector<Competitor> name_competitors(const TraceModel& model, const Roles& r
             c.pid = p.pid;
             c.tid = t.tid;
             c.in_tree = p.in_tree;
+            c.cgroup = p.cgroup;
+            c.container = p.container;
             c.role = roles.thread[static_cast<std::size_t>(thread)];
         }
         out.push_back(std::move(c));

@@ -30,7 +30,7 @@ std::vector<const CgroupSample*> limited_samples(const ChainInputs& in) {
 }
 
 // {cgroup, cgroup_version, quota_cpus, period_us, nr_throttled, nr_periods, throttled_ns}: the
-// group of the last sample, its throttling over the samples of that group (all of its counts when
+// group of the last sample (the actor, with the container and pod of the limited process), its throttling over the samples of that group (all of its counts when
 // it was sampled once).
 void add_limit_facts(const ChainInputs& in, CausalChain& chain) {
     const auto samples = limited_samples(in);
@@ -43,6 +43,8 @@ void add_limit_facts(const ChainInputs& in, CausalChain& chain) {
     });
     const bool one = first == &last;
     chain.actor.name = *last.limit_path;
+    chain.actor.container =
+        in.model.processes[static_cast<std::size_t>(last.process_index)].container;
     chain.facts.push_back({"cgroup", *last.limit_path});
     chain.facts.push_back({"cgroup_version", last.version});
     chain.facts.push_back({"quota_cpus", last.quota_cpus()});

@@ -41,12 +41,14 @@ std::optional<CausalChain> own_compute_chain(const ChainInputs& in) {
     chain.time_lost_share = share;
     chain.critical_path = cost;
     const ThreadInfo& thread = in.model.threads[static_cast<std::size_t>(first.thread_index)];
+    const ProcessInfo& process = in.model.process_of_thread(first.thread_index);
     chain.actor = {.kind = CauseKind::kOwnCompute,
                    .name = thread.comm,
-                   .pid = in.model.process_of_thread(first.thread_index).pid,
+                   .pid = process.pid,
                    .tid = parts.size() == 1 ? thread.tid : 0,
-                   .pids = {in.model.process_of_thread(first.thread_index).pid},
-                   .in_tree = true};
+                   .pids = {process.pid},
+                   .in_tree = true,
+                   .container = process.container};
     chain.effects.push_back(
         {.kind = EffectKind::kOnCpu, .ns = on_cpu_ns, .share = share, .count = 0});
     chain.facts = {{"threads", static_cast<std::int64_t>(parts.size())}};

@@ -78,6 +78,8 @@ ProcessBreakdown process_breakdown(const TraceModel& model, const Roles& roles,
         row.cmdline = info.cmdline;
         row.role = roles.process[p];
         row.in_tree = info.in_tree;
+        row.cgroup = info.cgroup;
+        row.container = info.container;
         row.start_ns = info.start_ns;
         row.exit_ns = info.exit_ns;
         row.exit_code = info.exit_code;

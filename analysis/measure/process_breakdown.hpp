@@ -50,8 +50,10 @@ struct ProcessRow {
     std::optional<std::string> cmdline;
     Role role = Role::kOther;
     bool in_tree = true;
-    std::optional<std::int64_t> start_ns;  // NULL: before recording
-    std::optional<std::int64_t> exit_ns;   // NULL: alive at the end
+    std::optional<std::string> cgroup;           // its latest cgroup; NULL: not sampled
+    std::optional<ContainerIdentity> container;  // the container and pod that path names
+    std::optional<std::int64_t> start_ns;        // NULL: before recording
+    std::optional<std::int64_t> exit_ns;         // NULL: alive at the end
     std::optional<std::int64_t> exit_code;
     std::int64_t lifetime_ns = 0;  // within the recording
     std::int64_t thread_count = 0;

@@ -433,6 +433,10 @@ Status load_cgroup_samples(const Database& db, std::int64_t schema_version, Trac
                 !plausible.amount(sample.throttled_ns)) {
                 return;
             }
+            // In time order: the process's latest group is the one it is named by.
+            ProcessInfo& process = model.processes[static_cast<std::size_t>(sample.process_index)];
+            process.cgroup = sample.path;
+            process.container = container_of(sample.path);
             model.cgroup_samples.push_back(std::move(sample));
         });
 }

@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "analysis/model/container_identity.hpp"
 #include "analysis/model/saturating.hpp"
 #include "tracedb/data_quality_counters.hpp"
 #include "tracedb/reader.hpp"
@@ -55,6 +56,9 @@ struct ProcessInfo {
     std::optional<std::int64_t> exit_ns;
     std::optional<std::int64_t> exit_code;
     std::vector<int> thread_indices;  // threads of this process
+    // Its latest cgroup (cgroup_sample, schema 4), and the container and pod that path names.
+    std::optional<std::string> cgroup;
+    std::optional<ContainerIdentity> container;
 };
 
 struct ThreadInfo {

@@ -26,17 +26,27 @@ LossCounters Recorder::losses() const {
     return c;
 }
 
-// Each live traced process's cgroup and CPU limit. A process that exits meanwhile is skipped.
+// Each live traced process's cgroup and CPU limit (a process that exits meanwhile is skipped), and
+// each process outside the tree first seen since the last tick.
 Status Recorder::sample_cgroups(std::int64_t now_ns) {
-    for (const auto& [tgid, id] : registry_.live_traced()) {
-        auto sample = cgroup_sample(read_text_file("/proc/" + std::to_string(tgid) + "/cgroup"),
-                                    cgroup_mounts_);
+    auto add = [&](std::int64_t process_id, const std::string& cgroup_text) -> Status {
+        auto sample = cgroup_sample(cgroup_text, cgroup_mounts_);
         if (!sample) {
-            continue;
+            return Ok{};
         }
         sample->ts_ns = now_ns;
-        sample->process_id = id;
-        if (auto status = writer_.add_cgroup_sample(*sample); !status) {
+        sample->process_id = process_id;
+        return writer_.add_cgroup_sample(*sample);
+    };
+    for (const auto& [tgid, id] : registry_.live_traced()) {
+        if (auto status = add(id, read_text_file("/proc/" + std::to_string(tgid) + "/cgroup"));
+            !status) {
+            return status;
+        }
+    }
+    // Processes outside the tree once, as they were first seen: which container took the CPU.
+    for (const auto& outside : registry_.take_outside_cgroups()) {
+        if (auto status = add(outside.process_id, outside.cgroup_text); !status) {
             return status;
         }
     }

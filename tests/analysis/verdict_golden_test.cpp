@@ -149,6 +149,44 @@ TEST_CASE("runnable while its group's quota ran out is a CPU quota, not a thread
     CHECK_FALSE(has_chain(d, VerdictClass::kCpuContended));
 }
 
+TEST_CASE("a process outside the job is named with its container and pod", "[analysis][golden]") {
+    const std::string id = "9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d9c8b7a6f5e4d3c2b1a0f9e8d";
+    const std::string pod = "7c1e0d9a-5b4f-4e2d-9c3b-2a1f0e9d8c7b";
+    DataLoaderRun run(0);
+    const std::int64_t hog_process = run.fixture.process(900, "hogd", std::nullopt, false);
+    const std::int64_t hog = run.fixture.thread(hog_process, 900, "hogd");
+    for (int i = 0; i < kIterations; ++i) {
+        std::int64_t t0 = i * kPeriodNs;
+        run.fixture.call(run.main_thread, op::kLaunchKernel, t0, 20 * kUs);
+        run.fixture.call(run.main_thread, op::kStreamSynchronize, t0 + 50 * kUs, 1 * kMs);
+        run.fixture.preempted(run.main_thread, t0 + 1200 * kUs, 8 * kMs, hog);
+    }
+    run.fixture.snapshots(kLoopEndNs, 100, 3);
+    // The recorder sampled the hog's group once, as first seen: a pod's container.
+    REQUIRE(run.fixture.writer().add_cgroup_sample(
+        {.ts_ns = 1 * kMs,
+         .process_id = hog_process,
+         .version = 1,
+         .path = "/kubepods/besteffort/pod" + pod + "/" + id}));
+    auto d = diagnose_all(run.fixture.load(kLoopEndNs));
+
+    REQUIRE(!d.chains.empty());
+    const CausalChain& top = d.chains.front();
+    CHECK(top.root_cause_class == VerdictClass::kCpuContended);
+    CHECK(top.actor.kind == CauseKind::kProcessesOutside);
+    REQUIRE(top.actor.container);
+    CHECK(top.actor.container->container_id == id);
+    CHECK(top.actor.container->pod_uid == pod);
+    CHECK(top.actor.container->qos_class == "BestEffort");
+    REQUIRE(!top.competitors.empty());
+    CHECK(top.competitors[0].cgroup == "/kubepods/besteffort/pod" + pod + "/" + id);
+    const std::string named = "hogd in container 9e8d7c6b5a4f of pod " + pod;
+    CHECK_THAT(causeway::report::root_cause_text(top), Catch::Contains(named));
+    // The training process is in no container.
+    REQUIRE(!d.processes.processes.empty());
+    CHECK_FALSE(d.processes.processes[0].container);
+}
+
 TEST_CASE("co-occurrence trap: switches in other threads never blame the slow thread",
           "[analysis][golden][trap]") {
     DataLoaderRun run(4);
