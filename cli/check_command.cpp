@@ -30,8 +30,8 @@ void add_check_command(CLI::App& app, int& exit_code) {
     command->callback([options, &exit_code] {
         auto readiness = collector::check_readiness(options->readiness);
         if (options->json) {
-            std::cout << report::readiness_json(readiness, std::numeric_limits<std::size_t>::max())
-                             .dump(2)
+            std::cout << report::json_text(report::readiness_json(
+                             readiness, std::numeric_limits<std::size_t>::max()))
                       << "\n";
         } else {
             std::cout << report::render_readiness(readiness, report::TerminalStyle::for_stdout());

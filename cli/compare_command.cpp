@@ -38,7 +38,7 @@ int run_compare(const CompareOptions& options) {
         return 2;
     }
     if (options.json) {
-        std::cout << report::to_json(*comparison).dump(2) << "\n";
+        std::cout << report::json_text(report::to_json(*comparison)) << "\n";
     } else {
         std::cout << report::render_comparison(*comparison, report::TerminalStyle::for_stdout());
     }

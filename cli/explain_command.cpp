@@ -31,7 +31,7 @@ int run_explain(const ExplainOptions& options) {
     diagnosis_options.breakdown.max_processes = options.all_processes ? 0 : 50;
     auto diagnosis = analysis::diagnose(input->model, diagnosis_options);
     if (options.json) {
-        std::cout << report::to_json(diagnosis).dump(2) << "\n";
+        std::cout << report::json_text(report::to_json(diagnosis)) << "\n";
     } else {
         std::cout << report::render_diagnosis(diagnosis, trace_label(options.input),
                                               report::TerminalStyle::for_stdout());

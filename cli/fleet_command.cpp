@@ -31,7 +31,7 @@ int run_fleet(const FleetArgs& args) {
         return 1;
     }
     if (args.json) {
-        std::cout << report::to_json(*overview).dump(2) << "\n";
+        std::cout << report::json_text(report::to_json(*overview)) << "\n";
     } else {
         std::cout << report::render_fleet(*overview);
     }

@@ -36,7 +36,7 @@ int run_query(const QueryOptions& options) {
         return 2;
     }
     if (options.json) {
-        std::cout << report::to_json(*result).dump(2) << "\n";
+        std::cout << report::json_text(report::to_json(*result)) << "\n";
     } else {
         std::cout << report::render_sql_table(*result);
     }

@@ -34,7 +34,7 @@ int run_stats(const StatsOptions& options) {
     }
     auto stats = analysis::compute_stats(input->model, input->filter);
     if (options.json) {
-        std::cout << report::to_json(stats).dump(2) << "\n";
+        std::cout << report::json_text(report::to_json(stats)) << "\n";
     } else {
         std::cout << report::render_stats(stats, trace_label(options.input),
                                           report::TerminalStyle::for_stdout());

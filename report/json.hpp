@@ -6,9 +6,21 @@
 // overloads, found by argument-dependent lookup next to nlohmann's own (the call is then deleted or
 // ambiguous), make `json(enum_value)` fail to compile instead of writing a number.
 
+#include <string>
 #include <type_traits>
 
 #include <nlohmann/json.hpp>
+
+namespace causeway::report {
+
+// A document as the CLI prints it: indented, with bytes that are not UTF-8 replaced by U+FFFD.
+// Names, command lines and paths come from the traced system and may hold any bytes; nlohmann
+// throws on them by default, which left `explain --json` printing nothing (exit 1).
+inline std::string json_text(const nlohmann::json& value) {
+    return value.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+}  // namespace causeway::report
 
 namespace causeway::report::detail {
 

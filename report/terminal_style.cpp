@@ -3,18 +3,14 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <limits>
+
+#include "report/untrusted_text.hpp"
 
 namespace causeway::report {
 
 std::string printable(const std::string& text) {
-    std::string out = text;
-    for (char& c : out) {
-        auto byte = static_cast<unsigned char>(c);
-        if (byte < 0x20 || byte == 0x7F) {
-            c = '?';
-        }
-    }
-    return out;
+    return sanitize_untrusted(text, std::numeric_limits<std::size_t>::max());
 }
 
 TerminalStyle TerminalStyle::for_stdout() {

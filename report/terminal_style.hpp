@@ -6,8 +6,10 @@
 
 namespace causeway::report {
 
-// Text from the traced system (process names, command lines) with control characters replaced
-// by '?', so a crafted name cannot move the cursor or recolour the terminal.
+// Text from the traced system (process names, command lines) as the MCP answers give it
+// (sanitize_untrusted, uncapped): control and bidi-override characters removed, so a crafted name
+// cannot move the cursor, recolour the terminal or reorder a line, and bytes that are not UTF-8
+// shown as U+FFFD.
 std::string printable(const std::string& text);
 
 class TerminalStyle {

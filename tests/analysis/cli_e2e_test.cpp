@@ -144,3 +144,40 @@ TEST_CASE("compare prints its verdict line first, recordings with no common op a
     CHECK(missing.exit_code == 2);
     CHECK(missing.output.find("after:") != std::string::npos);
 }
+
+TEST_CASE("names that are not UTF-8 are shown as U+FFFD in every output, and escapes are dropped",
+          "[cli][e2e]") {
+    // A local process named with invalid UTF-8 and a terminal escape took the trainer's CPU.
+    const std::string hostile = "hog\xff\xfe\x1b[2J";
+    FixtureBuilder fixture;
+    auto main_process = fixture.process(100, "python");
+    auto main_thread = fixture.thread(main_process, 100, "python");
+    auto hog = fixture.thread(fixture.process(900, hostile, std::nullopt, false), 900, hostile);
+    for (int i = 0; i < 200; ++i) {
+        std::int64_t t0 = i * 10 * kMs;
+        fixture.call(main_thread, op::kStreamSynchronize, t0, 200 * kUs);
+        fixture.preempted(main_thread, t0 + 500 * kUs, 9 * kMs, hog);
+    }
+    fixture.load(2000 * kMs);
+    const std::string db = fixture.path();
+    const std::string replaced = "hog\xEF\xBF\xBD\xEF\xBF\xBD[2J";
+
+    Run text = run("explain --db " + db);
+    CHECK(text.exit_code == 0);
+    CHECK(text.output.find(replaced) != std::string::npos);
+    CHECK(text.output.find('\x1b') == std::string::npos);
+    // Every JSON output parses; those that name processes show the name repaired.
+    for (const auto& [command, names_processes] :
+         {std::pair{"explain --json --db " + db, true},
+          {"stats --json --db " + db, false},
+          {"compare --json " + db + " " + db, true},
+          {"query --json --db " + db + " \"SELECT comm FROM process\"", true}}) {
+        INFO(command);
+        Run json = run(command);
+        CHECK(json.exit_code == 0);
+        CHECK_NOTHROW(nlohmann::json::parse(json.output));
+        if (names_processes) {
+            CHECK(json.output.find("hog\xEF\xBF\xBD\xEF\xBF\xBD") != std::string::npos);
+        }
+    }
+}
