@@ -1,8 +1,24 @@
 #include "collector/record_options.hpp"
 
+#include <sys/stat.h>
+
 #include "tracedb/duration_text.hpp"
 
 namespace causeway::collector {
+namespace {
+
+constexpr double kMaxDurationS = 30 * 24 * 3600.0;  // a month: past it, a number is a mistake
+
+// A symbolic link whose target does not exist: the collector runs as root, and SQLite would
+// create the target wherever the link points.
+bool is_dangling_link(const std::string& path) {
+    struct stat link {};
+    struct stat target {};
+    return ::lstat(path.c_str(), &link) == 0 && S_ISLNK(link.st_mode) &&
+           ::stat(path.c_str(), &target) != 0;
+}
+
+}  // namespace
 
 Result<std::int64_t> parse_duration_ns(const std::string& text) {
     return tracedb::parse_duration_ns(text, tracedb::BareNumber::kNanoseconds);
@@ -11,6 +27,11 @@ Result<std::int64_t> parse_duration_ns(const std::string& text) {
 Status validate(const RecordOptions& options) {
     if (options.db_path.empty()) {
         return Error{"no trace DB given: pass --db run.db"};
+    }
+    if (is_dangling_link(options.db_path)) {
+        return Error{"--db " + options.db_path +
+                     " is a symbolic link to a file that does not exist; the collector does not "
+                     "create files through links: pass the path of a new file"};
     }
     if (options.pids.empty() == options.command.empty()) {
         return Error{options.pids.empty() ? "nothing to trace: pass --pid PID or a command after --"
@@ -31,8 +52,11 @@ Status validate(const RecordOptions& options) {
             "--stacks with --no-native-frames and --no-python-frames records no frame: "
             "drop --stacks, or one of the two"};
     }
-    if (options.duration_s < 0) {
-        return Error{"invalid --duration: it must be positive (seconds)"};
+    // NaN fails the first test; infinity and 1e308 the second (their nanoseconds overflow).
+    if (!(options.duration_s >= 0) || options.duration_s > kMaxDurationS) {
+        return Error{
+            "invalid --duration: it must be 0 (until the command ends) to 2592000 seconds "
+            "(30 days)"};
     }
     if (!(options.kill_after_s >= 0) || options.kill_after_s > 3600) {
         return Error{"invalid --kill-after: it must be 0 to 3600 seconds"};

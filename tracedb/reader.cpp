@@ -24,6 +24,20 @@ bool file_exists(const std::string& path) {
     return ::stat(path.c_str(), &st) == 0;
 }
 
+// "a named pipe (FIFO)", ... for a path that is not a regular file; "" for one that is.
+std::string not_a_regular_file(const std::string& path) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0 || S_ISREG(st.st_mode)) {
+        return "";
+    }
+    return S_ISDIR(st.st_mode)    ? "a directory"
+           : S_ISFIFO(st.st_mode) ? "a named pipe (FIFO)"
+           : S_ISCHR(st.st_mode)  ? "a character device"
+           : S_ISBLK(st.st_mode)  ? "a block device"
+           : S_ISSOCK(st.st_mode) ? "a socket"
+                                  : "not a regular file";
+}
+
 Result<Database> open_readonly(const std::string& path, bool immutable) {
     const std::string uri = readonly_uri(path, immutable);
     // NOMUTEX: a reader connection is used by one thread at a time (the analysis opens one per
@@ -80,6 +94,12 @@ std::string foreign_db_message(const std::string& path, const Database& db,
 }  // namespace
 
 std::string check_sqlite_header(const std::string& path) {
+    // Before opening: reading a FIFO would wait for a writer, and /dev/zero never ends.
+    if (const std::string kind = not_a_regular_file(path); !kind.empty()) {
+        return path + " is " + kind +
+               ", not a trace DB file: pass the .db file that "
+               "causeway-collector wrote.";
+    }
     std::ifstream in(path, std::ios::binary);
     if (!in) {
         return "cannot open " + path + ": " + std::strerror(errno);

@@ -37,7 +37,8 @@ class TraceReader {
 };
 
 // Why a file cannot be read as a Causeway trace, or an empty string when it can be opened as
-// SQLite at all. Checks the header bytes without SQLite: magic, page size, truncation.
+// SQLite at all. Refuses what is not a regular file without opening it (a FIFO, a device, a
+// folder), then checks the header bytes without SQLite: magic, page size, truncation.
 std::string check_sqlite_header(const std::string& path);
 
 }  // namespace causeway::tracedb

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <array>
 #include <cstdio>
@@ -179,5 +180,26 @@ TEST_CASE("names that are not UTF-8 are shown as U+FFFD in every output, and esc
         if (names_processes) {
             CHECK(json.output.find("hog\xEF\xBF\xBD\xEF\xBF\xBD") != std::string::npos);
         }
+    }
+}
+
+TEST_CASE("what is not a regular file is refused before it is opened", "[cli][e2e]") {
+    FixtureBuilder fixture;
+    const std::string db = contended_trace(fixture);
+    TempDir dir;
+    const std::string fifo = dir.file("trace.fifo");
+    REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+    // Reading the FIFO would wait for a writer forever: compare once hung here.
+    for (const auto& [path, kind] : {std::pair{fifo, "a named pipe (FIFO)"},
+                                     {std::string("/dev/zero"), "a character device"},
+                                     {dir.path(), "a directory"}}) {
+        INFO(path);
+        Run compared = run("compare " + db + " " + path);
+        CHECK(compared.exit_code == 2);
+        CHECK(compared.output.find(path + " is " + kind + ", not a trace DB file") !=
+              std::string::npos);
+        Run explained = run("explain --db " + path);
+        CHECK(explained.exit_code != 0);
+        CHECK(explained.output.find(kind) != std::string::npos);
     }
 }

@@ -1,11 +1,16 @@
 // Command-line values, /proc parsing for snapshots, the progress line and data-quality rows.
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
+#include <filesystem>
+#include <limits>
 
 #include "collector/data_quality.hpp"
 #include "collector/launcher.hpp"
 #include "collector/progress.hpp"
 #include "collector/record_options.hpp"
 #include "collector/system_sampler.hpp"
+#include "tests/support/temp_dir.hpp"
 #include "tracedb/data_quality_counters.hpp"
 
 using namespace causeway::collector;
@@ -170,4 +175,26 @@ TEST_CASE("the kill-after grace takes 0 to 3600 seconds") {
     CHECK(validate(options));
     options.kill_after_s = -1;
     CHECK(validate(options).error().message.find("--kill-after") != std::string::npos);
+}
+
+TEST_CASE("durations are finite and bounded, and --db never follows a dangling link") {
+    RecordOptions options;
+    options.db_path = "x.db";
+    options.command = {"true"};
+    for (double bad : {-1.0, 1e308, std::numeric_limits<double>::infinity(),
+                       std::numeric_limits<double>::quiet_NaN(), 30 * 24 * 3600.0 + 1}) {
+        INFO(bad);
+        options.duration_s = bad;
+        CHECK(validate(options).error().message.find("--duration") != std::string::npos);
+    }
+    options.duration_s = 30 * 24 * 3600.0;
+    CHECK(validate(options));
+
+    causeway::testing::TempDir dir;
+    const std::string link = dir.file("run.db");
+    const std::string target = dir.file("elsewhere/created.db");
+    REQUIRE(::symlink(target.c_str(), link.c_str()) == 0);
+    options.db_path = link;
+    CHECK(validate(options).error().message.find("symbolic link") != std::string::npos);
+    CHECK_FALSE(std::filesystem::exists(target));
 }
