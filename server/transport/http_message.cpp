@@ -89,11 +89,28 @@ bool HttpRequest::has_header(std::string_view name) const {
 }
 
 bool HttpRequest::keep_alive() const {
-    const std::string connection = header("Connection");
-    if (minor_version >= 1) {
-        return !equals_ignoring_case(connection, "close");
-    }
-    return equals_ignoring_case(connection, "keep-alive");
+    // Connection is a list of tokens ("close, TE"), possibly over several header lines.
+    auto says = [&](std::string_view wanted) {
+        for (const HttpHeader& header : headers) {
+            if (!equals_ignoring_case(header.name, "Connection")) {
+                continue;
+            }
+            std::string_view list = header.value;
+            while (!list.empty()) {
+                const std::size_t comma = list.find(',');
+                std::string_view token = list.substr(0, comma);
+                token.remove_prefix(std::min(token.find_first_not_of(" \t"), token.size()));
+                token = token.substr(0, token.find_last_not_of(" \t") + 1);
+                if (equals_ignoring_case(token, wanted)) {
+                    return true;
+                }
+                list =
+                    comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
+            }
+        }
+        return false;
+    };
+    return minor_version >= 1 ? !says("close") : says("keep-alive");
 }
 
 std::string serialize_response(const HttpResponse& response, bool keep_alive) {
@@ -106,8 +123,9 @@ std::string serialize_response(const HttpResponse& response, bool keep_alive) {
     return bytes;
 }
 
-std::string serialize_stream_head(const HttpResponse& head, bool keep_alive) {
-    return head_lines(head, keep_alive) + "Transfer-Encoding: chunked\r\n\r\n";
+std::string serialize_stream_head(const HttpResponse& head, bool keep_alive, bool chunked) {
+    return chunked ? head_lines(head, keep_alive) + "Transfer-Encoding: chunked\r\n\r\n"
+                   : head_lines(head, false) + "\r\n";
 }
 
 std::string serialize_chunk(std::string_view data) {

@@ -24,8 +24,8 @@ struct HttpRequest {
     // The value of the first header named `name` (any case), or "" when there is none.
     std::string header(std::string_view name) const;
     bool has_header(std::string_view name) const;
-    // Whether the client wants the connection kept after the answer: HTTP/1.1 unless it sent
-    // "Connection: close", HTTP/1.0 only with "Connection: keep-alive".
+    // Whether the client wants the connection kept after the answer: HTTP/1.1 unless its
+    // Connection tokens hold "close", HTTP/1.0 only when they hold "keep-alive".
     bool keep_alive() const;
 };
 
@@ -38,8 +38,9 @@ struct HttpResponse {
 
 // The response as bytes, framed by Content-Length; "Connection: close" when !keep_alive.
 std::string serialize_response(const HttpResponse& response, bool keep_alive);
-// The head of a streamed response (Transfer-Encoding: chunked); the chunks follow.
-std::string serialize_stream_head(const HttpResponse& head, bool keep_alive);
+// The head of a streamed response (Transfer-Encoding: chunked); the chunks follow. An HTTP/1.0
+// client knows no chunks: its stream is the raw data, ended by closing the connection.
+std::string serialize_stream_head(const HttpResponse& head, bool keep_alive, bool chunked);
 // One chunk of a streamed response.
 std::string serialize_chunk(std::string_view data);
 // The end of a streamed response.

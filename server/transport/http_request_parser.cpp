@@ -187,6 +187,17 @@ void HttpRequestParser::parse_head(std::string_view head) {
         }
         request_.headers.push_back({std::string(line.substr(0, colon)), std::string(value)});
         const HttpHeader& header = request_.headers.back();
+        // Two Hosts (RFC 9112: 400) or two Origins: which one the origin check reads would
+        // decide whether a rebinding page passes it.
+        for (const char* single : {"Host", "Origin"}) {
+            if (equals_ignoring_case(header.name, single) &&
+                std::count_if(request_.headers.begin(), request_.headers.end(),
+                              [&](const HttpHeader& h) {
+                                  return equals_ignoring_case(h.name, single);
+                              }) > 1) {
+                return fail(400, fmt::format("more than one {} header", single));
+            }
+        }
         if (equals_ignoring_case(header.name, "Content-Length")) {
             if (!content_length.empty() && content_length != header.value) {
                 return fail(400, "two different Content-Length headers");

@@ -72,23 +72,27 @@ struct Connection {
 // wake-up of the loop, which writes them.
 class ConnectionWriter final : public HttpResponseWriter {
   public:
-    ConnectionWriter(std::shared_ptr<Connection> connection, bool keep_open,
+    // `chunked`: the client speaks HTTP/1.1; a 1.0 stream is raw data ended by the close.
+    ConnectionWriter(std::shared_ptr<Connection> connection, bool keep_open, bool chunked,
                      std::function<void()> wake)
-        : connection_(std::move(connection)), keep_open_(keep_open), wake_(std::move(wake)) {}
+        : connection_(std::move(connection)),
+          keep_open_(keep_open),
+          chunked_(chunked),
+          wake_(std::move(wake)) {}
 
     void send(const HttpResponse& response) override {
         push(serialize_response(response, keep_open_), true);
     }
     void begin_stream(const HttpResponse& head) override {
         streaming_ = true;
-        push(serialize_stream_head(head, keep_open_), false);
+        push(serialize_stream_head(head, keep_open_, chunked_), false);
     }
     void stream(std::string_view data) override {
         if (!data.empty()) {
-            push(serialize_chunk(data), false);
+            push(chunked_ ? serialize_chunk(data) : std::string(data), false);
         }
     }
-    void end_stream() override { push(std::string(kLastChunk), true); }
+    void end_stream() override { push(chunked_ ? std::string(kLastChunk) : std::string(), true); }
 
     bool finished() const { return finished_; }
     bool streaming() const { return streaming_; }
@@ -108,6 +112,7 @@ class ConnectionWriter final : public HttpResponseWriter {
 
     std::shared_ptr<Connection> connection_;
     bool keep_open_;
+    bool chunked_;
     std::function<void()> wake_;
     bool streaming_ = false;
     bool finished_ = false;
@@ -388,23 +393,26 @@ void HttpServer::Loop::answer_now(Connection& c, const HttpResponse& response, b
 
 void HttpServer::Loop::dispatch(const std::shared_ptr<Connection>& c) {
     c->phase = Connection::Phase::kAnswering;
-    c->keep_open = c->parser.request().keep_alive() &&
+    // An HTTP/1.0 connection closes after its answer: a streamed answer is ended by the close.
+    const bool http11 = c->parser.request().minor_version >= 1;
+    c->keep_open = http11 && c->parser.request().keep_alive() &&
                    ++c->answered < options_.max_requests_per_connection && !stopping_;
-    workers_->submit([this, c, request = c->parser.take_request(), keep_open = c->keep_open] {
-        ConnectionWriter writer(c, keep_open, [this] { wake(); });
-        try {
-            routes_.handle(request, writer);
-        } catch (const std::exception& e) {
-            if (!writer.streaming() && !writer.finished()) {
-                writer.send(routes_.refusal(500, fmt::format("internal error: {}", e.what())));
+    workers_->submit(
+        [this, c, request = c->parser.take_request(), keep_open = c->keep_open, http11] {
+            ConnectionWriter writer(c, keep_open, http11, [this] { wake(); });
+            try {
+                routes_.handle(request, writer);
+            } catch (const std::exception& e) {
+                if (!writer.streaming() && !writer.finished()) {
+                    writer.send(routes_.refusal(500, fmt::format("internal error: {}", e.what())));
+                }
             }
-        }
-        if (writer.streaming() && !writer.finished()) {
-            writer.end_stream();
-        } else if (!writer.finished()) {
-            writer.send(routes_.refusal(500, "internal error: the request got no answer"));
-        }
-    });
+            if (writer.streaming() && !writer.finished()) {
+                writer.end_stream();
+            } else if (!writer.finished()) {
+                writer.send(routes_.refusal(500, "internal error: the request got no answer"));
+            }
+        });
 }
 
 void HttpServer::Loop::flush(Connection& c, Clock::time_point now) {

@@ -104,6 +104,8 @@ TEST_CASE("malformed requests are refused with the status to answer") {
         {"POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nxyz\r\n", 400},
         {"POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nabc\r\n", 400},
         {"GET / HTTP/1.1\r\nX: " + std::string(20'000, 'a') + "\r\n\r\n", 431},
+        {"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nhost: evil.example\r\n\r\n", 400},
+        {"POST / HTTP/1.1\r\nOrigin: http://127.0.0.1\r\nOrigin: http://evil\r\n\r\n", 400},
     };
     for (const auto& [request, status] : cases) {
         INFO(request.substr(0, 80));

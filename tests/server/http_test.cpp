@@ -88,6 +88,52 @@ TEST_CASE("a request asking for progress is answered as an SSE stream") {
     CHECK(sse_only->body.find("\"result\":{}") != std::string::npos);
 }
 
+TEST_CASE("an HTTP/1.0 client gets its stream unchunked, ended by the close") {
+    RunningServer server;
+    const std::string body =
+        json{
+            {"jsonrpc", "2.0"},
+            {"id", 7},
+            {"method", "tools/call"},
+            {"params",
+             {{"name", "steps"}, {"arguments", {{"steps", 2}}}, {"_meta", {{"progressToken", 1}}}}}}
+            .dump();
+    causeway::testing::RawConnection connection(server.port());
+    // It asks to keep the connection: a stream without chunks can only end with it.
+    REQUIRE(
+        connection.send("POST /mcp HTTP/1.0\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n"
+                        "Content-Type: application/json\r\n"
+                        "Accept: application/json, text/event-stream\r\nContent-Length: " +
+                        std::to_string(body.size()) + "\r\n\r\n" + body));
+    const std::string answer = connection.read_to_close();
+    INFO(answer);
+    const std::size_t head_end = answer.find("\r\n\r\n");
+    REQUIRE(head_end != std::string::npos);
+    const std::string head = answer.substr(0, head_end);
+    CHECK(head.find("text/event-stream") != std::string::npos);
+    CHECK(head.find("Transfer-Encoding") == std::string::npos);
+    CHECK(head.find("Connection: close") != std::string::npos);
+    // The events themselves, with no chunk sizes between them: the response is the last.
+    const std::string events = answer.substr(head_end + 4);
+    CHECK(events.rfind("event: message\n", 0) == 0);
+    CHECK(events.find("\r\n") == std::string::npos);
+    CHECK(events.find(R"({"id":7,"jsonrpc":"2.0","result")") != std::string::npos);
+}
+
+TEST_CASE("Connection is a list of tokens: close among them closes") {
+    RunningServer server;
+    causeway::testing::RawConnection connection(server.port());
+    const std::string body = kPing.dump();
+    REQUIRE(
+        connection.send("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: TE, close\r\n"
+                        "TE: trailers\r\nContent-Type: application/json\r\n"
+                        "Accept: application/json\r\nContent-Length: " +
+                        std::to_string(body.size()) + "\r\n\r\n" + body));
+    const std::string answer = connection.read_response();
+    CHECK(answer.find("Connection: close") != std::string::npos);
+    CHECK(connection.closed_by_server());
+}
+
 TEST_CASE("a foreign Host or Origin is refused with 403 (DNS rebinding)") {
     RunningServer server;
     const std::string port = std::to_string(server.port());

@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include <chrono>
+#include <utility>
 
 #include "tests/server/steps_tool.hpp"
 
@@ -117,10 +118,14 @@ std::string RawConnection::read_response() {
     return response;
 }
 
-bool RawConnection::closed_by_server() {
+std::string RawConnection::read_to_close() {
     while (fill()) {
-        buffer_.clear();
     }
+    return std::exchange(buffer_, {});
+}
+
+bool RawConnection::closed_by_server() {
+    read_to_close();
     return true;
 }
 

@@ -52,6 +52,8 @@ class RawConnection {
     // One whole response (head and a Content-Length or chunked body), or "" when the connection
     // closed first. Waits as long as it takes.
     std::string read_response();
+    // Everything until the server closes the connection (an answer framed by the close).
+    std::string read_to_close();
     // Whether the server closed the connection: reads until end of file, dropping what comes.
     bool closed_by_server();
 
