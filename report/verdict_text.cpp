@@ -27,6 +27,12 @@ std::string reason_text(const analysis::Diagnosis& d) {
                        : "The trace holds no CUDA calls and no host events: nothing to "
                          "diagnose. Record a run of the workload.";
         }
+        case analysis::VerdictReason::kCallsLeftOut:
+            return std::to_string(fact_count(f, "left_out")) +
+                   " CUDA calls were recorded, but none could be analysed: they name threads, "
+                   "processes or ops that are not in the file, or hold impossible times (see "
+                   "Data quality). The trace is damaged or was edited: re-record it, or restore "
+                   "an intact copy.";
         case analysis::VerdictReason::kTooFewCalls:
             return "Only " + std::to_string(fact_count(f, "calls")) +
                    " CUDA calls were recorded: too few to tell a bottleneck (at least " +

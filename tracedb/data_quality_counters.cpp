@@ -233,6 +233,14 @@ constexpr std::array kCounters{
     DataQualityCounterSpec{C::kImpossibleEventCounts, "analysis", "impossible_event_counts",
                            S::kError, O::kAnalysis,
                            "Event-count buckets with impossible values, left out."},
+    DataQualityCounterSpec{C::kOrphanThreadRows, "analysis", "orphan_thread_rows", S::kError,
+                           O::kAnalysis,
+                           "Thread rows naming a process not in the file, left out with their "
+                           "calls and intervals."},
+    DataQualityCounterSpec{C::kOrphanCudaCalls, "analysis", "orphan_cuda_calls", S::kError,
+                           O::kAnalysis,
+                           "CUDA calls naming a thread or an op not in the file, left out of "
+                           "every number."},
     DataQualityCounterSpec{C::kDamagedFile, "analysis", "damaged_file", S::kError, O::kAnalysis,
                            "The file is damaged: cuda_call was read with SQL, numbers may miss "
                            "rows."},

@@ -82,6 +82,8 @@ enum class DataQualityCounter {
     kImpossiblePageAllocBuckets,
     kImpossibleSnapshots,
     kImpossibleEventCounts,
+    kOrphanThreadRows,
+    kOrphanCudaCalls,
     kDamagedFile,
     kCudaCallReadWithSql,
 };

@@ -45,9 +45,20 @@ Verdict decide_verdict(const CallAccounting& accounting, const std::vector<Causa
         return item.is(tracedb::DataQualityCounter::kCommandNotStarted) ||
                item.is(tracedb::DataQualityCounter::kCommandNeverRan);
     });
+    // Calls the loader left out: naming rows not in the file, or with impossible times.
+    std::int64_t left_out = 0;
+    for (const DataQualityItem& item : quality.items) {
+        if (item.is(tracedb::DataQualityCounter::kOrphanCudaCalls) ||
+            item.is(tracedb::DataQualityCounter::kImpossibleCudaCalls)) {
+            left_out += item.value;
+        }
+    }
     if (accounting.accounted_calls == 0 && never_ran != quality.items.end()) {
         v.reason = VerdictReason::kCommandNotRun;
         v.facts = {{"why", never_ran->description}};
+    } else if (accounting.accounted_calls == 0 && left_out > 0) {
+        v.reason = VerdictReason::kCallsLeftOut;
+        v.facts = {{"left_out", left_out}};
     } else if (accounting.accounted_calls == 0) {
         v.reason = VerdictReason::kNoCudaCalls;
         v.facts = {{"host_event_rows", host_event_rows}};

@@ -19,6 +19,7 @@ enum class VerdictReason {
     kCommandNotRun,     // no CUDA call, and the recorded command never ran {why: its data-quality
                         // description}
     kNoCudaCalls,       // no CUDA call {host_event_rows: what the trace holds instead, may be 0}
+    kCallsLeftOut,      // CUDA calls were recorded, but every one was left out {left_out: count}
     kTooFewCalls,       // {calls, min_calls: kMinCallsForVerdict}
     kTopChain,          // the class of the chain whose removal gains most (the diagnosis' first)
     kNoSchedulingData,  // no chain, but without off-CPU intervals nothing can be called healthy

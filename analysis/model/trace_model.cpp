@@ -182,8 +182,11 @@ Status load_threads(const Database& db, TraceModel& model, const IdIndex& proces
         return read;
     }
     if (orphans > 0) {
-        model.notes.push_back(std::to_string(orphans) +
-                              " thread rows name a process that is not in the file; skipped");
+        model.data_quality.push_back(analysis_finding(
+            tracedb::DataQualityCounter::kOrphanThreadRows, orphans,
+            std::to_string(orphans) +
+                " thread rows name a process that is not in the file: they are left out, with "
+                "their CUDA calls and off-CPU intervals (the trace is damaged or was edited)"));
     }
     return for_each_row(
         db, "thread_rename",
@@ -217,13 +220,13 @@ void adopt_calls(LoadedCalls loaded, const PlausibleValues& plausible, TraceMode
     report_call_loading(loaded, plausible, model.data_quality);
     model.calls = std::move(loaded.calls);
     last_event_ns = std::max(last_event_ns, loaded.last_end_ns);
-    if (loaded.unknown_thread > 0) {
-        model.notes.push_back(std::to_string(loaded.unknown_thread) +
-                              " CUDA calls name a thread that is not in the file; skipped");
-    }
-    if (loaded.unknown_op > 0) {
-        model.notes.push_back(std::to_string(loaded.unknown_op) +
-                              " CUDA calls name an op that is not in cuda_op; skipped");
+    if (const std::int64_t orphans = loaded.unknown_thread + loaded.unknown_op; orphans > 0) {
+        model.data_quality.push_back(analysis_finding(
+            tracedb::DataQualityCounter::kOrphanCudaCalls, orphans,
+            std::to_string(orphans) + " CUDA calls are left out of every number: " +
+                std::to_string(loaded.unknown_thread) + " name a thread not in the file, " +
+                std::to_string(loaded.unknown_op) +
+                " an op not in cuda_op (the trace is damaged or was edited)"));
     }
 }
 

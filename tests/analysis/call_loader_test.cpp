@@ -39,9 +39,14 @@ TEST_CASE("a large cuda_call is read in parallel parts, in order, around skipped
             FAIL("call " << i << " (row " << row << ") has the wrong duration or thread");
         }
     }
-    std::string note = std::to_string(kCalls - static_cast<int>(kept_ts.size())) +
-                       " CUDA calls name a thread that is not in the file; skipped";
-    CHECK(std::find(model.notes.begin(), model.notes.end(), note) != model.notes.end());
+    // Left out, and said so as an error with its count: never a silent note.
+    const auto row = std::find_if(
+        model.data_quality.begin(), model.data_quality.end(), [](const DataQualityItem& item) {
+            return item.is(causeway::tracedb::DataQualityCounter::kOrphanCudaCalls);
+        });
+    REQUIRE(row != model.data_quality.end());
+    CHECK(row->value == kCalls - static_cast<int>(kept_ts.size()));
+    CHECK(row->severity == "error");
 }
 
 TEST_CASE("the page reader and SQL load the same calls", "[analysis][loader]") {

@@ -351,6 +351,34 @@ TEST_CASE("an empty trace is INSUFFICIENT-DATA", "[analysis][golden][honest]") {
     CHECK(causeway::report::verdict_summary(d).find("no CUDA calls") != std::string::npos);
 }
 
+TEST_CASE("calls left out of a damaged trace are counted, not called unrecorded",
+          "[analysis][golden][honest]") {
+    // Every thread row names a process that is not in the file (an edited or damaged trace).
+    DataLoaderRun run(0);
+    for (int i = 0; i < kIterations; ++i) {
+        run.fixture.call(run.main_thread, op::kLaunchKernel, i * kPeriodNs, 20 * kUs);
+    }
+    auto d = diagnose_all(run.fixture.load_edited(kLoopEndNs,
+                                                  "PRAGMA foreign_keys=OFF; "
+                                                  "UPDATE thread SET process_id = 99"));
+
+    CHECK(d.verdict.verdict_class == VerdictClass::kInsufficientData);
+    CHECK(d.verdict.reason == VerdictReason::kCallsLeftOut);
+    const std::string summary = causeway::report::verdict_summary(d);
+    CHECK_THAT(summary, Catch::StartsWith("200 CUDA calls were recorded, but none could be "
+                                          "analysed"));
+    CHECK_THAT(summary, !Catch::Contains("No CUDA calls were recorded"));
+    auto has = [&](causeway::tracedb::DataQualityCounter counter, std::int64_t value) {
+        return std::any_of(d.data_quality.items.begin(), d.data_quality.items.end(),
+                           [&](const DataQualityItem& item) {
+                               return item.is(counter) && item.value == value &&
+                                      item.severity == "error";
+                           });
+    };
+    CHECK(has(causeway::tracedb::DataQualityCounter::kOrphanThreadRows, 1));
+    CHECK(has(causeway::tracedb::DataQualityCounter::kOrphanCudaCalls, 200));
+}
+
 TEST_CASE("a trace with host events only is INSUFFICIENT-DATA and says so",
           "[analysis][golden][honest]") {
     FixtureBuilder fixture;
