@@ -149,7 +149,7 @@ std::optional<json> Dispatcher::handle_single(const json& message, const Exchang
     const json params = message.value("params", json::object());
     if (!has_id) {
         if (params.is_object()) {
-            handle_notification(method->get<std::string>(), params);
+            handle_notification(method->get<std::string>(), params, exchange.session);
         }
         return std::nullopt;
     }
@@ -166,10 +166,10 @@ std::optional<json> Dispatcher::handle_single(const json& message, const Exchang
                                      "ms) on the requests before it; send it again on its own",
                                      limits_.batch_time_limit.count())});
     }
-    auto cancelled = track(id);
+    auto cancelled = track(id, exchange.session);
     json response =
         handle_request(id, method->get<std::string>(), params, exchange, cancelled, deadline);
-    untrack(id);
+    untrack(id, exchange.session);
     if (cancelled->load()) {
         return std::nullopt;  // the client gave up on it; the spec says not to answer
     }
@@ -211,27 +211,28 @@ json Dispatcher::handle_request(const json& id, const std::string& method, const
     return make_result(id, std::move(result));
 }
 
-void Dispatcher::handle_notification(const std::string& method, const json& params) {
+void Dispatcher::handle_notification(const std::string& method, const json& params,
+                                     const Session& session) {
     if (method != "notifications/cancelled") {
         return;  // initialized, roots/list_changed, ...: nothing for a read-only server to do
     }
     const json id = params.value("requestId", json());
     std::lock_guard lock(in_flight_mutex_);
-    if (auto found = in_flight_.find(id.dump()); found != in_flight_.end()) {
+    if (auto found = in_flight_.find({&session, id.dump()}); found != in_flight_.end()) {
         found->second->store(true);
     }
 }
 
-std::shared_ptr<std::atomic<bool>> Dispatcher::track(const json& id) {
+std::shared_ptr<std::atomic<bool>> Dispatcher::track(const json& id, const Session& session) {
     std::lock_guard lock(in_flight_mutex_);
     auto flag = std::make_shared<std::atomic<bool>>(false);
-    in_flight_[id.dump()] = flag;
+    in_flight_[{&session, id.dump()}] = flag;
     return flag;
 }
 
-void Dispatcher::untrack(const json& id) {
+void Dispatcher::untrack(const json& id, const Session& session) {
     std::lock_guard lock(in_flight_mutex_);
-    in_flight_.erase(id.dump());
+    in_flight_.erase({&session, id.dump()});
 }
 
 }  // namespace causeway::server

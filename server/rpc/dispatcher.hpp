@@ -1,8 +1,8 @@
 #pragma once
 // The one JSON-RPC 2.0 dispatcher both transports share. It frames messages (single or batch),
 // picks the protocol revision of each request (see protocol.hpp), routes methods, tracks requests
-// in flight so notifications/cancelled can stop them, and delivers progress and log
-// notifications through the transport's sink. Thread-safe: transports call it concurrently.
+// in flight so notifications/cancelled of the same session can stop them, and delivers progress and
+// log notifications through the transport's sink. Thread-safe: transports call it concurrently.
 
 #include <atomic>
 #include <chrono>
@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -61,10 +62,10 @@ class Dispatcher {
     json handle_request(const json& id, const std::string& method, const json& params,
                         const Exchange& exchange,
                         std::shared_ptr<const std::atomic<bool>> cancelled, Deadline deadline);
-    void handle_notification(const std::string& method, const json& params);
+    void handle_notification(const std::string& method, const json& params, const Session& session);
 
-    std::shared_ptr<std::atomic<bool>> track(const json& id);
-    void untrack(const json& id);
+    std::shared_ptr<std::atomic<bool>> track(const json& id, const Session& session);
+    void untrack(const json& id, const Session& session);
 
     Catalog catalog_;
     const TraceSet& traces_;
@@ -72,8 +73,10 @@ class Dispatcher {
     DispatcherLimits limits_;
 
     std::mutex in_flight_mutex_;
-    // Cancellation flags of requests being handled, keyed by the id's JSON text.
-    std::map<std::string, std::shared_ptr<std::atomic<bool>>> in_flight_;
+    // Cancellation flags of requests being handled, keyed by their session and the id's JSON
+    // text: a client cancels only its own requests (a request's session outlives it, so its
+    // address is not reused meanwhile). A stateless HTTP request has a session of its own.
+    std::map<std::pair<const Session*, std::string>, std::shared_ptr<std::atomic<bool>>> in_flight_;
 };
 
 }  // namespace causeway::server

@@ -1,5 +1,6 @@
 #include "server/transport/http_sessions.hpp"
 
+#include <algorithm>
 #include <array>
 #include <random>
 
@@ -19,38 +20,43 @@ std::string random_id() {
 
 }  // namespace
 
+void HttpSessions::evict_one() {
+    // Unused ones first, then the idlest: the smallest (used, last_use).
+    auto victim =
+        std::min_element(sessions_.begin(), sessions_.end(), [](const auto& a, const auto& b) {
+            return std::pair(a.second.used, a.second.last_use) <
+                   std::pair(b.second.used, b.second.last_use);
+        });
+    if (victim != sessions_.end()) {
+        sessions_.erase(victim);
+    }
+}
+
 std::pair<std::string, std::shared_ptr<Session>> HttpSessions::create() {
     auto session = std::make_shared<Session>();
     std::string id = random_id();
     std::lock_guard lock(mutex_);
     if (sessions_.size() >= kMaxSessions) {
-        auto oldest = creation_order_.begin();
-        sessions_.erase(oldest->second);
-        creation_order_.erase(oldest);
+        evict_one();
     }
-    sessions_[id] = session;
-    creation_order_[next_sequence_++] = id;
+    sessions_[id] = Entry{session, ++tick_, false};
     return {id, session};
 }
 
 std::shared_ptr<Session> HttpSessions::find(const std::string& id) {
     std::lock_guard lock(mutex_);
     auto found = sessions_.find(id);
-    return found == sessions_.end() ? nullptr : found->second;
+    if (found == sessions_.end()) {
+        return nullptr;
+    }
+    found->second.last_use = ++tick_;
+    found->second.used = true;
+    return found->second.session;
 }
 
 bool HttpSessions::end(const std::string& id) {
     std::lock_guard lock(mutex_);
-    if (sessions_.erase(id) == 0) {
-        return false;
-    }
-    for (auto it = creation_order_.begin(); it != creation_order_.end(); ++it) {
-        if (it->second == id) {
-            creation_order_.erase(it);
-            break;
-        }
-    }
-    return true;
+    return sessions_.erase(id) > 0;
 }
 
 }  // namespace causeway::server

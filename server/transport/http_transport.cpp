@@ -171,7 +171,8 @@ class HttpTransport::Impl {
             writer.send(rpc_error(400, error_code::kParseError, message.error().message));
             return;
         }
-        std::shared_ptr<Session> session = sessions_.anonymous();
+        // Without a session id, a session of its own: what it sets and cancels is its own.
+        auto session = std::make_shared<Session>();
         std::vector<HttpHeader> session_header;
         if (is_initialize(message.value())) {
             auto [id, created] = sessions_.create();

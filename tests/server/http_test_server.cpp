@@ -40,12 +40,6 @@ RunningServer::~RunningServer() {
     thread_.join();
 }
 
-void RunningServer::cancel(int id) {
-    harness_.send({{"jsonrpc", "2.0"},
-                   {"method", "notifications/cancelled"},
-                   {"params", {{"requestId", id}}}});
-}
-
 httplib::Result RunningServer::post(const nlohmann::json& body, httplib::Headers headers,
                                     const std::string& accept) {
     headers.emplace("Accept", accept);

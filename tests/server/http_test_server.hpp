@@ -26,8 +26,6 @@ class RunningServer {
     httplib::Client& client() { return *client_; }
     // Whether a call of the steps tool has begun.
     bool tool_started() const { return started_; }
-    // Sends notifications/cancelled for `id` straight to the dispatcher (no connection needed).
-    void cancel(int id);
     httplib::Result post(const nlohmann::json& body, httplib::Headers headers = {},
                          const std::string& accept = "application/json, text/event-stream");
 

@@ -12,12 +12,14 @@ server::Catalog steps_catalog(std::atomic<bool>& started) {
     json input{{"type", "object"},
                {"properties",
                 {{"steps", {{"type", "integer"}, {"minimum", 1}}},
-                 {"wait_for_cancel", {{"type", "boolean"}}}}},
+                 {"wait_for_cancel", {{"type", "boolean"}}},
+                 {"wait_ms", {{"type", "integer"}, {"minimum", 0}, {"maximum", 10000}}}}},
                {"additionalProperties", false}};
     catalog.tools.push_back(
         {"steps",
          "Steps",
-         "Reports progress per step; optionally waits to be cancelled.",
+         "Reports progress per step; optionally waits to be cancelled, at most wait_ms "
+         "(10 s by default).",
          input,
          {{"type", "object"}},
          [&started](const json& arguments, const server::TraceSet&,
@@ -29,7 +31,8 @@ server::Catalog steps_catalog(std::atomic<bool>& started) {
              }
              context.log("info", "steps done");
              context.log("debug", "fine detail");
-             const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+             const auto deadline = std::chrono::steady_clock::now() +
+                                   std::chrono::milliseconds(arguments.value("wait_ms", 10000));
              while (arguments.value("wait_for_cancel", false) && !context.cancelled() &&
                     std::chrono::steady_clock::now() < deadline) {
                  std::this_thread::sleep_for(std::chrono::milliseconds(5));
