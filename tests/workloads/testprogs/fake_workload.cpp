@@ -25,6 +25,8 @@
 #include <thread>
 #include <vector>
 
+#include "tests/workloads/testprogs/pin_to_cpu.hpp"
+
 namespace {
 
 constexpr std::size_t kCopyBytes = 65536;
@@ -35,16 +37,6 @@ void kernel_2ms() {}
 void check(int rc, const char* what) {
     if (rc != cudaSuccess) {
         std::fprintf(stderr, "%s failed: %d\n", what, static_cast<int>(rc));
-        std::exit(1);
-    }
-}
-
-void pin_to_cpu(int cpu) {
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    CPU_SET(cpu, &set);
-    if (sched_setaffinity(0, sizeof(set), &set) != 0) {
-        std::perror("sched_setaffinity");
         std::exit(1);
     }
 }

@@ -1,27 +1,20 @@
 // cw_throttled CPU QUOTA_CPUS SECONDS: spins on CPU for SECONDS of wall time in a cgroup made for
 // it with a quota of QUOTA_CPUS CPUs, as a container's CPU limit sets one, then leaves the group
 // and removes it. The throttled thread of the collector's quota test. Needs root.
-#include <sched.h>
-
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
 
 #include "tests/workloads/scenarios/cpu_quota_group.hpp"
+#include "tests/workloads/testprogs/pin_to_cpu.hpp"
 
 int main(int argc, char** argv) {
     if (argc != 4) {
         std::fprintf(stderr, "usage: cw_throttled CPU QUOTA_CPUS SECONDS\n");
         return 2;
     }
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    CPU_SET(std::atoi(argv[1]), &set);
-    if (sched_setaffinity(0, sizeof(set), &set) != 0) {
-        std::perror("sched_setaffinity");
-        return 1;
-    }
+    pin_to_cpu(std::atoi(argv[1]));
     try {
         causeway::scenarios::CpuQuotaGroup group(std::atof(argv[2]));
         const auto end =
