@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include "cli/clickhouse_options.hpp"
 #include "cli/commands.hpp"
 #include "fleet/fleet_overview.hpp"
 #include "report/fleet_json.hpp"
@@ -14,13 +15,13 @@ namespace causeway::cli {
 namespace {
 
 struct FleetArgs {
-    std::string clickhouse;
+    ClickHouseOptions clickhouse;
     std::string job;
     bool json = false;
 };
 
 int run_fleet(const FleetArgs& args) {
-    auto client = fleet::ClickHouseClient::open(args.clickhouse, false);
+    auto client = fleet::ClickHouseClient::open(args.clickhouse.url, false, args.clickhouse.limits);
     if (!client) {
         std::fprintf(stderr, "causeway fleet: %s\n", client.error().message.c_str());
         return 2;
@@ -46,8 +47,7 @@ void add_fleet_command(CLI::App& app, int& exit_code) {
         "fleet",
         "Every node of a job stored in ClickHouse: loop rate, time lost by cause, the "
         "straggler and the skew");
-    cmd->add_option("--clickhouse", args->clickhouse, "ClickHouse HTTP interface, http://HOST:PORT")
-        ->required();
+    add_clickhouse_options(*cmd, args->clickhouse);
     cmd->add_option("--job", args->job, "The job to compare the nodes of")->required();
     cmd->add_flag("--json", args->json, "print one JSON object instead of text");
     cmd->callback([args, &exit_code] { exit_code = run_fleet(*args); });

@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 
+#include "cli/clickhouse_options.hpp"
 #include "cli/commands.hpp"
 #include "fleet/push.hpp"
 #include "interop/import_limits.hpp"
@@ -16,7 +17,7 @@ namespace causeway::cli {
 namespace {
 
 struct PushArgs {
-    std::string clickhouse;
+    ClickHouseOptions clickhouse;
     std::string job;
     std::string node;
     std::int64_t rank = -1;
@@ -42,7 +43,8 @@ std::function<void(std::uint64_t)> stop_hook_from_environment() {
 }
 
 int run_push(const PushArgs& args) {
-    auto client = fleet::ClickHouseClient::open(args.clickhouse, !args.cluster.empty());
+    auto client = fleet::ClickHouseClient::open(args.clickhouse.url, !args.cluster.empty(),
+                                                args.clickhouse.limits);
     if (!client) {
         std::fprintf(stderr, "causeway push: %s\n", client.error().message.c_str());
         return 2;
@@ -86,7 +88,7 @@ int run_push(const PushArgs& args) {
                 args.db_path.c_str(), summary->node.c_str(), args.job.c_str(),
                 summary->push_id.c_str(), with_commas(summary->rows).c_str(),
                 with_commas(summary->cuda_calls).c_str(), with_commas(summary->bytes_sent).c_str());
-    std::printf("Next: causeway fleet --clickhouse %s --job %s\n", args.clickhouse.c_str(),
+    std::printf("Next: causeway fleet --clickhouse %s --job %s\n", args.clickhouse.url.c_str(),
                 args.job.c_str());
     return 0;
 }
@@ -99,8 +101,7 @@ void add_push_command(CLI::App& app, int& exit_code) {
         "push",
         "Store a finished trace DB in ClickHouse as one node of a job (idempotent; credentials "
         "from CLICKHOUSE_USER and CLICKHOUSE_PASSWORD)");
-    cmd->add_option("--clickhouse", args->clickhouse, "ClickHouse HTTP interface, http://HOST:PORT")
-        ->required();
+    add_clickhouse_options(*cmd, args->clickhouse);
     cmd->add_option("--job", args->job, "The training job this recording belongs to");
     cmd->add_option("--node", args->node, "Node name within the job (default: the recorded host)");
     cmd->add_option("--rank", args->rank, "The node's rank in the job");

@@ -2,31 +2,37 @@
 
 #include <httplib.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 
 namespace causeway::fleet {
 namespace {
 
-// A push of a large trace sends batches of a few MB; a fleet query over 100M calls reads for
-// seconds. Both fit well inside these; a dead server is seen at connect.
+// A dead server is seen at connect.
 constexpr time_t kConnectTimeoutS = 10;
-constexpr time_t kReadTimeoutS = 600;
-// How much of a statement an error message repeats.
+// How much of a statement, and of the server's error answer, an error message repeats.
 constexpr std::size_t kQuotedStatementChars = 120;
+constexpr std::size_t kQuotedErrorChars = 2000;
 
 std::string env_or_empty(const char* name) {
     const char* value = std::getenv(name);
     return value == nullptr ? std::string() : std::string(value);
 }
 
-std::string statement_head(const std::string& sql) {
-    std::string head = sql.substr(0, kQuotedStatementChars);
+// The first `chars` of `text` on one line, control bytes and bytes outside ASCII as '?': an error
+// answer is the server's text, and may be anything.
+std::string printable_head(const std::string& text, std::size_t chars) {
+    std::string head = text.substr(0, chars);
     for (char& c : head) {
-        if (c == '\n') {
-            c = ' ';
-        }
+        const auto byte = static_cast<unsigned char>(c);
+        c = c == '\n' || c == '\t' ? ' ' : byte < 0x20 || byte >= 0x7F ? '?' : c;
     }
-    return sql.size() > kQuotedStatementChars ? head + "..." : head;
+    return text.size() > chars ? head + "..." : head;
+}
+
+std::string statement_head(const std::string& sql) {
+    return printable_head(sql, kQuotedStatementChars);
 }
 
 }  // namespace
@@ -40,7 +46,8 @@ ClickHouseClient::ClickHouseClient(ClickHouseClient&&) noexcept = default;
 ClickHouseClient& ClickHouseClient::operator=(ClickHouseClient&&) noexcept = default;
 ClickHouseClient::~ClickHouseClient() = default;
 
-Result<ClickHouseClient> ClickHouseClient::open(const std::string& url, bool distributed_sync) {
+Result<ClickHouseClient> ClickHouseClient::open(const std::string& url, bool distributed_sync,
+                                                ClickHouseLimits limits) {
     std::string base = url;
     while (!base.empty() && base.back() == '/') {
         base.pop_back();
@@ -54,13 +61,16 @@ Result<ClickHouseClient> ClickHouseClient::open(const std::string& url, bool dis
     ClickHouseClient client;
     client.url_ = base;
     client.distributed_sync_ = distributed_sync;
+    client.limits_ = limits;
     client.connection_ = std::make_unique<Connection>(base);
     if (!client.connection_->client.is_valid()) {
         return Error{"--clickhouse " + url + ": not a URL this build can connect to"};
     }
-    client.connection_->client.set_connection_timeout(kConnectTimeoutS);
-    client.connection_->client.set_read_timeout(kReadTimeoutS);
-    client.connection_->client.set_write_timeout(kReadTimeoutS);
+    // Per read and per write; the whole request is bounded by the deadline (post()).
+    const auto per_io = static_cast<time_t>(limits.deadline.count());
+    client.connection_->client.set_connection_timeout(std::min(kConnectTimeoutS, per_io));
+    client.connection_->client.set_read_timeout(per_io);
+    client.connection_->client.set_write_timeout(per_io);
     std::string user = env_or_empty("CLICKHOUSE_USER");
     if (!user.empty()) {
         client.connection_->client.set_basic_auth(user, env_or_empty("CLICKHOUSE_PASSWORD"));
@@ -77,15 +87,47 @@ Result<std::string> ClickHouseClient::post(const std::string& sql_in_url, const 
     if (!sql_in_url.empty()) {
         path += "query=" + httplib::detail::encode_query_param(sql_in_url);
     }
-    auto response = connection_->client.Post(path, body, "text/plain; charset=UTF-8");
+    httplib::Request request;
+    request.method = "POST";
+    request.path = path;
+    request.headers = {{"Content-Type", "text/plain; charset=UTF-8"}};
+    request.body = body;
+    // The answer is read here, so that a trickling or endless one is cut off: the library's
+    // timeouts restart at every byte, and it keeps any body whole.
+    const auto deadline = std::chrono::steady_clock::now() + limits_.deadline;
+    std::string answer;
+    bool past_deadline = false;
+    bool too_long = false;
+    request.content_receiver = [&](const char* data, std::size_t length, std::uint64_t,
+                                   std::uint64_t) {
+        past_deadline = std::chrono::steady_clock::now() > deadline;
+        too_long = answer.size() + length > limits_.max_answer_bytes;
+        if (past_deadline || too_long) {
+            return false;
+        }
+        answer.append(data, length);
+        return true;
+    };
+    auto response = connection_->client.send(request);
+    past_deadline = past_deadline || std::chrono::steady_clock::now() > deadline;
+    if (past_deadline) {
+        return Error{"ClickHouse at " + url_ + " did not answer `" + what + "` within " +
+                     std::to_string(limits_.deadline.count()) +
+                     " s (the server stalls or trickles; a longer wait: --clickhouse-timeout)"};
+    }
+    if (too_long) {
+        return Error{"ClickHouse at " + url_ + " answered `" + what + "` with more than " +
+                     std::to_string(limits_.max_answer_bytes) +
+                     " bytes: not an answer this client asked for"};
+    }
     if (!response) {
         return Error{"cannot reach ClickHouse at " + url_ + " (" +
                      httplib::to_string(response.error()) + ") while running `" + what +
                      "`: is the server up, and is this its HTTP port?"};
     }
     if (response->status != 200) {
-        std::string reason = response->body;
-        while (!reason.empty() && (reason.back() == '\n' || reason.back() == ' ')) {
+        std::string reason = printable_head(answer, kQuotedErrorChars);
+        while (!reason.empty() && reason.back() == ' ') {
             reason.pop_back();
         }
         if (response->status == 401 || response->status == 403 ||
@@ -95,7 +137,7 @@ Result<std::string> ClickHouseClient::post(const std::string& sql_in_url, const 
         return Error{"ClickHouse at " + url_ + " refused `" + what + "` (HTTP " +
                      std::to_string(response->status) + "): " + reason};
     }
-    return std::move(response->body);
+    return answer;
 }
 
 Result<std::string> ClickHouseClient::query(const std::string& sql) const {

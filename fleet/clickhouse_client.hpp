@@ -4,6 +4,8 @@
 // CLICKHOUSE_PASSWORD in the environment, never from the command line, and travel as HTTP basic
 // auth, which 18.16 and current releases both accept.
 
+#include <chrono>
+#include <cstddef>
 #include <memory>
 #include <string>
 
@@ -11,12 +13,22 @@
 
 namespace causeway::fleet {
 
+// What one request to the server may take. A server that stalls, trickles or answers without end
+// is cut off at these, with an error that says which.
+struct ClickHouseLimits {
+    // Connect, send the statement and its data, and read the whole answer, within this.
+    std::chrono::seconds deadline{300};
+    // The most answer bytes kept (a trace read back for explain is the largest answer).
+    std::size_t max_answer_bytes = std::size_t{4} << 30;
+};
+
 class ClickHouseClient {
   public:
     // Checks the URL's form only; the first query says whether the server answers.
     // `distributed_sync` makes an INSERT into a Distributed table return only once every shard
     // holds the rows, so that a push marked complete is complete on every shard.
-    static Result<ClickHouseClient> open(const std::string& url, bool distributed_sync);
+    static Result<ClickHouseClient> open(const std::string& url, bool distributed_sync,
+                                         ClickHouseLimits limits = {});
     ClickHouseClient(ClickHouseClient&&) noexcept;
     ClickHouseClient& operator=(ClickHouseClient&&) noexcept;
     ~ClickHouseClient();
@@ -36,6 +48,7 @@ class ClickHouseClient {
     struct Connection;
     std::string url_;
     bool distributed_sync_ = false;
+    ClickHouseLimits limits_;
     std::unique_ptr<Connection> connection_;
 };
 

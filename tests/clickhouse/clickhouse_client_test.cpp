@@ -1,0 +1,145 @@
+// The ClickHouse client against servers that misbehave, each a loopback socket of this test: one
+// that never answers, one that trickles an answer without end, one whose answer never ends, and
+// one that answers an error of 50 MB with terminal escapes. Each is cut off at the client's
+// limits with an error that says what happened.
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <string>
+#include <thread>
+
+#include "fleet/clickhouse_client.hpp"
+
+using causeway::fleet::ClickHouseClient;
+using causeway::fleet::ClickHouseLimits;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+// A server on 127.0.0.1 that reads each request's head and answers with `answer(fd, stop)`.
+class MisbehavingServer {
+  public:
+    using Answer = std::function<void(int fd, const std::atomic<bool>& stop)>;
+
+    explicit MisbehavingServer(Answer answer) : listener_(::socket(AF_INET, SOCK_STREAM, 0)) {
+        sockaddr_in address{};
+        address.sin_family = AF_INET;
+        address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        socklen_t length = sizeof address;
+        REQUIRE(::bind(listener_, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
+        REQUIRE(::listen(listener_, 4) == 0);
+        REQUIRE(::getsockname(listener_, reinterpret_cast<sockaddr*>(&address), &length) == 0);
+        port_ = ntohs(address.sin_port);
+        thread_ = std::thread([this, answer = std::move(answer)] {
+            for (int fd; (fd = ::accept(listener_, nullptr, nullptr)) >= 0;) {
+                char head[4096];
+                (void)::recv(fd, head, sizeof head, 0);
+                answer(fd, stop_);
+                ::close(fd);
+            }
+        });
+    }
+    ~MisbehavingServer() {
+        stop_ = true;
+        ::shutdown(listener_, SHUT_RDWR);
+        thread_.join();
+        ::close(listener_);
+    }
+    MisbehavingServer(const MisbehavingServer&) = delete;
+    MisbehavingServer& operator=(const MisbehavingServer&) = delete;
+
+    std::string url() const { return "http://127.0.0.1:" + std::to_string(port_); }
+
+  private:
+    int listener_;
+    int port_ = 0;
+    std::atomic<bool> stop_{false};
+    std::thread thread_;
+};
+
+bool send_all(int fd, const std::string& bytes) {
+    return ::send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL) ==
+           static_cast<ssize_t>(bytes.size());
+}
+
+std::string chunk(const std::string& data) {
+    char size[32];
+    std::snprintf(size, sizeof size, "%zx\r\n", data.size());
+    return size + data + "\r\n";
+}
+
+constexpr ClickHouseLimits kTight{.deadline = std::chrono::seconds(1), .max_answer_bytes = 1 << 20};
+
+// Runs one query against `server`; returns its error and how long it took.
+std::pair<std::string, Clock::duration> failed_query(const MisbehavingServer& server) {
+    auto client = ClickHouseClient::open(server.url(), false, kTight);
+    REQUIRE(client);
+    const auto start = Clock::now();
+    auto answer = client->query("SELECT 1 FORMAT TSV");
+    const auto took = Clock::now() - start;
+    REQUIRE_FALSE(answer);
+    return {answer.error().message, took};
+}
+
+}  // namespace
+
+TEST_CASE("a server that never answers, or trickles, is cut off at the deadline",
+          "[fleet][clickhouse]") {
+    MisbehavingServer stalls([](int, const std::atomic<bool>& stop) {
+        while (!stop) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
+    });
+    MisbehavingServer trickles([](int fd, const std::atomic<bool>& stop) {
+        send_all(fd, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n");
+        while (!stop && send_all(fd, chunk("1\t"))) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        }
+    });
+    for (const MisbehavingServer* server : {&stalls, &trickles}) {
+        const auto [error, took] = failed_query(*server);
+        INFO(error);
+        CHECK(error.find("did not answer `SELECT 1 FORMAT TSV` within 1 s") != std::string::npos);
+        CHECK(error.find("--clickhouse-timeout") != std::string::npos);
+        CHECK(took < std::chrono::seconds(5));
+    }
+}
+
+TEST_CASE("an endless answer is cut off at the answer cap", "[fleet][clickhouse]") {
+    MisbehavingServer endless([](int fd, const std::atomic<bool>& stop) {
+        send_all(fd, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n");
+        const std::string block = chunk(std::string(64 * 1024, 'x'));
+        while (!stop && send_all(fd, block)) {
+        }
+    });
+    const auto [error, took] = failed_query(endless);
+    INFO(error);
+    CHECK(error.find("with more than 1048576 bytes") != std::string::npos);
+}
+
+TEST_CASE("an error answer is quoted short and printable", "[fleet][clickhouse]") {
+    MisbehavingServer huge_error([](int fd, const std::atomic<bool>&) {
+        std::string body = "Code: 62. DB::Exception: \x1b[2J\x1b]0;owned\x07 syntax error ";
+        body += std::string(50 << 20, 'e');
+        send_all(fd, "HTTP/1.1 500 Internal Server Error\r\nContent-Length: " +
+                         std::to_string(body.size()) + "\r\n\r\n" + body);
+    });
+    auto client = ClickHouseClient::open(
+        huge_error.url(), false,
+        {.deadline = std::chrono::seconds(30), .max_answer_bytes = std::size_t{64} << 20});
+    REQUIRE(client);
+    auto answer = client->query("SELECT 1 FORMAT TSV");
+    REQUIRE_FALSE(answer);
+    const std::string& error = answer.error().message;
+    CHECK(error.find("(HTTP 500): Code: 62. DB::Exception: ?[2J?]0;owned? syntax error") !=
+          std::string::npos);
+    CHECK(error.size() < 2500);
+    CHECK(error.find('\x1b') == std::string::npos);
+}
