@@ -112,8 +112,28 @@ std::optional<json> Dispatcher::handle(const json& message, const Exchange& exch
     }
     const Deadline deadline = std::chrono::steady_clock::now() + limits_.batch_time_limit;
     json responses = json::array();
-    for (const auto& item : message) {
+    std::size_t answer_bytes = 0;
+    for (std::size_t i = 0; i < message.size(); ++i) {
+        const json& item = message[i];
+        const bool too_many = i >= limits_.max_batch_messages;
+        if (too_many || answer_bytes >= limits_.batch_answer_bytes) {
+            // Not run. A request gets an error with its id; anything else is dropped.
+            if (item.is_object() && item.contains("method") && item.contains("id") &&
+                is_valid_request_id(item["id"])) {
+                responses.push_back(make_error(
+                    item["id"],
+                    RpcError{error_code::kBatchTooLarge,
+                             too_many ? fmt::format("not run: a batch holds at most {} messages; "
+                                                    "send the rest in another",
+                                                    limits_.max_batch_messages)
+                                      : fmt::format("not run: the answers before it in its "
+                                                    "batch reached {} bytes; send it again",
+                                                    limits_.batch_answer_bytes)}));
+            }
+            continue;
+        }
         if (auto response = handle_single(item, exchange, deadline)) {
+            answer_bytes += response->dump().size();
             responses.push_back(std::move(*response));
         }
     }

@@ -39,6 +39,11 @@ struct DispatcherLimits {
     // run_sql inside it gets what is left, at most its own 2 s, and a request not started when
     // the limit is spent is answered with error -31001 without running.
     std::chrono::milliseconds batch_time_limit{4000};
+    // And bounded answers: one 1 MB POST of 20,000 tools/list was answered with 445 MB held in
+    // memory at once. Messages past the first max_batch_messages, and requests after the answers
+    // reached batch_answer_bytes, are answered with error -31002 without running.
+    std::size_t max_batch_messages = 256;
+    std::size_t batch_answer_bytes = std::size_t{16} << 20;
 };
 
 class Dispatcher {

@@ -70,6 +70,8 @@ inline constexpr int kResourceNotFound = -32002;
 // A request not run because the time limit of its batch was spent. Application-defined, so
 // outside the JSON-RPC reserved range (-32768..-32000), as the 2026-07-28 revision asks.
 inline constexpr int kBatchTimeLimitSpent = -31001;
+// A request not run because its batch holds too many messages or its answers too many bytes.
+inline constexpr int kBatchTooLarge = -31002;
 }  // namespace error_code
 
 // The data of error -32022: the revision asked for and the ones supported.

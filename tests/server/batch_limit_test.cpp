@@ -52,3 +52,42 @@ TEST_CASE("a batch shares one time limit: requests after it are not run") {
               std::string::npos);
     }
 }
+
+TEST_CASE("a batch's messages and answer bytes are bounded: the rest get -31002, not run") {
+    using causeway::server::error_code::kBatchTooLarge;
+    auto batch_of = [](const std::string& method, int count) {
+        json batch = json::array();
+        for (int i = 0; i < count; ++i) {
+            batch.push_back({{"jsonrpc", "2.0"}, {"id", i}, {"method", method}});
+        }
+        return batch;
+    };
+    {
+        DispatcherHarness harness;
+        harness.initialize();
+        json answers = harness.send(batch_of("ping", 1000));
+        REQUIRE(answers.size() == 1000);
+        CHECK(answers[255]["result"] == json::object());
+        CHECK(answers[256]["error"]["code"] == kBatchTooLarge);
+        CHECK(answers[999]["id"] == 999);
+        CHECK(answers[999]["error"]["message"].get<std::string>().find("at most 256 messages") !=
+              std::string::npos);
+    }
+    // tools/list answers are kilobytes each: a 64 KiB budget stops them after a few.
+    DispatcherHarness harness(causeway::server::make_causeway_catalog(),
+                              {.max_batch_messages = 256, .batch_answer_bytes = 64 << 10});
+    harness.initialize();
+    json answers = harness.send(batch_of("tools/list", 200));
+    REQUIRE(answers.size() == 200);
+    std::size_t answered = 0;
+    for (const auto& answer : answers) {
+        answered += answer.contains("result") ? 1 : 0;
+    }
+    const std::size_t one_answer = answers[0].dump().size();
+    CHECK(answered >= 1);
+    CHECK(answered <= (64 << 10) / one_answer + 1);
+    CHECK(answers[199]["error"]["code"] == kBatchTooLarge);
+    CHECK(answers[199]["error"]["message"].get<std::string>().find("reached 65536 bytes") !=
+          std::string::npos);
+    CHECK(answers.dump().size() < (64 << 10) + one_answer + 200 * 256);
+}
