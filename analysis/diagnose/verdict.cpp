@@ -50,7 +50,7 @@ Verdict decide_verdict(const CallAccounting& accounting, const std::vector<Causa
     for (const DataQualityItem& item : quality.items) {
         if (item.is(tracedb::DataQualityCounter::kOrphanCudaCalls) ||
             item.is(tracedb::DataQualityCounter::kImpossibleCudaCalls)) {
-            left_out += item.value;
+            add_to(left_out, item.value);
         }
     }
     if (accounting.accounted_calls == 0 && never_ran != quality.items.end()) {

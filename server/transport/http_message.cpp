@@ -88,6 +88,16 @@ bool HttpRequest::has_header(std::string_view name) const {
     });
 }
 
+std::string_view trim(std::string_view text) {
+    while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) {
+        text.remove_prefix(1);
+    }
+    while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) {
+        text.remove_suffix(1);
+    }
+    return text;
+}
+
 bool HttpRequest::keep_alive() const {
     // Connection is a list of tokens ("close, TE"), possibly over several header lines.
     auto says = [&](std::string_view wanted) {
@@ -98,10 +108,7 @@ bool HttpRequest::keep_alive() const {
             std::string_view list = header.value;
             while (!list.empty()) {
                 const std::size_t comma = list.find(',');
-                std::string_view token = list.substr(0, comma);
-                token.remove_prefix(std::min(token.find_first_not_of(" \t"), token.size()));
-                token = token.substr(0, token.find_last_not_of(" \t") + 1);
-                if (equals_ignoring_case(token, wanted)) {
+                if (equals_ignoring_case(trim(list.substr(0, comma)), wanted)) {
                     return true;
                 }
                 list =

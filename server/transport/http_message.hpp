@@ -47,5 +47,7 @@ std::string serialize_chunk(std::string_view data);
 inline constexpr std::string_view kLastChunk = "0\r\n\r\n";
 
 bool equals_ignoring_case(std::string_view a, std::string_view b);
+// `text` without the spaces and tabs (HTTP's optional whitespace) at either end.
+std::string_view trim(std::string_view text);
 
 }  // namespace causeway::server

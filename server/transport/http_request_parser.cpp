@@ -28,16 +28,6 @@ bool is_control(char c) {
     return (byte < 0x20 && c != '\t') || byte == 0x7f;
 }
 
-std::string_view trim(std::string_view text) {
-    while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) {
-        text.remove_prefix(1);
-    }
-    while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) {
-        text.remove_suffix(1);
-    }
-    return text;
-}
-
 std::string lowercase(std::string_view text) {
     std::string out(text);
     std::transform(out.begin(), out.end(), out.begin(),
