@@ -151,12 +151,18 @@ struct cw_python_process {
     cw_u16 code_adaptive;             /* PyCodeObject.co_code_adaptive: the first instruction */
     cw_u16 code_firstlineno;          /* PyCodeObject.co_firstlineno (int) */
     cw_u8 owner_cstack;               /* FRAME_OWNED_BY_CSTACK (3.12+), CW_PY_NO_OWNER before */
-    cw_u8 pad[5];
+    cw_u8 pad;
+    cw_u32 runtime_size;              /* sizeof _PyRuntime (its symbol's size): a futex inside it
+                                         is the GIL's (3.11: ceval.gil; 3.12+: the main
+                                         interpreter's, which _PyRuntime holds) */
 };
 
 /* Why a Python stack was taken at a switch-out (cw_switch_stack.role). */
 #define CW_SWITCH_GPU_THREAD 0 /* a thread that has made CUDA calls left its CPU */
 #define CW_SWITCH_COMPETITOR 1 /* a thread left a CPU it had taken from such a thread */
+/* Not a switch-out: a thread of the same process woke such a thread from its wait for the GIL
+ * (it was handing the GIL over). */
+#define CW_SWITCH_GIL_HOLDER 2
 
 /* The Python stack of a traced thread at a switch-out (sched skeleton's stack_samples ring). */
 struct cw_switch_stack {
@@ -199,6 +205,10 @@ struct cw_python_counters {
 #define CW_WAKE_HARDIRQ 2 /* a hard interrupt or NMI: a timer, a device completion */
 #define CW_WAKE_SOFTIRQ 3 /* a softirq: network receive, block completion, timer wheel */
 
+/* What a blocked thread waited for (offcpu.waits_for), where the kernel can tell. */
+#define CW_WAITS_UNKNOWN 0 /* not told: any other sleep */
+#define CW_WAITS_GIL 1     /* a futex inside its process's _PyRuntime: CPython's GIL */
+
 /* offcpu.syscall_nr when the thread slept outside a system call (a page fault, a kernel wait). */
 #define CW_NO_SYSCALL (-1)
 
@@ -221,7 +231,8 @@ struct cw_offcpu {
     cw_u8 reason;        /* CW_OFFCPU_* */
     cw_u8 wake_context;  /* CW_WAKE_* */
     cw_u8 iowait;        /* 1: it slept in an I/O wait (task->in_iowait at switch-out) */
-    cw_u8 pad[5];
+    cw_u8 waits_for;     /* blocked: CW_WAITS_* */
+    cw_u8 pad[4];
     char next_comm[CW_COMM_LEN];
     char waker_comm[CW_COMM_LEN]; /* CW_WAKE_TASK: the waker's name */
 };
@@ -254,7 +265,8 @@ struct cw_thread_sched {
     cw_u8 reason;
     cw_u8 wake_context;
     cw_u8 iowait;
-    cw_u8 pad[5];
+    cw_u8 waits_for;
+    cw_u8 pad[4];
     char next_comm[CW_COMM_LEN];
     char waker_comm[CW_COMM_LEN];
 };

@@ -35,6 +35,28 @@ static struct cw_thread_sched* thread_state(__u32 tid) {
     return bpf_map_lookup_elem(&thread_sched, &tid);
 }
 
+/* What a blocked thread waits for: the GIL when it sleeps on a futex inside its process's
+ * _PyRuntime (the interpreter keeps the GIL's condition variable and mutex there); the interpreter
+ * wakes such a waiter every switch interval (5 ms) to ask the holder to drop the GIL, and the
+ * holder wakes it when it does. */
+static __u8 waits_for(struct task_struct* prev, __s32 syscall_nr) {
+    __u64 address = cw_futex_address(prev, syscall_nr);
+    if (!address)
+        return CW_WAITS_UNKNOWN;
+    __u32 tgid = prev->tgid;
+    const struct cw_python_process* proc = bpf_map_lookup_elem(&python_procs, &tgid);
+    if (!proc || address < proc->runtime_addr || address - proc->runtime_addr >= proc->runtime_size)
+        return CW_WAITS_UNKNOWN;
+    return CW_WAITS_GIL;
+}
+
+/* A waker's sched_waking can come before the sleeper's own sched_switch: the sleeper has queued
+ * itself on the futex and set its sleeping state, and is inside schedule() when the waker runs
+ * try_to_wake_up() on another CPU (sched_waking fires only for a task in a sleeping state). A
+ * wakeup at most this long before a blocked switch-out, since the thread last got its CPU, ended
+ * the sleep that switch-out begins. (A GIL handover is often this fast.) */
+#define CW_WAKE_BEFORE_SLEEP_NS 50000ULL
+
 static void switch_out(struct task_struct* prev, struct task_struct* next, __u8 reason,
                        __u64 now) {
     /* An exiting thread's last switch would recreate the entry the exit handler just sent. */
@@ -45,20 +67,28 @@ static void switch_out(struct task_struct* prev, struct task_struct* next, __u8 
         return;
     if (state->switch_in_ns)
         state->totals.oncpu_ns += now - state->switch_in_ns;
+    bool woken_already = reason == CW_OFFCPU_BLOCKED && state->wakeup_ns > state->switch_in_ns &&
+                         now - state->wakeup_ns <= CW_WAKE_BEFORE_SLEEP_NS;
     state->switch_in_ns = 0;
     state->switch_out_ns = now;
-    state->wakeup_ns = 0;
-    state->wake_context = CW_WAKE_NONE;
-    state->waker_tid = state->waker_tgid = 0;
+    if (woken_already) {
+        state->wakeup_ns = now; /* runnable from the start: all of it is run-queue wait */
+    } else {
+        state->wakeup_ns = 0;
+        state->wake_context = CW_WAKE_NONE;
+        state->waker_tid = state->waker_tgid = 0;
+    }
     state->reason = reason;
     if (reason != CW_OFFCPU_BLOCKED) {
         state->totals.involuntary_switches++;
         state->syscall_nr = CW_NO_SYSCALL;
         state->iowait = 0;
+        state->waits_for = CW_WAITS_UNKNOWN;
     } else {
         state->totals.voluntary_switches++;
         state->syscall_nr = cw_sleeping_syscall(prev);
         state->iowait = BPF_CORE_READ_BITFIELD(prev, in_iowait);
+        state->waits_for = waits_for(prev, state->syscall_nr);
     }
     state->cpu = bpf_get_smp_processor_id();
     state->next_tid = next->pid;
@@ -87,6 +117,7 @@ static void emit_interval(const struct cw_thread_sched* state, __u32 tid, __u32 
     event->reason = state->reason;
     event->wake_context = state->wake_context;
     event->iowait = state->iowait;
+    event->waits_for = state->waits_for;
     __builtin_memset(event->pad, 0, sizeof(event->pad));
     __builtin_memcpy(event->next_comm, state->next_comm, sizeof(event->next_comm));
     __builtin_memcpy(event->waker_comm, state->waker_comm, sizeof(event->waker_comm));
@@ -113,16 +144,58 @@ static void switch_in(struct task_struct* next, __u64 now) {
         state->totals.blocked_ns += dur_ns - runq_wait_ns;
         state->totals.runq_wait_ns += runq_wait_ns;
     }
-    if (dur_ns >= offcpu_floor_ns)
+    /* Every wait for the GIL, however short: the last one of a handover is the one the holder
+     * ends, and names it. */
+    if (dur_ns >= offcpu_floor_ns || state->waits_for == CW_WAITS_GIL)
         emit_interval(state, tid, next->tgid, out, dur_ns, runq_wait_ns);
+}
+
+/* The GPU thread a Python stack sample is about: the one whose CPU the sampled thread took, or
+ * whose GIL wait it ended; none (tid 0) when it is a GPU thread's own. */
+struct python_sample_about {
+    __u64 gpu_switch_out_ns;
+    __u32 gpu_tid;
+    __u32 gpu_tgid;
+    __u8 role;
+    __u8 reason;
+};
+
+/* Walks the Python frames of `task`, the running thread, and sends them as a sample: at most once
+ * per python_sample_gap_ns per thread. */
+static void sample_python_stack(const struct cw_python_process* proc, struct cw_python_thread* pt,
+                                struct task_struct* task, __u64 now,
+                                const struct python_sample_about* about) {
+    if (now - pt->last_walk_ns < python_sample_gap_ns) {
+        __sync_fetch_and_add(&python_counters.rate_limited, 1);
+        return;
+    }
+    pt->last_walk_ns = now;
+    __u32 key = cw_py_walk(proc, pt, task->pid);
+    if (!key)
+        return;
+    struct cw_switch_stack* event = bpf_ringbuf_reserve(&stack_samples, sizeof(*event), 0);
+    if (!event) {
+        __sync_fetch_and_add(&python_counters.ringbuf_drops, 1);
+        return;
+    }
+    event->ts_ns = now;
+    event->gpu_switch_out_ns = about->gpu_switch_out_ns;
+    event->tid = task->pid;
+    event->tgid = task->tgid;
+    event->gpu_tid = about->gpu_tid;
+    event->gpu_tgid = about->gpu_tgid;
+    event->python_stack = key;
+    event->role = about->role;
+    event->reason = about->reason;
+    event->pad[0] = event->pad[1] = 0;
+    CW_SUBMIT_QUIET(event);
 }
 
 /* Python frames at a switch-out, for the threads that matter: a thread that has made CUDA calls
  * (where its loop lost the CPU or went to sleep), and a thread leaving a CPU it took from one
  * (where the competitor was when it gave that CPU back: at sched_switch the running task is the
- * one leaving, so its frames can be read only then). Each thread is walked at most once per
- * python_sample_gap_ns. A GPU thread that is preempted marks the thread that got its CPU (not one
- * that its quota stopped: that thread got an idle CPU). */
+ * one leaving, so its frames can be read only then). A GPU thread that is preempted marks the
+ * thread that got its CPU (not one that its quota stopped: that thread got an idle CPU). */
 static void python_switch_out(struct task_struct* prev, struct task_struct* next, __u8 reason,
                               __u64 now) {
     const struct cw_python_process* proc;
@@ -131,29 +204,14 @@ static void python_switch_out(struct task_struct* prev, struct task_struct* next
         return;
     __u32 took_from_tid = pt->took_cpu_from_tid;
     if (took_from_tid || pt->drives_gpu) {
-        if (now - pt->last_walk_ns < python_sample_gap_ns) {
-            __sync_fetch_and_add(&python_counters.rate_limited, 1);
-        } else {
-            pt->last_walk_ns = now;
-            __u32 key = cw_py_walk(proc, pt, prev->pid);
-            struct cw_switch_stack* event =
-                key ? bpf_ringbuf_reserve(&stack_samples, sizeof(*event), 0) : NULL;
-            if (key && !event)
-                __sync_fetch_and_add(&python_counters.ringbuf_drops, 1);
-            if (event) {
-                event->ts_ns = now;
-                event->gpu_switch_out_ns = took_from_tid ? pt->took_cpu_at_ns : 0;
-                event->tid = prev->pid;
-                event->tgid = prev->tgid;
-                event->gpu_tid = took_from_tid;
-                event->gpu_tgid = took_from_tid ? pt->took_cpu_from_tgid : 0;
-                event->python_stack = key;
-                event->role = took_from_tid ? CW_SWITCH_COMPETITOR : CW_SWITCH_GPU_THREAD;
-                event->reason = reason;
-                event->pad[0] = event->pad[1] = 0;
-                CW_SUBMIT_QUIET(event);
-            }
-        }
+        struct python_sample_about about = {
+            .gpu_switch_out_ns = took_from_tid ? pt->took_cpu_at_ns : 0,
+            .gpu_tid = took_from_tid,
+            .gpu_tgid = took_from_tid ? pt->took_cpu_from_tgid : 0,
+            .role = took_from_tid ? CW_SWITCH_COMPETITOR : CW_SWITCH_GPU_THREAD,
+            .reason = reason,
+        };
+        sample_python_stack(proc, pt, prev, now, &about);
         pt->took_cpu_from_tid = 0;
     }
     if (!pt->drives_gpu || reason != CW_OFFCPU_PREEMPTED || next->pid == 0 ||
@@ -166,6 +224,28 @@ static void python_switch_out(struct task_struct* prev, struct task_struct* next
         competitor->took_cpu_from_tgid = prev->tgid;
         competitor->took_cpu_at_ns = now;
     }
+}
+
+/* A thread of the same process wakes a GPU thread that waits for the GIL: it is handing the GIL
+ * over (dropping it at the end of its switch interval, or before it blocks), so the line it runs
+ * is what held the GPU thread off. */
+static void python_gil_handover(struct task_struct* holder, struct task_struct* waiter,
+                                __u64 waiter_switch_out_ns, __u64 now) {
+    const struct cw_python_process* proc;
+    struct cw_python_thread* gpu = cw_py_thread(waiter, false, &proc);
+    if (!gpu || !gpu->drives_gpu || holder->tgid != waiter->tgid)
+        return;
+    struct cw_python_thread* pt = cw_py_thread(holder, true, &proc);
+    if (!pt)
+        return;
+    struct python_sample_about about = {
+        .gpu_switch_out_ns = waiter_switch_out_ns,
+        .gpu_tid = waiter->pid,
+        .gpu_tgid = waiter->tgid,
+        .role = CW_SWITCH_GIL_HOLDER,
+        .reason = CW_OFFCPU_BLOCKED,
+    };
+    sample_python_stack(proc, pt, holder, now, &about);
 }
 
 SEC("tp_btf/sched_switch")
@@ -206,6 +286,10 @@ static void on_wakeup(struct task_struct* task) {
     state->waker_tid = waker->pid;
     state->waker_tgid = waker->tgid;
     bpf_probe_read_kernel(state->waker_comm, sizeof(state->waker_comm), waker->comm);
+    /* Only for a thread already off its CPU: one still on its way to sleep has not said yet
+     * what it waits for. */
+    if (walk_python && state->switch_out_ns && state->waits_for == CW_WAITS_GIL)
+        python_gil_handover(waker, task, state->switch_out_ns, state->wakeup_ns);
 }
 
 SEC("tp_btf/sched_waking")

@@ -71,6 +71,28 @@ static __always_inline __s32 cw_sleeping_syscall(struct task_struct *task)
     return nr < 0 ? CW_NO_SYSCALL : (__s32)nr;
 }
 
+/* The futex word a thread sleeping in futex(2) waits on: the system call's first argument, from
+ * its saved user registers; 0 when it sleeps in another call (or on another architecture). */
+static __always_inline __u64 cw_futex_address(struct task_struct* task, __s32 syscall_nr) {
+#if defined(__TARGET_ARCH_x86)
+    const __s32 futex_nr = 202;
+#elif defined(__TARGET_ARCH_arm64)
+    const __s32 futex_nr = 98;
+#else
+    const __s32 futex_nr = -1;
+#endif
+    struct pt_regs* regs = (struct pt_regs*)bpf_task_pt_regs(task);
+    if (syscall_nr != futex_nr || !regs)
+        return 0;
+#if defined(__TARGET_ARCH_x86)
+    return BPF_CORE_READ(regs, di);
+#elif defined(__TARGET_ARCH_arm64)
+    return BPF_CORE_READ(regs, orig_x0);
+#else
+    return 0;
+#endif
+}
+
 /* Whether a runnable task leaving its CPU was stopped by a CPU quota: its group, or a group
  * above it, had used its CFS bandwidth for the period. throttle_cfs_rq() counts a throttled
  * group and all its descendants in throttle_count, before the switch (in pick_next_task on older

@@ -78,6 +78,7 @@ Result<ElfObjects> read_elf_objects(const std::string& path,
                                     [&](const GElf_Sym& symbol, const char* name) {
                                         if (wanted.count(name) != 0) {
                                             objects.addresses.emplace(name, symbol.st_value);
+                                            objects.sizes.emplace(name, symbol.st_size);
                                         }
                                     });
         }

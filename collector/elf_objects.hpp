@@ -20,6 +20,7 @@ struct ElfObjects {
     bool position_independent = false;               // ET_DYN: addresses move by the load base
     std::vector<Segment> segments;                   // PT_LOAD
     std::map<std::string, std::uint64_t> addresses;  // wanted objects found: name -> vaddr
+    std::map<std::string, std::uint64_t> sizes;      // and their sizes (st_size, bytes)
 
     // The file's bytes at [vaddr, vaddr + size); shorter (or empty) where the file holds less
     // (.bss is not in the file).

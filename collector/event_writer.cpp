@@ -63,6 +63,8 @@ tracedb::OffCpuRecord to_offcpu_record(const cw_offcpu& e, std::int64_t start_mo
     record.waker_thread_id = waker_thread_id;
     record.syscall_nr = e.syscall_nr;
     record.iowait = e.iowait != 0;
+    record.waits_for =
+        e.waits_for == CW_WAITS_GIL ? tracedb::WaitsFor::kGil : tracedb::WaitsFor::kUnknown;
     return record;
 }
 
@@ -214,8 +216,9 @@ Status EventWriter::on_switch_stack(const cw_switch_stack& e) {
     record.ts_ns = static_cast<std::int64_t>(e.ts_ns) - start_mono_ns_;
     record.stack_id = **stack;
     record.reason = offcpu_reason(e.reason);
-    if (e.role == CW_SWITCH_COMPETITOR) {
-        record.role = tracedb::SwitchRole::kCompetitor;
+    if (e.role == CW_SWITCH_COMPETITOR || e.role == CW_SWITCH_GIL_HOLDER) {
+        record.role = e.role == CW_SWITCH_COMPETITOR ? tracedb::SwitchRole::kCompetitor
+                                                     : tracedb::SwitchRole::kGilHolder;
         auto gpu_thread = registry_.thread_id(e.gpu_tid, e.gpu_tgid, true);
         if (!gpu_thread) {
             return gpu_thread.error();

@@ -75,6 +75,9 @@ Result<std::optional<PythonInterpreter>> interpreter_in(const Mapping& mapping) 
                      std::to_string(mapping.file_offset) + " matches no segment)"};
     }
     interpreter.runtime_addr = *base + file->addresses.at("_PyRuntime");
+    std::uint64_t runtime_size = file->sizes.at("_PyRuntime");
+    interpreter.runtime_size =
+        runtime_size <= UINT32_MAX ? static_cast<std::uint32_t>(runtime_size) : 0;
     auto code_type = file->addresses.find("PyCode_Type");
     interpreter.code_type_addr = code_type == file->addresses.end() ? 0 : *base + code_type->second;
     return std::optional<PythonInterpreter>{interpreter};

@@ -17,6 +17,7 @@ struct PythonInterpreter {
     std::string path;                  // the file that defines _PyRuntime
     std::uint32_t version_hex = 0;     // PY_VERSION_HEX
     std::uint64_t runtime_addr = 0;    // &_PyRuntime in the process
+    std::uint32_t runtime_size = 0;    // its size (bytes); 0 when the symbol does not say
     std::uint64_t code_type_addr = 0;  // &PyCode_Type in the process (what a code object's
                                        // ob_type points to); 0 when not exported
     PythonOffsets offsets;

@@ -29,6 +29,7 @@ Status PythonProcesses::inspect(std::uint32_t tgid) {
     unreadable_.erase(tgid);
     cw_python_process layout = (*found)->offsets.walk;
     layout.runtime_addr = (*found)->runtime_addr;
+    layout.runtime_size = (*found)->runtime_size;
     if (auto status = publish_(tgid, layout); !status) {
         return status;
     }

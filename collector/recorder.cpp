@@ -115,6 +115,9 @@ Status Recorder::start(const DiscoveryResult& discovered) {
     if (auto status = open_rings(); !status) {
         return status;
     }
+    // Python processes are known to the kernel in every recording (waits for the GIL are told
+    // apart by where their futex lies); their frames are walked only with --stacks.
+    start_python_processes();
     if (options_.walks_python()) {
         if (auto status = start_python_frames(); !status) {
             return status;

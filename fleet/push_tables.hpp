@@ -1,7 +1,7 @@
 #pragma once
 // The two ClickHouse tables that are not copies of trace tables.
 //
-// causeway_v4_push: one row per push attempt state change; the row with the largest version_ns
+// causeway_v5_push: one row per push attempt state change; the row with the largest version_ns
 // of a (job, node) is that node's current state (ReplacingMergeTree keeps only it after merges;
 // readers take argMax so they never depend on a merge having run).
 //   job         String  the training job
@@ -15,7 +15,7 @@
 //   host        String  session.host of the recording
 //   source      String  the trace DB path it was pushed from
 //
-// causeway_v4_node_cause: the node's diagnosis, one row per causal chain, computed by the
+// causeway_v5_node_cause: the node's diagnosis, one row per causal chain, computed by the
 // analysis library at push time so that the fleet query only sums them.
 //   job, node, push_id, attempt  as above
 //   chain_index   UInt64  the chain's rank in the node's diagnosis (0 = the largest)

@@ -31,7 +31,7 @@ struct TraceTable {
 // The tables of schemas/trace.sql, in name order.
 Result<std::vector<TraceTable>> trace_tables();
 
-// The prefix of every table of this schema version: 'causeway_v4_' (the trace schema's version).
+// The prefix of every table of this schema version: 'causeway_v5_' (the trace schema's version).
 std::string table_prefix();
 // The ClickHouse table of a trace table (reads and writes go through it).
 std::string clickhouse_table(const std::string& trace_table);

@@ -1,4 +1,8 @@
--- Causeway trace database, schema version 4.
+-- Causeway trace database, schema version 5.
+--
+-- Version 5 added offcpu.waits_for (a sleep that was a wait for CPython's GIL) and
+-- switch_out_stack role 2 (the Python stack of the thread that handed the GIL to a GPU-driving
+-- thread). Version 4 files have neither: their waits for the GIL read as futex sleeps.
 --
 -- Version 4 added cgroup_sample: the cgroup of each traced process and the CPU quota that limits
 -- it, sampled once a second, and of each process outside the tree once, as first seen. Version 3 files have none: a CPU quota's throttling is still seen
@@ -27,7 +31,7 @@
 -- PRAGMA user_version. Readers refuse a file with another application_id or a newer version.
 
 PRAGMA application_id = 1128355155;
-PRAGMA user_version = 4;
+PRAGMA user_version = 5;
 
 -- Key/value facts about the file itself.
 CREATE TABLE meta (
@@ -189,8 +193,12 @@ CREATE TABLE offcpu (
                                      -- session.machine, read from its saved user registers),
                                      -- -1 outside a system call; preempted: -1; NULL when not
                                      -- recorded
-    iowait         INTEGER           -- 1 when it slept in an I/O wait (disk), 0 otherwise; NULL
+    iowait         INTEGER,          -- 1 when it slept in an I/O wait (disk), 0 otherwise; NULL
                                      -- when not recorded
+    waits_for      INTEGER           -- blocked: what it waited for, where the recorder could
+                                     -- tell: 1 CPython's GIL (a futex inside the process's
+                                     -- _PyRuntime; every such wait is stored, below the floor
+                                     -- too), 0 not told; NULL when not recorded
 );
 CREATE INDEX offcpu_by_thread ON offcpu (thread_id, ts_ns);
 
@@ -299,17 +307,22 @@ CREATE TABLE stack_python_frame (
 CREATE TABLE switch_out_stack (
     thread_id         INTEGER NOT NULL, -- thread.id of the thread leaving its CPU
     ts_ns             INTEGER NOT NULL, -- switch-out (ns since start); equals offcpu.ts_ns of the
-                                        -- off-CPU interval it starts when that one is stored
+                                        -- off-CPU interval it starts when that one is stored;
+                                        -- role 2: the wakeup
     stack_id          INTEGER NOT NULL, -- stack.id: its Python frames (stack_python_frame)
     role              INTEGER NOT NULL, -- 0 a GPU-driving thread, 1 a thread leaving a CPU it
-                                        -- took from one (gpu_thread_id)
+                                        -- took from one (gpu_thread_id), 2 a thread of the same
+                                        -- process waking one from its wait for the GIL (handing
+                                        -- the GIL over; not a switch-out)
     reason            INTEGER NOT NULL, -- this switch-out as offcpu.reason: 0 preempted,
-                                        -- 1 blocked, 2 throttled
-    gpu_thread_id     INTEGER,          -- role 1: thread.id of the GPU-driving thread it
-                                        -- preempted; NULL for role 0
+                                        -- 1 blocked, 2 throttled; role 2: 1 (the GPU-driving
+                                        -- thread's)
+    gpu_thread_id     INTEGER,          -- role 1, 2: thread.id of the GPU-driving thread it
+                                        -- preempted, or woke; NULL for role 0
     gpu_switch_out_ns INTEGER           -- role 1: when it took that CPU (ns since start): the
                                         -- GPU-driving thread's switch-out, equal to the offcpu.ts_ns
-                                        -- of that thread's preempted interval; NULL for role 0
+                                        -- of that thread's preempted interval; role 2: the
+                                        -- offcpu.ts_ns of the wait it ended; NULL for role 0
 );
 CREATE INDEX switch_out_stack_by_thread ON switch_out_stack (thread_id, ts_ns);
 

@@ -68,6 +68,12 @@ enum class WakeContext : std::int64_t { kNone = 0, kThread = 1, kHardIrq = 2, kS
 // offcpu.syscall_nr of a sleep outside any system call.
 inline constexpr std::int64_t kNoSyscall = -1;
 
+// offcpu.waits_for: what a blocked thread waited for, where the recorder could tell.
+enum class WaitsFor : std::int64_t {
+    kUnknown = 0,  // not told: any other sleep
+    kGil = 1,      // CPython's GIL (a futex inside the process's _PyRuntime)
+};
+
 struct OffCpuRecord {
     std::int64_t thread_id = 0;
     std::int64_t ts_ns = 0;
@@ -81,6 +87,7 @@ struct OffCpuRecord {
     std::optional<std::int64_t> waker_thread_id{};
     std::optional<std::int64_t> syscall_nr{};
     std::optional<bool> iowait{};
+    std::optional<WaitsFor> waits_for{};
 };
 
 struct ThreadSchedTotalRecord {
@@ -158,7 +165,7 @@ struct PythonStackRecord {
 };
 
 // switch_out_stack.role
-enum class SwitchRole : std::int64_t { kGpuThread = 0, kCompetitor = 1 };
+enum class SwitchRole : std::int64_t { kGpuThread = 0, kCompetitor = 1, kGilHolder = 2 };
 
 struct SwitchOutStackRecord {
     std::int64_t thread_id = 0;

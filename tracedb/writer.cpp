@@ -150,8 +150,8 @@ Status TraceWriter::prepare_statements() {
         {&insert_cuda_calls_, cuda_call_insert_sql(kCallsPerInsert).c_str()},
         {&insert_offcpu_,
          "INSERT INTO offcpu (thread_id, ts_ns, dur_ns, reason, runq_wait_ns, cpu, "
-         "next_thread_id, wake_context, waker_thread_id, syscall_nr, iowait) "
-         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"},
+         "next_thread_id, wake_context, waker_thread_id, syscall_nr, iowait, waits_for) "
+         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"},
         {&put_sched_total_,
          "INSERT OR REPLACE INTO thread_sched_total (thread_id, voluntary_switches, "
          "involuntary_switches, oncpu_ns, preempted_ns, blocked_ns, runq_wait_ns, wakeups) "
@@ -411,6 +411,8 @@ Status TraceWriter::add_offcpu(const OffCpuRecord& o) {
     s.bind(9, o.waker_thread_id);
     s.bind(10, o.syscall_nr);
     s.bind(11, o.iowait ? std::optional<std::int64_t>(*o.iowait ? 1 : 0) : std::nullopt);
+    s.bind(12, o.waits_for ? std::optional<std::int64_t>(static_cast<std::int64_t>(*o.waits_for))
+                           : std::nullopt);
     return run(s);
 }
 

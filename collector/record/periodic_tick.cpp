@@ -18,7 +18,7 @@ LossCounters Recorder::losses() const {
     c.optional_probes_missing = optional_missing_;
     c.required_probes_missing = required_missing_;
     c.symbols_not_exported = symbols_not_exported_;
-    if (python_) {
+    if (options_.walks_python()) {
         c.python_walked = true;
         c.python = programs_->python_counters();
         c.python_unresolved_frames = events_.unresolved_python_frames();

@@ -94,6 +94,7 @@ class Recorder {
     static int on_sched(void* self, void* data, std::size_t size);
     static int on_life(void* self, void* data, std::size_t size);
     static int on_stack_sample(void* self, void* data, std::size_t size);
+    void start_python_processes();
     Status start_python_frames();
     Status inspect_python(std::uint32_t tgid);
     int fail(Status status);
@@ -110,7 +111,7 @@ class Recorder {
     std::optional<HeldChild> child_;
     std::unique_ptr<BpfPrograms> programs_;
     std::optional<LoaderStopGuard> guard_;     // while the command may be stopped at a dlopen
-    std::optional<PythonProcesses> python_;    // with --stacks and Python frames on
+    std::optional<PythonProcesses> python_;    // from the start: interpreters the kernel can read
     Ring life_ring_, sched_ring_, cuda_ring_;  // after programs_: freed before the maps
     Ring stack_ring_;                          // switch-out Python stacks
 

@@ -106,10 +106,13 @@ Status Recorder::inspect_python(std::uint32_t tgid) {
     return python_ ? python_->inspect(tgid) : Status{Ok{}};
 }
 
-Status Recorder::start_python_frames() {
+void Recorder::start_python_processes() {
     python_.emplace([this](std::uint32_t tgid, const cw_python_process& layout) {
         return programs_->set_python_process(tgid, layout);
     });
+}
+
+Status Recorder::start_python_frames() {
     events_.record_python_stacks(
         [fd = programs_->python_stacks_fd()](std::uint32_t key) -> std::optional<cw_python_stack> {
             cw_python_stack stack{};

@@ -207,7 +207,7 @@ TEST_CASE("a database that cannot be opened says why", "[tracedb]") {
 
 TEST_CASE("the embedded schema is the documented one", "[tracedb]") {
     auto sql = schema_sql();
-    CHECK(sql.find("PRAGMA user_version = 4;") != std::string_view::npos);
+    CHECK(sql.find("PRAGMA user_version = 5;") != std::string_view::npos);
     CHECK(sql.find("CREATE TABLE stack_python_frame") != std::string_view::npos);
     CHECK(sql.find("CREATE TABLE switch_out_stack") != std::string_view::npos);
     CHECK(sql.find("CREATE TABLE cuda_call") != std::string_view::npos);
