@@ -150,6 +150,8 @@ const char* wait_description(analysis::WaitKind kind) {
     switch (kind) {
         case WaitKind::kLock:
             return "a lock (futex)";
+        case WaitKind::kGil:
+            return "Python's GIL";
         case WaitKind::kRead:
             return "a pipe, socket or queue read";
         case WaitKind::kPoll:
@@ -210,6 +212,12 @@ std::string symptom_text(const analysis::CausalChain& chain) {
                    format_duration(fact_count(f, "slept_ns")) + " (" + share +
                    " of its loop) between CUDA calls on a lock, each time woken by " +
                    lock_holder(chain.actor);
+        case VerdictClass::kGilContended:
+            return "the thread that drives the GPU slept " +
+                   format_duration(fact_count(f, "slept_ns")) + " (" + share +
+                   " of its loop) between CUDA calls waiting for Python's GIL, " +
+                   std::to_string(fact_count(f, "handovers")) +
+                   " times, each time handed over by " + lock_holder(chain.actor);
         case VerdictClass::kCpuThrottled:
             return chain.op
                        ? slow_op_symptom(*chain.op, f)
@@ -268,6 +276,12 @@ std::string root_cause_text(const analysis::CausalChain& chain) {
             return "The thread that drives the GPU computes between CUDA calls (" + share +
                    " of its loop: preprocessing, framework dispatch, Python) while the device "
                    "waits for its next work.";
+        case VerdictClass::kGilContended:
+            return "The thread that drives the GPU waits for Python's GIL, held by thread " +
+                   lock_holder(chain.actor) + ": " + share +
+                   " of its loop. The holder runs Python code and gives the GIL up only when the "
+                   "interpreter's switch interval forces it to, so after each CUDA call the "
+                   "training thread waits up to that interval to run again.";
         case VerdictClass::kLockContended:
             return "The thread that drives the GPU waits for a lock held by thread " +
                    lock_holder(chain.actor) + ": " + share +
@@ -319,11 +333,12 @@ std::string code_summary(const analysis::CausalChain& chain) {
         text = "waits at " + analysis::describe_line(*chain.gpu_thread_line);
     }
     if (chain.actor_line) {
-        std::string who = chain.actor.kind == CauseKind::kDataLoaderWorkers
-                              ? "workers spend"
-                              : chain.actor.name + " spends";
-        text += (text.empty() ? "" : "; ") + who + " CPU at " +
-                analysis::describe_line(*chain.actor_line);
+        std::string who = chain.actor.kind == CauseKind::kDataLoaderWorkers ? "workers spend CPU"
+                          : chain.actor.kind == CauseKind::kGilHolder
+                              ? chain.actor.name + " holds the GIL"
+                              : chain.actor.name + " spends CPU";
+        text +=
+            (text.empty() ? "" : "; ") + who + " at " + analysis::describe_line(*chain.actor_line);
     }
     return text;
 }

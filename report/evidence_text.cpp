@@ -152,6 +152,7 @@ std::string evidence_text(const analysis::Evidence& e) {
         case EvidenceKind::kGpuThreadWaitsAt:
         case EvidenceKind::kGpuThreadSlowCallsAt:
         case EvidenceKind::kActorSpentCpuAt:
+        case EvidenceKind::kActorHeldGilAt:
             break;  // they quote the chain's lines
     }
     return "";
@@ -165,6 +166,13 @@ std::string evidence_text(const analysis::CausalChain& chain, const analysis::Ev
             return gpu_thread_line_text(chain, "waits");
         case EvidenceKind::kGpuThreadSlowCallsAt:
             return gpu_thread_line_text(chain, "makes its slow CUDA calls");
+        case EvidenceKind::kActorHeldGilAt:
+            if (!chain.actor_line) {
+                return "";
+            }
+            return chain.actor.name + " held the GIL at " +
+                   analysis::describe_line(*chain.actor_line) + " (" +
+                   stacks_note(*chain.actor_line) + ", sampled as it handed the GIL over)";
         case EvidenceKind::kActorSpentCpuAt:
             if (!chain.actor_line) {
                 return "";

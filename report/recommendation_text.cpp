@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "analysis/human_units.hpp"
+#include "analysis/measure/python_lines.hpp"
 
 namespace causeway::report {
 namespace {
@@ -27,6 +28,12 @@ std::string describe_group(const std::vector<analysis::Competitor>& competitors,
                  analysis::in_container_text(c.container) + ")";
     }
     return names;
+}
+
+// "metrics's Python work (train.py:57 in summarise)": the GIL holder and the line it held it at.
+std::string gil_work(const analysis::CausalChain& chain) {
+    std::string work = chain.actor.name + "'s Python work";
+    return chain.actor_line ? work + " (" + analysis::describe_line(*chain.actor_line) + ")" : work;
 }
 
 std::string persistent_workers_text(const analysis::CausalChain& chain,
@@ -167,6 +174,21 @@ std::string recommendation_text(const analysis::CausalChain& chain,
                         : std::string()) +
                    ", or drop the limit and keep the request: the thread waited, runnable, until "
                    "the group's next quota period.";
+        case RecommendationKind::kGilWorkToProcess:
+            return "Move " + gil_work(chain) +
+                   " out of the training process, into a DataLoader worker or a "
+                   "multiprocessing.Process: the threads of one process share one GIL, and the "
+                   "training thread needs it back after every CUDA call.";
+        case RecommendationKind::kReleaseGil:
+            return "Or make that work release the GIL: vectorised torch or NumPy operations "
+                   "instead of Python loops, or a time.sleep between its rounds.";
+        case RecommendationKind::kShorterSwitchInterval:
+            return "Until then, sys.setswitchinterval(0.001) in the training process makes the "
+                   "holder hand the GIL over sooner: the " +
+                   std::to_string(r.count("handovers")) + " waits took " +
+                   analysis::format_duration(r.count("wait_ns")) +
+                   " each on average, most of the interpreter's 5 ms switch interval. It "
+                   "shortens the waits, it does not remove them.";
     }
     return {};
 }

@@ -38,6 +38,10 @@ CauseKey interrupt_cause(WaitKind kind, Wake wake) {
 // Who ended one sleep of a GPU thread.
 CauseKey waker_cause(const TraceModel& model, const Roles& roles, const OffCpuInterval& sleep,
                      WaitKind kind) {
+    if (kind == WaitKind::kGil) {
+        // The interpreter's timer ended most of these sleeps; the holder ended the wait.
+        return {.kind = CauseKind::kGilHolder, .thread_index = sleep.gil_holder_index};
+    }
     if (kind == WaitKind::kDiskIo || kind == WaitKind::kTimer) {
         return interrupt_cause(kind, sleep.wake);  // whoever ran the completion, it was the disk
     }
@@ -211,13 +215,15 @@ std::vector<Cause> attribute_causes(const TraceModel& model, const Roles& roles,
             WaitTime& time = cause.woken[kind];
             add_to(time.ns, sleep.asleep_ns);
             ++time.count;
-            if (o.wake != Wake::kThread || o.waker_thread_index < 0) {
+            int actor = kind == WaitKind::kGil    ? o.gil_holder_index
+                        : o.wake == Wake::kThread ? o.waker_thread_index
+                                                  : -1;
+            if (actor < 0) {
                 continue;
             }
-            remember_thread(cause, o.waker_thread_index);
+            remember_thread(cause, actor);
             add_to(cause.waker_preempted_ns,
-                   preempted_during(model, o.waker_thread_index, o.ts_ns, o.woken_ns(),
-                                    cause.waker_preempted_by));
+                   preempted_during(model, actor, o.ts_ns, o.woken_ns(), cause.waker_preempted_by));
         }
     }
     share_run_queue_wait(acc, causes);

@@ -34,6 +34,7 @@ enum class VerdictClass {
     kColdStart,
     kHostBound,
     kCpuThrottled,
+    kGilContended,
     kHealthy,
     kInsufficientData,
     kLast = kInsufficientData,  // the schemas list every class up to this one
@@ -60,6 +61,8 @@ constexpr const char* verdict_class_name(VerdictClass verdict_class) {
             return "HOST-BOUND";
         case VerdictClass::kCpuThrottled:
             return "CPU-THROTTLED";
+        case VerdictClass::kGilContended:
+            return "GIL-CONTENDED";
         case VerdictClass::kHealthy:
             return "HEALTHY";
         case VerdictClass::kInsufficientData:

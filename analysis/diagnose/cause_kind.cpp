@@ -38,6 +38,8 @@ const char* cause_kind_name(CauseKind kind) {
             return "allocator";
         case CauseKind::kStartUp:
             return "start_up";
+        case CauseKind::kGilHolder:
+            return "gil_holder";
         case CauseKind::kOwnCompute:
             return "own_compute";
         case CauseKind::kCpuQuota:

@@ -29,12 +29,15 @@ enum class CauseKind {
     // Runnable but held off the CPU: its group used up its CPU quota and was throttled
     // (CPU-THROTTLED). A cause of time off a CPU, with no thread behind it.
     kCpuQuota,
-    kLast = kCpuQuota,  // the schemas list every kind up to this one (report/output_shapes.hpp)
+    // The thread that held CPython's GIL while a GPU-driving thread of its process waited for it
+    // (GIL-CONTENDED).
+    kGilHolder,
+    kLast = kGilHolder,  // the schemas list every kind up to this one (report/output_shapes.hpp)
 };
 // 'dataloader_workers', 'processes_outside', 'tree_threads', 'lock_holder', 'producer_thread',
 // 'waker_thread', 'disk_io', 'network', 'timer', 'interrupt', 'unrecorded_waker',
 // 'unknown_competitor', 'run_queue', 'several', 'device', 'transfers', 'allocator', 'start_up',
-// 'own_compute', 'cpu_quota'
+// 'own_compute', 'cpu_quota', 'gil_holder'
 // (stable: programs read it as a chain's actor kind).
 const char* cause_kind_name(CauseKind kind);
 

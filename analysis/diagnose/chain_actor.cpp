@@ -30,6 +30,8 @@ VerdictClass cause_class(const ChainInputs& in, const Cause& cause) {
             return VerdictClass::kLockContended;
         case CauseKind::kCpuQuota:
             return VerdictClass::kCpuThrottled;
+        case CauseKind::kGilHolder:
+            return VerdictClass::kGilContended;
         default:
             return VerdictClass::kInputBound;
     }
@@ -118,6 +120,9 @@ Actor actor_of(const TraceModel& model, const Cause& cause) {
             break;
         case CauseKind::kCpuQuota:
             actor.name = "CPU quota";
+            break;
+        case CauseKind::kGilHolder:
+            actor.name = "<holder not recorded>";
             break;
         case CauseKind::kSeveral:
             actor.name = "several causes";
@@ -223,6 +228,8 @@ std::vector<CausalChain> actor_chains(const ChainInputs& in) {
             describe_lock_wait(in, cause, chain);
         } else if (chain.root_cause_class == VerdictClass::kCpuThrottled) {
             describe_cpu_quota(in, cause, chain);
+        } else if (chain.root_cause_class == VerdictClass::kGilContended) {
+            describe_gil_wait(in, cause, chain);
         } else {
             describe_waiting(in, cause, chain);
         }

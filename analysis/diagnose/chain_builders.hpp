@@ -62,7 +62,12 @@ std::vector<CausalChain> actor_chains(const ChainInputs& in);
 // advice, confidence.
 void describe_cpu_contention(const ChainInputs& in, const Cause& cause, CausalChain& chain);
 void describe_waiting(const ChainInputs& in, const Cause& cause, CausalChain& chain);
+// The CPUs' view while the GPU-driving threads slept: how busy, how many runnable threads, how
+// often preempted, how many workers (chain_input_wait.cpp).
+void add_wait_context_evidence(const ChainInputs& in, CausalChain& chain);
 void describe_lock_wait(const ChainInputs& in, const Cause& cause, CausalChain& chain);
+// GIL-CONTENDED (chain_gil_wait.cpp): the holder of the GIL, its line, and what frees the GIL.
+void describe_gil_wait(const ChainInputs& in, const Cause& cause, CausalChain& chain);
 void describe_cpu_quota(const ChainInputs& in, const Cause& cause, CausalChain& chain);
 
 // The Python lines of an actor chain: where the GPU-driving threads were when they left a CPU

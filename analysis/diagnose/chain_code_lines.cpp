@@ -6,6 +6,8 @@
 
 #include "analysis/diagnose/chain_builders.hpp"
 #include "analysis/measure/python_lines.hpp"
+#include "analysis/model/gil_holders.hpp"
+#include "analysis/model/saturating.hpp"
 
 namespace causeway::analysis {
 namespace {
@@ -57,6 +59,19 @@ std::optional<CauseKey> switch_out_cause(const ChainInputs& in, const ThreadAcco
     return sleep_cause(in.model, in.roles, o);
 }
 
+// The whole wait for the GIL that `last`, a sleep of `thread`, ends: it and the sleeps of the
+// same wait before it (gil_holders.hpp).
+std::int64_t gil_wait_ns(const TraceModel& model, int thread, const OffCpuInterval& last) {
+    const auto& intervals = model.offcpu_by_thread[static_cast<std::size_t>(thread)];
+    auto index = static_cast<std::size_t>(&last - intervals.data());
+    std::int64_t ns = last.dur_ns;
+    while (index > 0 && intervals[index - 1].gil &&
+           intervals[index].ts_ns - intervals[index - 1].end_ns() <= kGilRecheckNs) {
+        add_to(ns, intervals[--index].dur_ns);
+    }
+    return ns;
+}
+
 void tally_calls(const ChainInputs& in, const std::vector<std::uint32_t>& calls, LineTally& tally) {
     const CudaCalls& c = in.model.calls;
     for (std::uint32_t i : calls) {
@@ -87,7 +102,23 @@ void add_actor_code_lines(const ChainInputs& in, const Cause& cause, CausalChain
         if (frames == nullptr) {
             continue;
         }
-        if (sample.competitor) {
+        if (sample.role == tracedb::SwitchRole::kGilHolder) {
+            const ThreadAccount* primary =
+                sample.gpu_thread_index >= 0
+                    ? primary_account(in.accounting, sample.gpu_thread_index)
+                    : nullptr;
+            const OffCpuInterval* ended =
+                primary != nullptr
+                    ? interval_at(in.model, sample.gpu_thread_index, sample.gpu_switch_out_ns)
+                    : nullptr;
+            if (ended != nullptr && ended->gil && in_loop(*primary, ended->ts_ns) &&
+                belongs_to(cause, sleep_cause(in.model, in.roles, *ended))) {
+                // Weighed by the whole wait it ended.
+                actor.add(*frames, gil_wait_ns(in.model, sample.gpu_thread_index, *ended));
+            }
+            continue;
+        }
+        if (sample.role == tracedb::SwitchRole::kCompetitor) {
             const ThreadAccount* primary =
                 sample.gpu_thread_index >= 0
                     ? primary_account(in.accounting, sample.gpu_thread_index)
@@ -126,7 +157,10 @@ void add_actor_code_lines(const ChainInputs& in, const Cause& cause, CausalChain
         }
     }
     if (auto line = actor.top()) {
-        chain.evidence.push_back(make_evidence(EvidenceKind::kActorSpentCpuAt, line->share));
+        chain.evidence.push_back(make_evidence(chain.root_cause_class == VerdictClass::kGilContended
+                                                   ? EvidenceKind::kActorHeldGilAt
+                                                   : EvidenceKind::kActorSpentCpuAt,
+                                               line->share));
         chain.actor_line = line;
     }
 }

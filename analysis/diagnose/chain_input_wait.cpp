@@ -16,26 +16,6 @@ std::int64_t long_wait_count(const CallAccounting& acc) {
     return waits;
 }
 
-void add_context_evidence(const ChainInputs& in, CausalChain& chain) {
-    const SystemContext& ctx = in.during_span;
-    std::int64_t cpus = in.model.session.cpu_count;
-    if (ctx.snapshots > 0) {
-        chain.evidence.push_back(
-            make_evidence(EvidenceKind::kCpuBusyOfCpus, ctx.cpu_busy_pct, {{"cpus", cpus}}));
-    }
-    if (ctx.covered_ns > 0) {
-        chain.evidence.push_back(
-            make_evidence(EvidenceKind::kRunnableTreeThreads, ctx.runnable_tree_threads,
-                          {{"cpus", cpus}, {"during_slow_calls", std::int64_t{0}}}));
-        chain.evidence.push_back(
-            make_evidence(EvidenceKind::kTreePreemptedShare, ctx.tree_preempted_share));
-    }
-    if (in.loader.has_workers()) {
-        chain.evidence.push_back(make_evidence(EvidenceKind::kDataLoaderWorkers,
-                                               in.loader.max_concurrent_workers, {{"cpus", cpus}}));
-    }
-}
-
 // Advice about DataLoader workers from the CPUs' headroom: more workers only where there are
 // idle CPUs for them.
 void recommend_by_headroom(const ChainInputs& in, CausalChain& chain) {
@@ -106,6 +86,26 @@ void add_sleep_facts(const ChainInputs& in, const Cause& cause, CausalChain& cha
 
 }  // namespace
 
+void add_wait_context_evidence(const ChainInputs& in, CausalChain& chain) {
+    const SystemContext& ctx = in.during_span;
+    std::int64_t cpus = in.model.session.cpu_count;
+    if (ctx.snapshots > 0) {
+        chain.evidence.push_back(
+            make_evidence(EvidenceKind::kCpuBusyOfCpus, ctx.cpu_busy_pct, {{"cpus", cpus}}));
+    }
+    if (ctx.covered_ns > 0) {
+        chain.evidence.push_back(
+            make_evidence(EvidenceKind::kRunnableTreeThreads, ctx.runnable_tree_threads,
+                          {{"cpus", cpus}, {"during_slow_calls", std::int64_t{0}}}));
+        chain.evidence.push_back(
+            make_evidence(EvidenceKind::kTreePreemptedShare, ctx.tree_preempted_share));
+    }
+    if (in.loader.has_workers()) {
+        chain.evidence.push_back(make_evidence(EvidenceKind::kDataLoaderWorkers,
+                                               in.loader.max_concurrent_workers, {{"cpus", cpus}}));
+    }
+}
+
 void describe_waiting(const ChainInputs& in, const Cause& cause, CausalChain& chain) {
     const CallAccounting& acc = in.accounting;
     double share = chain.time_lost_share;
@@ -125,7 +125,7 @@ void describe_waiting(const ChainInputs& in, const Cause& cause, CausalChain& ch
             make_evidence(EvidenceKind::kLongWaits, static_cast<double>(waits),
                           {{"min_ns", kLongWaitNs}, {"average_ns", waits_ns / waits}}));
     }
-    add_context_evidence(in, chain);
+    add_wait_context_evidence(in, chain);
     recommend_for(in, cause, chain);
     bool waker_known = cause.key.kind != CauseKind::kUnrecordedWaker;
     chain.confidence = share >= 0.3 && (waits >= 3 || waker_known) ? Confidence::kHigh
@@ -136,7 +136,7 @@ void describe_waiting(const ChainInputs& in, const Cause& cause, CausalChain& ch
 void describe_lock_wait(const ChainInputs& in, const Cause& cause, CausalChain& chain) {
     // The symptom and root cause name the holder (the chain's actor).
     add_sleep_facts(in, cause, chain);
-    add_context_evidence(in, chain);
+    add_wait_context_evidence(in, chain);
     chain.recommendations.push_back({RecommendationKind::kShorterCriticalSection});
     chain.recommendations.push_back({RecommendationKind::kAvoidGil});
     chain.confidence = chain.time_lost_share >= 0.3 ? Confidence::kHigh : Confidence::kMedium;

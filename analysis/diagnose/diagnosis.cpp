@@ -59,7 +59,7 @@ void cap_chains_resting_on_unknown_reasons(const TraceModel& model,
         VerdictClass c = chain.root_cause_class;
         if (c != VerdictClass::kInputBound && c != VerdictClass::kCpuContended &&
             c != VerdictClass::kCpuThrottled && c != VerdictClass::kLockContended &&
-            c != VerdictClass::kGpuBound) {
+            c != VerdictClass::kGilContended && c != VerdictClass::kGpuBound) {
             continue;
         }
         chain.confidence = Confidence::kLow;

@@ -70,6 +70,7 @@ KeyUnit evidence_key_unit(EvidenceKind kind) {
         case EvidenceKind::kGpuThreadSlowCallsAt:
             return {"gpu_thread_python_line", "ratio"};
         case EvidenceKind::kActorSpentCpuAt:
+        case EvidenceKind::kActorHeldGilAt:
             break;
     }
     return {"actor_python_line", "ratio"};

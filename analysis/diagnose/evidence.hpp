@@ -52,10 +52,13 @@ enum class EvidenceKind {
     kOffcpuReasonUnknown,
     // Python lines (the chain's gpu_thread_line / actor_line): the GPU-driving thread lost its
     // CPU at it, waits at it, makes its slow CUDA calls at it; the actor spent the CPU it took
+    // there
     kGpuThreadLostCpuAt,
     kGpuThreadWaitsAt,
     kGpuThreadSlowCallsAt,
     kActorSpentCpuAt,
+    // The GIL holder was at it when it handed the GIL to the GPU-driving thread
+    kActorHeldGilAt,
 };
 
 struct Evidence {

@@ -62,6 +62,12 @@ const char* recommendation_kind_name(RecommendationKind kind) {
             return "cheaper_host_work";
         case RecommendationKind::kRaiseCpuLimit:
             return "raise_cpu_limit";
+        case RecommendationKind::kGilWorkToProcess:
+            return "gil_work_to_process";
+        case RecommendationKind::kReleaseGil:
+            return "release_gil";
+        case RecommendationKind::kShorterSwitchInterval:
+            return "shorter_switch_interval";
     }
     return "unknown";
 }

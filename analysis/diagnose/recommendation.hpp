@@ -40,7 +40,10 @@ enum class RecommendationKind {
     kMoveHostWork,            // the training thread's own work: into DataLoader workers or the GPU
     kCheaperHostWork,         // the training thread's own work: fewer, larger ops; CUDA graphs
     kRaiseCpuLimit,           // {quota_cpus, where sampled}: its group's CPU quota throttled it
-    kLast = kRaiseCpuLimit,   // the schemas list every kind up to this one (report/)
+    kGilWorkToProcess,        // the GIL holder's Python work: into another process
+    kReleaseGil,              // the GIL holder's Python work: code that releases the GIL
+    kShorterSwitchInterval,   // {wait_ns, handovers}: a shorter sys.setswitchinterval
+    kLast = kShorterSwitchInterval,  // the schemas list every kind up to this one (report/)
 };
 
 // 'index_in_memory', 'fewer_workers', ... (stable: programs read it).

@@ -57,6 +57,8 @@ const char* wait_kind_name(WaitKind kind) {
     switch (kind) {
         case WaitKind::kLock:
             return "lock";
+        case WaitKind::kGil:
+            return "gil";
         case WaitKind::kRead:
             return "read";
         case WaitKind::kPoll:
@@ -80,6 +82,9 @@ const char* wait_kind_name(WaitKind kind) {
 WaitKind classify_wait(const OffCpuInterval& sleep, const std::optional<std::string>& machine) {
     if (sleep.iowait == 1) {
         return WaitKind::kDiskIo;
+    }
+    if (sleep.gil) {
+        return WaitKind::kGil;
     }
     if (sleep.syscall_nr == kSyscallUnknown) {
         return WaitKind::kUnknown;

@@ -11,7 +11,8 @@
 namespace causeway::analysis {
 
 enum class WaitKind {
-    kLock,       // futex: a mutex, condition variable, semaphore or the Python GIL
+    kLock,       // futex: a mutex, condition variable or semaphore (the GIL where not told)
+    kGil,        // CPython's GIL (offcpu.waits_for): the interpreter's own lock
     kRead,       // read/recv on a pipe, socket or message queue
     kPoll,       // poll, select, epoll
     kDiskIo,     // an I/O wait (task->in_iowait): the disk
@@ -21,7 +22,7 @@ enum class WaitKind {
     kOther,      // another system call
     kUnknown,    // not recorded
 };
-const char* wait_kind_name(WaitKind kind);  // 'lock', 'read', 'poll', 'disk_io', 'timer', ...
+const char* wait_kind_name(WaitKind kind);  // 'lock', 'gil', 'read', 'poll', 'disk_io', ...
 
 // `machine` is session.machine: syscall numbers differ between architectures (x86_64, aarch64;
 // an unknown machine is taken as x86_64, the only one the collector has been built for).

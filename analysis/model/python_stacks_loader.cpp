@@ -56,7 +56,7 @@ Status load_switch_outs(const tracedb::Database& db,
                 {.thread_index = thread,
                  .ts_ns = stmt->column_int64(1),
                  .stack_id = stmt->column_int64(2),
-                 .competitor = stmt->column_int64(3) == 1,
+                 .role = static_cast<tracedb::SwitchRole>(stmt->column_int64(3)),
                  .preempted = stmt->column_int64(4) !=
                               static_cast<std::int64_t>(tracedb::OffCpuReason::kBlocked),
                  .gpu_thread_index = gpu ? lookup(thread_index, *gpu) : -1,

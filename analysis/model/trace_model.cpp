@@ -8,6 +8,7 @@
 
 #include "analysis/model/call_enclosure.hpp"
 #include "analysis/model/call_loader.hpp"
+#include "analysis/model/gil_holders.hpp"
 #include "analysis/model/load_findings.hpp"
 #include "analysis/model/plausible_values.hpp"
 #include "analysis/model/python_stacks_loader.hpp"
@@ -258,11 +259,15 @@ Status load_offcpu(const Database& db, std::int64_t schema_version, TraceModel& 
     std::int64_t unknown = 0;
     auto read = for_each_row(
         db, "offcpu",
-        schema_version >= 2 ? "SELECT thread_id, ts_ns, dur_ns, reason, runq_wait_ns, cpu, "
-                              "next_thread_id, wake_context, waker_thread_id, syscall_nr, iowait "
-                              "FROM offcpu"
-                            : "SELECT thread_id, ts_ns, dur_ns, reason, runq_wait_ns, cpu, "
-                              "next_thread_id, NULL, NULL, NULL, NULL FROM offcpu",
+        schema_version >= 5 ? "SELECT thread_id, ts_ns, dur_ns, reason, runq_wait_ns, cpu, "
+                              "next_thread_id, wake_context, waker_thread_id, syscall_nr, iowait, "
+                              "waits_for FROM offcpu"
+        : schema_version >= 2
+            ? "SELECT thread_id, ts_ns, dur_ns, reason, runq_wait_ns, cpu, "
+              "next_thread_id, wake_context, waker_thread_id, syscall_nr, iowait, "
+              "NULL FROM offcpu"
+            : "SELECT thread_id, ts_ns, dur_ns, reason, runq_wait_ns, cpu, "
+              "next_thread_id, NULL, NULL, NULL, NULL, NULL FROM offcpu",
         [&](const Statement& row) {
             int thread = lookup(thread_index, row.column_int64(0));
             if (thread < 0) {
@@ -301,6 +306,8 @@ Status load_offcpu(const Database& db, std::int64_t schema_version, TraceModel& 
             if (auto iowait = row.column_optional_int64(10)) {
                 o.iowait = *iowait != 0 ? 1 : 0;
             }
+            o.gil = !o.preempted && row.column_optional_int64(11) ==
+                                        static_cast<std::int64_t>(tracedb::WaitsFor::kGil);
             last_event_ns = std::max(last_event_ns, o.end_ns());
             model.offcpu_by_thread[static_cast<std::size_t>(thread)].push_back(o);
         });
@@ -615,6 +622,7 @@ Result<TraceModel> load_trace(const tracedb::TraceReader& reader) {
     model.last_event_ns_ = last_event_ns;
     index_calls_by_thread(model);
     model.calls.enclosed = mark_enclosed_driver_calls(model);
+    assign_gil_holders(model);
     return model;
 }
 

@@ -175,6 +175,11 @@ struct OffCpuInterval {
     std::int8_t iowait = -1;  // 1: slept in an I/O wait, 0: not, -1: not recorded
     std::int32_t cpu = 0;
     std::int32_t syscall_nr = kSyscallUnknown;  // blocked: the system call it slept in
+    // A wait for CPython's GIL (offcpu.waits_for = 1), and the thread that held the GIL meanwhile:
+    // the one that handed it over at the end of this wait or of the waits for it that follow
+    // (gil_holders.hpp); -1 when not known.
+    bool gil = false;
+    int gil_holder_index = -1;
 
     std::int64_t end_ns() const { return ts_ns + dur_ns; }
     // The moment it was woken: the end of the sleep, before the run-queue wait.
@@ -286,10 +291,12 @@ struct SwitchOutSample {
     int thread_index = -1;  // the thread leaving its CPU
     std::int64_t ts_ns = 0;
     std::int64_t stack_id = 0;
-    bool competitor = false;    // role 1: it left a CPU it had taken from a GPU-driving thread
+    // A GPU-driving thread's own switch-out, a thread leaving a CPU it had taken from one, or a
+    // thread handing the GIL to one (at the wakeup, not a switch-out).
+    tracedb::SwitchRole role = tracedb::SwitchRole::kGpuThread;
     bool preempted = false;     // this switch-out's reason
-    int gpu_thread_index = -1;  // competitor: the GPU-driving thread it preempted
-    std::int64_t gpu_switch_out_ns = 0;  // competitor: that thread's switch-out (ns)
+    int gpu_thread_index = -1;  // competitor, GIL holder: the GPU-driving thread it preempted/woke
+    std::int64_t gpu_switch_out_ns = 0;  // that thread's switch-out (ns): its interval's ts_ns
 };
 
 struct TraceModel {

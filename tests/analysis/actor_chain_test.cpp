@@ -232,6 +232,79 @@ TEST_CASE("a lock held by another thread names the holder, not the DataLoader",
     CHECK_FALSE(advises_workers(top.recommendations));
 }
 
+// A wait for the GIL as CPython makes it: sleeps on its condition variable that the switch
+// interval's timer ends, then one that the holder ends when it drops the GIL (`holder` empty: that
+// handover was not seen).
+void gil_wait(Trainer& run, std::int64_t start_ns, int timeouts,
+              std::optional<std::int64_t> holder) {
+    std::int64_t ts = start_ns;
+    for (int t = 0; t < timeouts; ++t, ts += 5 * kMs + 20 * kUs) {
+        run.fixture.woken(run.thread, ts, 5 * kMs, 0,
+                          {.syscall_nr = kFutex, .context = WakeContext::kHardIrq, .gil = true});
+    }
+    run.fixture.woken(run.thread, ts, 30 * kUs, 10 * kUs,
+                      {.waker_thread_id = holder,
+                       .syscall_nr = kFutex,
+                       .context = holder ? WakeContext::kThread : WakeContext::kNone,
+                       .gil = true});
+}
+
+TEST_CASE("waits for the GIL blame its holder, through the timer's wakeups inside them",
+          "[analysis][actors][gil]") {
+    Trainer run;
+    auto metrics = run.fixture.thread(run.process, 141, "metrics");
+    run.fixture.thread(run.process, 142, "bystander");
+    run.steps();
+    for (int i = 0; i < kSteps; ++i) {
+        // One wait in four ends unseen: its holder is the thread seen handing the GIL over.
+        gil_wait(run, step_start(i) + 1100 * kUs, 1,
+                 i % 4 == 3 ? std::nullopt : std::optional<std::int64_t>(metrics));
+    }
+    run.fixture.snapshots(kEndNs, 50, 1);
+    auto d = run.diagnose_run();
+
+    CHECK(d.verdict.verdict_class == VerdictClass::kGilContended);
+    REQUIRE(!d.chains.empty());
+    const CausalChain& top = d.chains.front();
+    CHECK(top.actor.kind == CauseKind::kGilHolder);
+    CHECK(top.actor.name == "metrics");
+    CHECK(top.actor.tid == 141);
+    CHECK(effect(top, EffectKind::kWoken)->wait == WaitKind::kGil);
+    // The loop ends at the last step's synchronisation, before its wait; each wait's last sleep
+    // is 20 us asleep and 10 us waiting for a CPU.
+    constexpr int kInLoop = kSteps - 1;
+    CHECK(effect(top, EffectKind::kWoken)->ns == kInLoop * (5 * kMs + 20 * kUs));
+    CHECK(fact_count(top.facts, "handovers") == kInLoop - kInLoop / 4);
+    CHECK(chain_of(d, CauseKind::kInterrupt) == nullptr);
+    CHECK(recommends(top.recommendations, RecommendationKind::kGilWorkToProcess));
+    CHECK(recommends(top.recommendations, RecommendationKind::kReleaseGil));
+    CHECK(recommends(top.recommendations, RecommendationKind::kShorterSwitchInterval));
+    CHECK_FALSE(advises_workers(top.recommendations));
+}
+
+TEST_CASE("a wait for the GIL ends at a CUDA call: the sleeps after it are a new wait",
+          "[analysis][actors][gil]") {
+    Trainer run;
+    auto metrics = run.fixture.thread(run.process, 141, "metrics");
+    auto other = run.fixture.thread(run.process, 143, "other");
+    run.fixture.call(run.thread, op::kLaunchKernel, 0, 20 * kUs);
+    gil_wait(run, 100 * kUs, 2, metrics);  // [100 us, 10.17 ms)
+    run.fixture.call(run.thread, op::kLaunchKernel, 10'200 * kUs, 20 * kUs);
+    gil_wait(run, 10'300 * kUs, 1, other);  // ended by `other`, after the call
+    run.fixture.call(run.thread, op::kStreamSynchronize, 20 * kMs, 1 * kMs);
+    auto model = run.fixture.load(kEndNs);
+
+    const auto& sleeps = model.offcpu_by_thread[0];
+    REQUIRE(sleeps.size() == 5);
+    const int metrics_index = 1, other_index = 2;  // threads in the order they were written
+    REQUIRE(model.threads[metrics_index].tid == 141);
+    for (int i = 0; i < 3; ++i) {
+        CHECK(sleeps[static_cast<std::size_t>(i)].gil_holder_index == metrics_index);
+    }
+    CHECK(sleeps[3].gil_holder_index == other_index);
+    CHECK(sleeps[4].gil_holder_index == other_index);
+}
+
 TEST_CASE("sleeps ended by interrupts blame the disk and the timer, not the interrupted thread",
           "[analysis][actors]") {
     Trainer run;

@@ -91,15 +91,17 @@ void FixtureBuilder::blocked(std::int64_t thread_id, std::int64_t ts_ns, std::in
 
 void FixtureBuilder::woken(std::int64_t thread_id, std::int64_t ts_ns, std::int64_t dur_ns,
                            std::int64_t runq_wait_ns, const Wakeup& wakeup) {
-    REQUIRE(writer_->add_offcpu({.thread_id = thread_id,
-                                 .ts_ns = ts_ns,
-                                 .dur_ns = dur_ns,
-                                 .reason = tracedb::OffCpuReason::kBlocked,
-                                 .runq_wait_ns = runq_wait_ns,
-                                 .wake_context = wakeup.context,
-                                 .waker_thread_id = wakeup.waker_thread_id,
-                                 .syscall_nr = wakeup.syscall_nr,
-                                 .iowait = wakeup.iowait}));
+    REQUIRE(writer_->add_offcpu(
+        {.thread_id = thread_id,
+         .ts_ns = ts_ns,
+         .dur_ns = dur_ns,
+         .reason = tracedb::OffCpuReason::kBlocked,
+         .runq_wait_ns = runq_wait_ns,
+         .wake_context = wakeup.context,
+         .waker_thread_id = wakeup.waker_thread_id,
+         .syscall_nr = wakeup.syscall_nr,
+         .iowait = wakeup.iowait,
+         .waits_for = wakeup.gil ? tracedb::WaitsFor::kGil : tracedb::WaitsFor::kUnknown}));
 }
 
 void FixtureBuilder::sched_total(std::int64_t thread_id, std::int64_t oncpu_ns,

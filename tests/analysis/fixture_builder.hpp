@@ -56,6 +56,7 @@ class FixtureBuilder {
         std::int64_t syscall_nr = 0;
         bool iowait = false;
         tracedb::WakeContext context = tracedb::WakeContext::kThread;
+        bool gil = false;  // a wait for CPython's GIL (offcpu.waits_for)
     };
     void woken(std::int64_t thread_id, std::int64_t ts_ns, std::int64_t dur_ns,
                std::int64_t runq_wait_ns, const Wakeup& wakeup);
