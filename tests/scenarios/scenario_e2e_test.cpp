@@ -461,6 +461,39 @@ TEST_CASE("torch-lock-helper: the lock's holder is named, with no advice about w
     CHECK_FALSE(recommends(run.diagnosis, kWorkerAdvice));
 }
 
+TEST_CASE(
+    "torch-gil-holder: the GIL holder is named and the advice frees the GIL and adds no workers") {
+    const ScenarioRun run = check_scenario("torch-gil-holder");
+    INFO(run.diagnosis.dump(2));
+    CHECK(recommends(run.diagnosis, {"gil_work_to_process", "release_gil"}));
+    CHECK_FALSE(recommends(run.diagnosis, kWorkerAdvice));
+    // The timer's wakeups inside each wait are the wait's, not an actor of their own.
+    for (const auto& chain : run.diagnosis.at("chains")) {
+        CHECK(chain.at("actor").at("kind") != "interrupt");
+    }
+}
+
+TEST_CASE("torch-gil-holder with --stacks: the line the holder ran is named") {
+    causeway::testing::require_runtime_or_skip();
+    const ScenarioSpec spec =
+        causeway::testing::find_scenario(CAUSEWAY_SCENARIO_TABLE, "torch-gil-holder");
+    TempDir dir;
+    const std::string db = dir.file("stacks.db");
+    record(spec, db, {}, {"--stacks"});
+    auto diagnosis = nlohmann::json::parse(explain(db, true).out);
+    INFO("causeway explain --json:\n" << diagnosis.dump(2));
+    const auto& top = diagnosis.at("chains").at(0);
+    REQUIRE(top.at("root_cause_class") == "GIL-CONTENDED");
+    REQUIRE(top.contains("actor_line"));
+    const auto& line = top.at("actor_line");
+    CHECK_THAT(line.at("file").get<std::string>(),
+               Catch::Matchers::EndsWith("/tests/workloads/torch/torch_training.py"));
+    CHECK(line.at("function") == "summarise_metrics");
+    CHECK(line.at("line").get<std::int64_t>() > 0);
+    CHECK(explain(db, false).out.find("metrics holds the GIL at torch_training.py:") !=
+          std::string::npos);
+}
+
 TEST_CASE("torch-slow-worker: one slow worker with CPUs to spare gets more workers") {
     const ScenarioRun run = check_scenario("torch-slow-worker");
     INFO(run.diagnosis.dump(2));

@@ -17,12 +17,17 @@ Variants (--variant), and the fix --fixed applies to each:
   lock-helper  batches indexed directly; a helper thread named prep_locker holds the lock of
                statistics the loop reads every step while it computes them (GIL released), with
                CPUs to spare. Fixed: it computes outside the lock and only swaps the result in.
+  gil-holder   batches indexed directly; a helper thread named metrics runs pure Python half
+               of the time, in 40 ms rounds (it holds the GIL but for the interpreter's forced
+               switches), so after each CUDA call the loop waits to take the GIL back. Fixed: the metrics run in a process of their
+               own (multiprocessing), with the same work.
   slow-worker  one worker (num_workers=1) whose samples are expensive, on a machine with CPUs to
                spare: the trainer waits for its batches. Fixed: one worker per CPU.
 """
 
 import argparse
 import ctypes
+import multiprocessing
 import os
 import sys
 import threading
@@ -160,8 +165,40 @@ class StatsRefresher(threading.Thread):
             return self.stats
 
 
+METRICS_BURST_S = 0.04  # pure Python, then as long idle (waiting releases the GIL)
+
+
+def summarise_metrics(stop):
+    """Rounds of pure-Python work that never release the GIL by themselves (only the interpreter's
+    switch interval, sys.getswitchinterval() = 5 ms, makes it hand the GIL over), each followed by
+    as long a pause."""
+    name_this_thread("metrics")
+    history = list(range(2000))
+    while not stop.wait(METRICS_BURST_S):
+        end = time.monotonic() + METRICS_BURST_S
+        while time.monotonic() < end:
+            history = [value * 3 % 1009 for value in history]  # cw-line: metrics
+
+
+def start_metrics(in_own_process):
+    """The metrics helper: a thread of this process, or (the fix) a process of its own. Returns
+    the function that stops it."""
+    if in_own_process:
+        stop = multiprocessing.Event()
+        helper = multiprocessing.Process(target=summarise_metrics, args=(stop,), daemon=True)
+    else:
+        stop = threading.Event()
+        helper = threading.Thread(target=summarise_metrics, args=(stop,), daemon=True)
+    helper.start()
+
+    def finish():
+        stop.set()
+        helper.join()
+    return finish
+
+
 def batches_for(args, features, labels):
-    if args.variant in ("direct", "lock-helper"):
+    if args.variant in ("direct", "lock-helper", "gil-holder"):
         return direct_batches(features, args)
     if args.variant == "workers":
         dataset = CostlySamples(features, labels, args.per_sample_cpu_ns) if args.per_sample_cpu_ns else TensorDataset(features, labels)
@@ -172,7 +209,7 @@ def batches_for(args, features, labels):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--variant", choices=["workers", "direct", "lock-helper", "slow-worker"], default="workers")
+    parser.add_argument("--variant", choices=["workers", "direct", "lock-helper", "gil-holder", "slow-worker"], default="workers")
     parser.add_argument("--fixed", action="store_true", help="apply the variant's fix (see above)")
     parser.add_argument("--workers", type=int, default=2 * os.cpu_count(), help="num_workers of the workers variant")
     parser.add_argument("--duration", type=float, default=3.0, help="seconds of training")
@@ -200,6 +237,7 @@ def main():
     if args.variant == "lock-helper":
         refresher = StatsRefresher(args.hold_ops, compute_outside=args.fixed)
         refresher.start()
+    stop_metrics = start_metrics(in_own_process=args.fixed) if args.variant == "gil-holder" else None
 
     device = None
     steps = 0
@@ -221,6 +259,8 @@ def main():
         # active exception").
         refresher.stop.set()
         refresher.join()
+    if stop_metrics is not None:
+        stop_metrics()
     batches.close()  # the DataLoader shuts its workers down and reaps them
     print(f"torch_training variant={args.variant}{' fixed' if args.fixed else ''} steps={steps} seconds={elapsed:.3f}")
     print(f"throughput_batches_per_s={steps / elapsed:.1f}", flush=True)
