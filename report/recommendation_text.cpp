@@ -172,8 +172,13 @@ std::string recommendation_text(const analysis::CausalChain& chain,
                    (r.ratio("quota_cpus") > 0
                         ? ", now " + analysis::format_decimal(r.ratio("quota_cpus"), 2) + " CPUs"
                         : std::string()) +
-                   ", or drop the limit and keep the request: the thread waited, runnable, until "
-                   "the group's next quota period.";
+                   ", or drop the limit and keep the request" +
+                   (r.ratio("cpus_used_unthrottled") > 0
+                        ? " (while the quota let it run, the job used " +
+                              analysis::format_decimal(r.ratio("cpus_used_unthrottled"), 1) +
+                              " CPUs: request that many)"
+                        : std::string()) +
+                   ": the thread waited, runnable, until the group's next quota period.";
         case RecommendationKind::kGilWorkToProcess:
             return "Move " + gil_work(chain) +
                    " out of the training process, into a DataLoader worker or a "

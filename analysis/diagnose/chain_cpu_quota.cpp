@@ -54,15 +54,32 @@ void add_limit_facts(const ChainInputs& in, CausalChain& chain) {
     chain.facts.push_back({"throttled_ns", last.throttled_ns - (one ? 0 : first->throttled_ns)});
 }
 
+// The CPUs the traced tree ran on, on average, while its quota let it run: what it used over the
+// loop (its runnable threads not held off a CPU) over the share of the loop the GPU-driving
+// threads were not held off by the quota. 0 when the quota held them nearly all the time (nothing
+// to measure the rest by).
+double cpus_used_unthrottled(const ChainInputs& in, const Cause& cause) {
+    constexpr double kMinUnthrottledShare = 0.05;
+    const SystemContext& ctx = in.during_span;
+    const double unthrottled = 1.0 - std::min(1.0, in.share_of_span(cause.preempted_ns));
+    if (ctx.covered_ns <= 0 || unthrottled < kMinUnthrottledShare) {
+        return 0;
+    }
+    return ctx.runnable_tree_threads * (1.0 - ctx.tree_preempted_share) / unthrottled;
+}
+
 }  // namespace
 
-void describe_cpu_quota(const ChainInputs& in, const Cause& /*cause*/, CausalChain& chain) {
+void describe_cpu_quota(const ChainInputs& in, const Cause& cause, CausalChain& chain) {
     add_lost_cpu_symptom(in, chain);
     add_cpu_context_evidence(in, chain);
     add_limit_facts(in, chain);
     Recommendation raise{RecommendationKind::kRaiseCpuLimit};
     if (const FactParam* cpus = find_fact(chain.facts, "quota_cpus")) {
         raise.params.push_back(*cpus);
+    }
+    if (double used = cpus_used_unthrottled(in, cause); used > 0) {
+        raise.params.push_back({"cpus_used_unthrottled", used});
     }
     chain.recommendations.push_back(std::move(raise));
     chain.confidence = lost_cpu_confidence(in, chain.time_lost_share);

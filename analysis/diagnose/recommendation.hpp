@@ -39,7 +39,7 @@ enum class RecommendationKind {
     kLazyModuleLoading,       // the first kernel launch loads modules
     kMoveHostWork,            // the training thread's own work: into DataLoader workers or the GPU
     kCheaperHostWork,         // the training thread's own work: fewer, larger ops; CUDA graphs
-    kRaiseCpuLimit,           // {quota_cpus, where sampled}: its group's CPU quota throttled it
+    kRaiseCpuLimit,           // {quota_cpus where sampled, cpus_used_unthrottled where measured}
     kGilWorkToProcess,        // the GIL holder's Python work: into another process
     kReleaseGil,              // the GIL holder's Python work: code that releases the GIL
     kShorterSwitchInterval,   // {wait_ns, handovers}: a shorter sys.setswitchinterval

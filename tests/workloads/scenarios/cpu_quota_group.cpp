@@ -38,6 +38,7 @@ CpuQuotaGroup::CpuQuotaGroup(double cpus) {
         throw std::runtime_error("a CPU quota must be more than 0 CPUs");
     }
     const bool v1 = exists(std::string(kV1Root) + "/cpu.cfs_quota_us");
+    v1_ = v1;
     if (!v1 && !exists(std::string(kV2Root) + "/cpu.max") &&
         !exists(std::string(kV2Root) + "/cgroup.subtree_control")) {
         throw std::runtime_error(
@@ -58,6 +59,12 @@ CpuQuotaGroup::CpuQuotaGroup(double cpus) {
         write_file(path_ + "/cpu.max", std::to_string(quota_us) + " " + std::to_string(kPeriodUs));
     }
     write_file(path_ + "/cgroup.procs", std::to_string(::getpid()));
+}
+
+void CpuQuotaGroup::exempt_thread(long tid) const {
+    if (v1_) {
+        write_file(root_ + "/tasks", std::to_string(tid));
+    }
 }
 
 CpuQuotaGroup::~CpuQuotaGroup() {

@@ -16,8 +16,12 @@ class CpuQuotaGroup {
     CpuQuotaGroup& operator=(const CpuQuotaGroup&) = delete;
 
     const std::string& path() const { return path_; }
+    // Moves one thread of the process back to the hierarchy's root, out of the quota (cgroup v1,
+    // where a single thread can move; v2 keeps a process's threads in one domain group: nothing).
+    void exempt_thread(long tid) const;
 
   private:
+    bool v1_ = false;
     std::string root_;  // the hierarchy's root: where the process goes back to
     std::string path_;  // the group made for this process
 };
