@@ -95,19 +95,30 @@ Status read_loops(const ClickHouseClient& client, const std::string& job,
 
 Status read_causes(const ClickHouseClient& client, const std::string& job,
                    std::vector<NodeLoop>& nodes) {
-    std::string sql = "SELECT node, cause, toInt64(sum(lost_ns)) AS lost, any(verdict) FROM " +
-                      node_cause_table() + " WHERE " + visible_rows_condition(job) +
-                      " GROUP BY node, cause ORDER BY node, lost DESC, cause";
+    std::string sql =
+        "SELECT node, cause, toInt64(sum(lost_ns)) AS lost, any(verdict), "
+        "argMax(actor_kind, lost_ns), argMax(actor, lost_ns), argMax(container_runtime, lost_ns), "
+        "argMax(container_id, lost_ns), argMax(pod_uid, lost_ns), argMax(pod_qos, lost_ns) FROM " +
+        node_cause_table() + " WHERE " + visible_rows_condition(job) +
+        " GROUP BY node, cause ORDER BY node, lost DESC, cause";
     return for_each_row(
         client, sql, "the causes of job " + job, [&](RowBinaryReader& in) -> Status {
             std::string name;
             std::string verdict;
             NodeCause cause;
-            for (auto s : {take(in.string(), name), take(in.string(), cause.cause),
-                           take(in.int64(), cause.lost_ns), take(in.string(), verdict)}) {
+            analysis::ContainerIdentity container;
+            for (auto s :
+                 {take(in.string(), name), take(in.string(), cause.cause),
+                  take(in.int64(), cause.lost_ns), take(in.string(), verdict),
+                  take(in.string(), cause.actor_kind), take(in.string(), cause.actor),
+                  take(in.string(), container.runtime), take(in.string(), container.container_id),
+                  take(in.string(), container.pod_uid), take(in.string(), container.qos_class)}) {
                 if (!s) {
                     return s;
                 }
+            }
+            if (!container.container_id.empty() || !container.pod_uid.empty()) {
+                cause.container = std::move(container);
             }
             if (NodeLoop* node = find_node(nodes, name)) {
                 node->verdict = verdict;
@@ -142,11 +153,16 @@ void find_straggler(FleetOverview& overview) {
     if (slowest == nullptr) {
         return;
     }
-    Straggler straggler{
-        slowest->node, slowest->rank, slowest->loop_calls_per_s, slowest->verdict, 0, 0};
+    Straggler straggler{.node = slowest->node,
+                        .rank = slowest->rank,
+                        .loop_calls_per_s = slowest->loop_calls_per_s,
+                        .cause = slowest->verdict};
     if (!slowest->causes.empty() && slowest->causes.front().lost_ns > 0) {
-        straggler.cause = slowest->causes.front().cause;
-        straggler.cause_lost_ns = slowest->causes.front().lost_ns;
+        const NodeCause& top = slowest->causes.front();
+        straggler.cause = top.cause;
+        straggler.cause_lost_ns = top.lost_ns;
+        straggler.actor = top.actor;
+        straggler.container = top.container;
     }
     double median = median_rate(rates);
     straggler.slower_than_median_pct =

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/model/container_identity.hpp"
 #include "fleet/clickhouse_client.hpp"
 #include "tracedb/result.hpp"
 
@@ -17,6 +18,11 @@ namespace causeway::fleet {
 struct NodeCause {
     std::string cause;         // root-cause class of the node's chains (INPUT-BOUND, ...)
     std::int64_t lost_ns = 0;  // loop time those chains cost on the node (ns)
+    // The actor of the costliest of those chains, and its container and pod where its cgroup
+    // path names them.
+    std::string actor_kind{};  // '' for a node without chains
+    std::string actor{};
+    std::optional<analysis::ContainerIdentity> container{};
 };
 
 struct NodeLoop {
@@ -37,6 +43,8 @@ struct Straggler {
     std::string cause;  // its largest cause (its verdict when it has no chain)
     std::int64_t cause_lost_ns = 0;
     double slower_than_median_pct = 0;  // how much lower its rate is than the median node's (%)
+    std::string actor{};                // that cause's actor ('' without a chain)
+    std::optional<analysis::ContainerIdentity> container{};  // the actor's, where known
 };
 
 struct FleetOverview {

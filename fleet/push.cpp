@@ -214,26 +214,35 @@ Status push_node_causes(const ClickHouseClient& client, const tracedb::TraceRead
     RowBinaryWriter rows;
     const char* verdict = analysis::verdict_class_name(diagnosis.verdict.verdict_class);
     auto add_row = [&](std::uint64_t index, const char* cause, const std::string& root_cause,
-                       std::int64_t lost_ns) {
+                       std::int64_t lost_ns, const analysis::Actor* actor) {
         write_owner(rows, owner);
         rows.uint64(index);
         rows.string(cause);
         rows.string(root_cause);
         rows.int64(lost_ns);
         rows.string(verdict);
+        const analysis::ContainerIdentity none;
+        const auto& container = actor && actor->container ? *actor->container : none;
+        rows.string(actor ? analysis::cause_kind_name(actor->kind) : "");
+        rows.string(actor ? actor->name : "");
+        rows.string(container.runtime);
+        rows.string(container.container_id);
+        rows.string(container.pod_uid);
+        rows.string(container.qos_class);
     };
     for (std::size_t i = 0; i < diagnosis.chains.size(); ++i) {
         const auto& chain = diagnosis.chains[i];
         add_row(i, analysis::verdict_class_name(chain.root_cause_class), words.root_cause(chain),
-                chain.time_lost_ns);
+                chain.time_lost_ns, &chain.actor);
     }
     if (diagnosis.chains.empty()) {
         // A node with no chain still says what it is (HEALTHY, INSUFFICIENT-DATA).
-        add_row(0, verdict, words.verdict_summary(diagnosis), 0);
+        add_row(0, verdict, words.verdict_summary(diagnosis), 0, nullptr);
     }
     return client.insert_row_binary(
         node_cause_table(),
-        "job, node, push_id, attempt, chain_index, cause, root_cause, lost_ns, verdict",
+        "job, node, push_id, attempt, chain_index, cause, root_cause, lost_ns, verdict, "
+        "actor_kind, actor, container_runtime, container_id, pod_uid, pod_qos",
         rows.bytes());
 }
 

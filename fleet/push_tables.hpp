@@ -23,6 +23,13 @@
 //   root_cause    String  the chain's root cause in one sentence
 //   lost_ns       Int64   loop time the chain cost (ns)
 //   verdict       String  the node's verdict (the same on every row of a node)
+//   actor_kind    String  the chain's actor kind (dataloader_workers, gil_holder, ...); '' for a
+//                         node without chains
+//   actor         String  the actor's name (a process, thread, cgroup, 'GPU')
+//   container_runtime, container_id, pod_uid, pod_qos   String
+//                         the container and Kubernetes pod of the actor's processes where their
+//                         cgroup path names them (analysis/model/container_identity.hpp); ''
+//                         otherwise
 
 #include <string>
 

@@ -124,7 +124,9 @@ Result<SchemaStatements> schema_statements(const std::string& cluster) {
               "ReplacingMergeTree(version_ns)", "job, node", cluster);
     add_table(out, node_cause_table(),
               "job String, node String, push_id String, attempt UInt64, chain_index UInt64, "
-              "cause String, root_cause String, lost_ns Int64, verdict String",
+              "cause String, root_cause String, lost_ns Int64, verdict String, "
+              "actor_kind String, actor String, container_runtime String, container_id String, "
+              "pod_uid String, pod_qos String",
               "MergeTree", "job, node, push_id, attempt, chain_index", cluster);
     return out;
 }

@@ -27,14 +27,15 @@ std::string render_fleet(const fleet::FleetOverview& overview) {
                        " nodes\n" + table.render();
     if (overview.straggler) {
         const auto& s = *overview.straggler;
-        text += "Straggler: " + s.node +
-                (s.rank < 0 ? "" : " (rank " + std::to_string(s.rank) + ")") + ", GPU loop at " +
-                analysis::format_decimal(s.loop_calls_per_s, 1) + " calls/s, " +
-                analysis::format_decimal(s.slower_than_median_pct, 1) +
-                "% below the median node; cause: " + s.cause +
-                (s.cause_lost_ns > 0 ? " (" + analysis::format_duration(s.cause_lost_ns) + " lost)"
-                                     : "") +
-                "\n";
+        text +=
+            "Straggler: " + s.node + (s.rank < 0 ? "" : " (rank " + std::to_string(s.rank) + ")") +
+            ", GPU loop at " + analysis::format_decimal(s.loop_calls_per_s, 1) + " calls/s, " +
+            analysis::format_decimal(s.slower_than_median_pct, 1) +
+            "% below the median node; cause: " + s.cause +
+            (s.actor.empty() ? "" : " by " + s.actor + analysis::in_container_text(s.container)) +
+            (s.cause_lost_ns > 0 ? " (" + analysis::format_duration(s.cause_lost_ns) + " lost)"
+                                 : "") +
+            "\n";
         text += "Skew: the slowest node's loop runs " +
                 analysis::format_decimal(overview.skew_pct, 1) + "% slower than the fastest's.\n";
         text += "Next: causeway explain --clickhouse URL --job " + overview.job + " --node " +

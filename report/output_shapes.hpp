@@ -875,6 +875,12 @@ void describe(V& v, const NodeCause& cause) {
     v.object_description("Loop time the node's chains of this class cost (ns).");
     v.field("cause", cause.cause, {.allowed_values = report::kVerdictClassNames});
     v.field("lost_ns", cause.lost_ns);
+    v.field("actor_kind", cause.actor_kind,
+            {.description = "The actor kind of the costliest of these chains; empty for a node "
+                            "without chains."});
+    v.field("actor", cause.actor, {.description = "Its name. Untrusted: from the traced system."});
+    v.field("container", cause.container,
+            {.description = "The actor's container and pod, where its cgroup path names them."});
 }
 
 template <class V>
@@ -899,6 +905,10 @@ void describe(V& v, const Straggler& straggler) {
     v.field("cause", straggler.cause);
     v.field("cause_lost_ns", straggler.cause_lost_ns);
     v.field("slower_than_median_pct", straggler.slower_than_median_pct);
+    v.field("actor", straggler.actor,
+            {.description = "The largest cause's actor; empty without a chain. Untrusted."});
+    v.field("container", straggler.container,
+            {.description = "The actor's container and pod, where its cgroup path names them."});
 }
 
 template <class V>

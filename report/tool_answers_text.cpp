@@ -368,9 +368,10 @@ std::string to_text(const fleet::FleetOverview& overview) {
     if (overview.straggler) {
         const auto& s = *overview.straggler;
         text += fmt::format(
-            "Straggler: {} at {} loop calls/s ({}% below the median node), cause {}. Skew {}%.\n",
+            "Straggler: {} at {} loop calls/s ({}% below the median node), cause {}{}. Skew {}%.\n",
             s.node, format_decimal(s.loop_calls_per_s, 1),
             format_decimal(s.slower_than_median_pct, 1), s.cause,
+            s.actor.empty() ? "" : " by " + s.actor + analysis::in_container_text(s.container),
             format_decimal(overview.skew_pct, 1));
     }
     return text;

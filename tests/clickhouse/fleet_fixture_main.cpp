@@ -3,7 +3,9 @@
 //   gpu-bound: every 10 ms a pinned copy, a launch and an 8 ms synchronisation the thread sleeps
 //              in: the loop runs at 300 calls/s and the GPU is the limit.
 //   starved:   the same three calls every 20 ms, then 17 ms asleep on a pipe waiting for the
-//              next batch with idle CPUs: the DataLoader starves it (INPUT-BOUND, 150 calls/s).
+//              next batch with idle CPUs, which a feeder process outside the job writes from a
+//              docker container: it starves the loop (INPUT-BOUND by the feeder in container
+//              kFeederContainer, 150 calls/s).
 #include <cstdio>
 #include <string>
 
@@ -27,8 +29,15 @@ int fail(const std::string& what) {
     return 1;
 }
 
-// One iteration of the training loop at t0_ns; a failed write is returned.
-Status iteration(TraceWriter& w, std::int64_t thread, std::int64_t t0_ns, bool starved) {
+// The docker container of the starved node's feeder (its cgroup path names it).
+constexpr const char* kFeederContainer =
+    "3f2a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8";
+constexpr std::int64_t kRead = 0;  // x86-64 read(2): the sleep on the pipe
+
+// One iteration of the training loop at t0_ns; `feeder` ends the starved node's sleep. A failed
+// write is returned.
+Status iteration(TraceWriter& w, std::int64_t thread, std::int64_t feeder, std::int64_t t0_ns,
+                 bool starved) {
     Status s = w.add_cuda_call({.thread_id = thread,
                                 .op_id = kMemcpyAsync,
                                 .ts_ns = t0_ns,
@@ -56,7 +65,11 @@ Status iteration(TraceWriter& w, std::int64_t thread, std::int64_t t0_ns, bool s
                              .ts_ns = t0_ns + 1500 * kUs,
                              .dur_ns = 17 * kMs,
                              .reason = OffCpuReason::kBlocked,
-                             .runq_wait_ns = 50 * kUs});
+                             .runq_wait_ns = 50 * kUs,
+                             .wake_context = WakeContext::kThread,
+                             .waker_thread_id = feeder,
+                             .syscall_nr = kRead,
+                             .iowait = false});
     }
     // Asleep inside the synchronisation: the GPU is busy.
     return w.add_offcpu({.thread_id = thread,
@@ -92,9 +105,24 @@ int main(int argc, char** argv) {
     if (!thread) {
         return fail(thread.error().message);
     }
+    auto feeder_process = w.add_process({.pid = 300, .comm = "feeder", .in_tree = false});
+    if (!feeder_process) {
+        return fail(feeder_process.error().message);
+    }
+    auto feeder = w.add_thread({.tid = 300, .process_id = *feeder_process, .comm = "feeder"});
+    if (!feeder) {
+        return fail(feeder.error().message);
+    }
+    if (auto s = w.add_cgroup_sample({.ts_ns = 0,
+                                      .process_id = *feeder_process,
+                                      .version = 2,
+                                      .path = std::string("/docker/") + kFeederContainer});
+        !s) {
+        return fail(s.error().message);
+    }
     std::int64_t period_ns = starved ? 20 * kMs : 10 * kMs;
     for (int i = 0; i < kIterations; ++i) {
-        if (auto s = iteration(w, *thread, i * period_ns, starved); !s) {
+        if (auto s = iteration(w, *thread, *feeder, i * period_ns, starved); !s) {
             return fail(s.error().message);
         }
     }

@@ -74,6 +74,15 @@ echo "== fleet names the starved node and its cause"
 [[ "$(jq -r '.straggler.rank' "$work/fleet.json")" == 2 ]] || fail "straggler rank is not 2"
 [[ "$(jq -r '.straggler.cause' "$work/fleet.json")" == INPUT-BOUND ]] ||
     fail "the straggler's cause is not INPUT-BOUND"
+# Its cause's actor, a feeder process outside the job, with the docker container it runs in.
+[[ "$(jq -r '.straggler.actor' "$work/fleet.json")" == feeder ]] ||
+    fail "the straggler's actor is not the feeder"
+[[ "$(jq -r '.straggler.container.container_id' "$work/fleet.json")" == 3f2a1b2c3d4e* ]] ||
+    fail "the feeder's container is not named"
+[[ "$(jq -r '.nodes[] | select(.node == "node-3") | .causes[0].actor_kind' "$work/fleet.json")" == \
+    processes_outside ]] || fail "node-3's cause has no actor kind"
+"$causeway" fleet --clickhouse "$SHARD1_URL" --job train-1 | grep -q "by feeder in container 3f2a1b2c3d4e" ||
+    fail "the fleet text does not name the feeder's container"
 [[ "$(jq -r '[.nodes[] | select(.node != "node-3") | .verdict] | unique | join(",")' \
     "$work/fleet.json")" == GPU-BOUND ]] || fail "the other nodes are not GPU-BOUND"
 # 300 loop calls/s on the healthy nodes against 150 on the starved one: the skew is about half.

@@ -81,12 +81,30 @@ TEST_CASE("fleet JSON matches the get_fleet_overview output schema", "[fleet][un
     auto schema = causeway::server::tool_schema("get_fleet_overview.output.json");
     FleetOverview overview;
     overview.job = "train-1";
-    overview.nodes.push_back(
-        {"node-1", 0, 600, 2'000'000'000, 300, 600, "GPU-BOUND", {{"GPU-BOUND", 1'600'000'000}}});
+    const causeway::analysis::ContainerIdentity pod{
+        .runtime = "containerd",
+        .container_id = std::string(64, 'a'),
+        .pod_uid = "7c1e0d9a-1111-2222-3333-444455556666",
+        .qos_class = "Burstable"};
+    const NodeCause device{.cause = "GPU-BOUND",
+                           .lost_ns = 1'600'000'000,
+                           .actor_kind = "device",
+                           .actor = "GPU",
+                           .container = pod};
+    overview.nodes.push_back({"node-1", 0, 600, 2'000'000'000, 300, 600, "GPU-BOUND", {device}});
     overview.nodes.push_back({"node-2", -1, 0, 0, 0, 0, "INSUFFICIENT-DATA", {}});
     CHECK(causeway::server::schema_violation(schema, causeway::report::to_json(overview)) == "");
-    overview.straggler = Straggler{"node-1", 0, 300, "GPU-BOUND", 1'600'000'000, 0};
+    overview.straggler = Straggler{.node = "node-1",
+                                   .rank = 0,
+                                   .loop_calls_per_s = 300,
+                                   .cause = "GPU-BOUND",
+                                   .cause_lost_ns = 1'600'000'000,
+                                   .slower_than_median_pct = 0,
+                                   .actor = "GPU",
+                                   .container = pod};
     auto json = causeway::report::to_json(overview);
     CHECK(causeway::server::schema_violation(schema, json) == "");
     CHECK(json["nodes"][1]["rank"].is_null());
+    CHECK(json["nodes"][0]["causes"][0]["container"]["pod_uid"] == pod.pod_uid);
+    CHECK(json["straggler"]["container"]["qos_class"] == "Burstable");
 }
