@@ -1,5 +1,8 @@
 #include "collector/cgroup_limits.hpp"
 
+#include <sched.h>
+
+#include <memory>
 #include <vector>
 
 #include "collector/text_files.hpp"
@@ -147,6 +150,18 @@ std::optional<tracedb::CgroupSampleRecord> cgroup_sample(const std::string& cgro
         sample.throttled_ns = *usec * 1000;
     }
     return sample;
+}
+
+std::optional<std::int64_t> cpus_allowed(int pid) {
+    // Sized for any CPU count the kernel supports (CONFIG_NR_CPUS is at most 8192).
+    constexpr int kMaxCpus = 8192;
+    const std::size_t bytes = CPU_ALLOC_SIZE(kMaxCpus);
+    std::unique_ptr<cpu_set_t, void (*)(cpu_set_t*)> set(CPU_ALLOC(kMaxCpus),
+                                                         [](cpu_set_t* s) { CPU_FREE(s); });
+    if (!set || ::sched_getaffinity(pid, bytes, set.get()) != 0) {
+        return std::nullopt;
+    }
+    return CPU_COUNT_S(bytes, set.get());
 }
 
 }  // namespace causeway::collector

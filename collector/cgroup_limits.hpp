@@ -28,4 +28,8 @@ CgroupMounts parse_cgroup_mounts(const std::string& mounts_text);
 std::optional<tracedb::CgroupSampleRecord> cgroup_sample(const std::string& cgroup_text,
                                                          const CgroupMounts& mounts);
 
+// How many CPUs process `pid` may run on (its main thread's affinity: a cpuset's cpuset.cpus, a
+// taskset); std::nullopt when it cannot be read (the process exited).
+std::optional<std::int64_t> cpus_allowed(int pid);
+
 }  // namespace causeway::collector

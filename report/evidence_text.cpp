@@ -130,6 +130,12 @@ std::string evidence_text(const analysis::Evidence& e) {
         case EvidenceKind::kCpuBusyOfCpus:
             return "CPUs were " + format_decimal(e.value, 0) + "% busy during the loop (" +
                    std::to_string(fact_count(p, "cpus")) + " CPUs)";
+        case EvidenceKind::kCpusAllowed:
+            return "the GPU-driving process may run on " + count_of(e) + " of the machine's " +
+                   std::to_string(fact_count(p, "cpus")) +
+                   " CPUs (its cpuset or CPU affinity), with " +
+                   format_decimal(fact_ratio(p, "runnable_threads"), 1) +
+                   " threads of the tree runnable on average";
         case EvidenceKind::kTreePreemptedShare:
             return "the tree's threads were preempted " + pct + " of the time they were runnable";
         case EvidenceKind::kDataLoaderWorkers:

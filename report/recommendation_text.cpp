@@ -179,6 +179,12 @@ std::string recommendation_text(const analysis::CausalChain& chain,
                               " CPUs: request that many)"
                         : std::string()) +
                    ": the thread waited, runnable, until the group's next quota period.";
+        case RecommendationKind::kWiderCpuset:
+            return "The job may run on only " + std::to_string(r.count("cpus_allowed")) +
+                   " of the machine's " + std::to_string(r.count("cpus")) +
+                   " CPUs (its cpuset.cpus, or a taskset/numactl pinning): give it more (a wider "
+                   "cpuset; in Kubernetes more CPUs under the static CPU manager policy) or drop "
+                   "the pinning, so its threads stop taking turns on the same CPUs.";
         case RecommendationKind::kGilWorkToProcess:
             return "Move " + gil_work(chain) +
                    " out of the training process, into a DataLoader worker or a "

@@ -1,8 +1,9 @@
 -- Causeway trace database, schema version 5.
 --
--- Version 5 added offcpu.waits_for (a sleep that was a wait for CPython's GIL) and
+-- Version 5 added offcpu.waits_for (a sleep that was a wait for CPython's GIL),
 -- switch_out_stack role 2 (the Python stack of the thread that handed the GIL to a GPU-driving
--- thread). Version 4 files have neither: their waits for the GIL read as futex sleeps.
+-- thread) and cgroup_sample.cpus_allowed (the CPUs a cpuset or affinity lets a traced process
+-- use). Version 4 files have none of them: their waits for the GIL read as futex sleeps.
 --
 -- Version 4 added cgroup_sample: the cgroup of each traced process and the CPU quota that limits
 -- it, sampled once a second, and of each process outside the tree once, as first seen. Version 3 files have none: a CPU quota's throttling is still seen
@@ -252,7 +253,11 @@ CREATE TABLE cgroup_sample (
     period_us    INTEGER,                        -- its period (us)
     nr_periods   INTEGER,                        -- its cpu.stat so far: periods with runnable
     nr_throttled INTEGER,                        -- tasks, of which throttled,
-    throttled_ns INTEGER                         -- and the time its tasks were throttled (ns)
+    throttled_ns INTEGER,                        -- and the time its tasks were throttled (ns)
+    cpus_allowed INTEGER                         -- traced processes: the CPUs it may run on (its
+                                                 -- affinity, which its cpuset.cpus or a taskset
+                                                 -- narrows); NULL when not read (schema 4, a
+                                                 -- process outside the tree)
 );
 CREATE INDEX cgroup_sample_by_process ON cgroup_sample (process_id, ts_ns);
 

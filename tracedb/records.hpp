@@ -120,6 +120,7 @@ struct CgroupSampleRecord {
     std::optional<std::int64_t> nr_periods{};
     std::optional<std::int64_t> nr_throttled{};
     std::optional<std::int64_t> throttled_ns{};
+    std::optional<std::int64_t> cpus_allowed{};  // its affinity's CPUs; traced processes only
 };
 
 struct SnapshotRecord {

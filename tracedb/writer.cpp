@@ -162,8 +162,8 @@ Status TraceWriter::prepare_statements() {
          "bytes = bytes + excluded.bytes"},
         {&add_cgroup_sample_,
          "INSERT INTO cgroup_sample (ts_ns, process_id, version, path, limit_path, quota_us, "
-         "period_us, nr_periods, nr_throttled, throttled_ns) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, "
-         "?)"},
+         "period_us, nr_periods, nr_throttled, throttled_ns, cpus_allowed) VALUES (?, ?, ?, ?, ?, "
+         "?, ?, ?, ?, ?, ?)"},
         {&insert_snapshot_,
          "INSERT OR REPLACE INTO system_snapshot (ts_ns, cpu_busy_pct, cpu_user_pct, "
          "cpu_system_pct, cpu_iowait_pct, mem_total_bytes, mem_available_bytes, load1, "
@@ -464,6 +464,7 @@ Status TraceWriter::add_cgroup_sample(const CgroupSampleRecord& r) {
     s.bind(8, r.nr_periods);
     s.bind(9, r.nr_throttled);
     s.bind(10, r.throttled_ns);
+    s.bind(11, r.cpus_allowed);
     return run(s);
 }
 

@@ -3,6 +3,8 @@
 // off-CPU intervals. Switches of other threads are never evidence: a thread that was not
 // preempted is not contended.
 #include <algorithm>
+#include <map>
+#include <optional>
 
 #include "analysis/diagnose/chain_builders.hpp"
 #include "analysis/model/saturating.hpp"
@@ -152,6 +154,49 @@ void add_cpu_context_evidence(const ChainInputs& in, CausalChain& chain) {
     }
 }
 
+namespace {
+
+// The fewest CPUs the GPU-driving threads' processes were allowed (cpuset, affinity) at their
+// latest samples; std::nullopt when not recorded.
+std::optional<std::int64_t> gpu_processes_cpus_allowed(const ChainInputs& in) {
+    std::map<int, std::int64_t> latest;  // by process
+    for (const ThreadAccount& primary : in.accounting.primary) {
+        latest.emplace(
+            in.model.threads[static_cast<std::size_t>(primary.thread_index)].process_index, 0);
+    }
+    for (const CgroupSample& sample : in.model.cgroup_samples) {  // in time order
+        auto it = latest.find(sample.process_index);
+        if (it != latest.end() && sample.cpus_allowed) {
+            it->second = *sample.cpus_allowed;
+        }
+    }
+    std::optional<std::int64_t> fewest;
+    for (const auto& [process, cpus] : latest) {
+        if (cpus > 0 && (!fewest || cpus < *fewest)) {
+            fewest = cpus;
+        }
+    }
+    return fewest;
+}
+
+// A job pinned to fewer CPUs than the machine has, which keeps more threads runnable than it
+// may use: its threads take turns on its CPUs while the others idle.
+void recommend_wider_cpuset(const ChainInputs& in, CausalChain& chain) {
+    const auto allowed = gpu_processes_cpus_allowed(in);
+    const std::int64_t cpus = in.model.session.cpu_count;
+    const double runnable = in.during_span.runnable_tree_threads;
+    if (!allowed || *allowed >= cpus || runnable <= static_cast<double>(*allowed)) {
+        return;
+    }
+    chain.evidence.push_back(make_evidence(EvidenceKind::kCpusAllowed,
+                                           static_cast<double>(*allowed),
+                                           {{"cpus", cpus}, {"runnable_threads", runnable}}));
+    chain.recommendations.push_back(
+        {RecommendationKind::kWiderCpuset, {{"cpus_allowed", *allowed}, {"cpus", cpus}}});
+}
+
+}  // namespace
+
 void describe_cpu_contention(const ChainInputs& in, const Cause& cause, CausalChain& chain) {
     const CallAccounting& acc = in.accounting;
     double share = chain.time_lost_share;
@@ -178,6 +223,7 @@ void describe_cpu_contention(const ChainInputs& in, const Cause& cause, CausalCh
         default:
             break;
     }
+    recommend_wider_cpuset(in, chain);
     chain.confidence = lost_cpu_confidence(in, share);
 }
 

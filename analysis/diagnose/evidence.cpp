@@ -40,6 +40,8 @@ KeyUnit evidence_key_unit(EvidenceKind kind) {
             return {"cpu_busy_pct", "pct"};
         case EvidenceKind::kPageableBytesShare:
             return {"pageable_bytes_share", "ratio"};
+        case EvidenceKind::kCpusAllowed:
+            return {"cpus_allowed", "count"};
         case EvidenceKind::kCopyThroughput:
             return {"copy_throughput", "bytes_per_s"};
         case EvidenceKind::kSmallCopiesShare:

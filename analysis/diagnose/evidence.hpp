@@ -39,6 +39,7 @@ enum class EvidenceKind {
     kPageAllocsRate,                 // {overall_per_s, during_slow_calls: 0/1}
     kSystemCpuBusy,                  // {procs_running}
     kDataLoaderWorkersOverRun,       // {cpus, workers_seen}
+    kCpusAllowed,                    // {cpus, runnable_threads}: a cpuset or affinity narrows it
     // INPUT-BOUND and LOCK-CONTENDED
     kCpuBusyOfCpus,             // {cpus}
     kTreePreemptedShare,        // of the time the tree's threads were runnable

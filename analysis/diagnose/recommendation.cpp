@@ -68,6 +68,8 @@ const char* recommendation_kind_name(RecommendationKind kind) {
             return "release_gil";
         case RecommendationKind::kShorterSwitchInterval:
             return "shorter_switch_interval";
+        case RecommendationKind::kWiderCpuset:
+            return "wider_cpuset";
     }
     return "unknown";
 }

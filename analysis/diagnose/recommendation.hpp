@@ -43,7 +43,8 @@ enum class RecommendationKind {
     kGilWorkToProcess,        // the GIL holder's Python work: into another process
     kReleaseGil,              // the GIL holder's Python work: code that releases the GIL
     kShorterSwitchInterval,   // {wait_ns, handovers}: a shorter sys.setswitchinterval
-    kLast = kShorterSwitchInterval,  // the schemas list every kind up to this one (report/)
+    kWiderCpuset,             // {cpus_allowed, cpus}: pinned to fewer CPUs than it keeps busy
+    kLast = kWiderCpuset,     // the schemas list every kind up to this one (report/)
 };
 
 // 'index_in_memory', 'fewer_workers', ... (stable: programs read it).

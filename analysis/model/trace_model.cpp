@@ -423,8 +423,12 @@ Status load_cgroup_samples(const Database& db, std::int64_t schema_version, Trac
     }
     return for_each_row(
         db, "cgroup_sample",
-        "SELECT ts_ns, process_id, version, path, limit_path, quota_us, period_us, nr_periods, "
-        "nr_throttled, throttled_ns FROM cgroup_sample ORDER BY ts_ns",
+        schema_version >= 5
+            ? "SELECT ts_ns, process_id, version, path, limit_path, quota_us, period_us, "
+              "nr_periods, nr_throttled, throttled_ns, cpus_allowed FROM cgroup_sample ORDER BY "
+              "ts_ns"
+            : "SELECT ts_ns, process_id, version, path, limit_path, quota_us, period_us, "
+              "nr_periods, nr_throttled, throttled_ns, NULL FROM cgroup_sample ORDER BY ts_ns",
         [&](const Statement& row) {
             CgroupSample sample{.ts_ns = row.column_int64(0),
                                 .process_index = lookup(process_index, row.column_int64(1)),
@@ -435,13 +439,19 @@ Status load_cgroup_samples(const Database& db, std::int64_t schema_version, Trac
                                 .period_us = row.column_int64(6),
                                 .nr_periods = row.column_int64(7),
                                 .nr_throttled = row.column_int64(8),
-                                .throttled_ns = row.column_int64(9)};
+                                .throttled_ns = row.column_int64(9),
+                                .cpus_allowed = row.column_optional_int64(10)};
             // A sample of an unknown process, or with impossible values, says nothing.
             if (sample.process_index < 0 || !plausible.time(sample.ts_ns) ||
                 !plausible.amount(sample.quota_us) || !plausible.amount(sample.period_us) ||
                 !plausible.amount(sample.nr_periods) || !plausible.amount(sample.nr_throttled) ||
                 !plausible.amount(sample.throttled_ns)) {
                 return;
+            }
+            constexpr std::int64_t kMostCpus = 1 << 16;
+            if (sample.cpus_allowed &&
+                (*sample.cpus_allowed < 1 || *sample.cpus_allowed > kMostCpus)) {
+                sample.cpus_allowed.reset();  // impossible: not known
             }
             // In time order: the process's latest group is the one it is named by.
             ProcessInfo& process = model.processes[static_cast<std::size_t>(sample.process_index)];

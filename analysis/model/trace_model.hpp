@@ -237,6 +237,8 @@ struct CgroupSample {
     std::int64_t nr_periods = 0;
     std::int64_t nr_throttled = 0;
     std::int64_t throttled_ns = 0;
+    // The CPUs the process may run on (cpuset, affinity); std::nullopt when not recorded.
+    std::optional<std::int64_t> cpus_allowed{};
 
     double quota_cpus() const {
         return period_us > 0 ? static_cast<double>(quota_us) / static_cast<double>(period_us) : 0;

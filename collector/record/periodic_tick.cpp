@@ -29,24 +29,27 @@ LossCounters Recorder::losses() const {
 // Each live traced process's cgroup and CPU limit (a process that exits meanwhile is skipped), and
 // each process outside the tree first seen since the last tick.
 Status Recorder::sample_cgroups(std::int64_t now_ns) {
-    auto add = [&](std::int64_t process_id, const std::string& cgroup_text) -> Status {
+    auto add = [&](std::int64_t process_id, const std::string& cgroup_text,
+                   std::optional<std::int64_t> allowed) -> Status {
         auto sample = cgroup_sample(cgroup_text, cgroup_mounts_);
         if (!sample) {
             return Ok{};
         }
         sample->ts_ns = now_ns;
         sample->process_id = process_id;
+        sample->cpus_allowed = allowed;
         return writer_.add_cgroup_sample(*sample);
     };
     for (const auto& [tgid, id] : registry_.live_traced()) {
-        if (auto status = add(id, read_text_file("/proc/" + std::to_string(tgid) + "/cgroup"));
+        if (auto status = add(id, read_text_file("/proc/" + std::to_string(tgid) + "/cgroup"),
+                              cpus_allowed(static_cast<int>(tgid)));
             !status) {
             return status;
         }
     }
     // Processes outside the tree once, as they were first seen: which container took the CPU.
     for (const auto& outside : registry_.take_outside_cgroups()) {
-        if (auto status = add(outside.process_id, outside.cgroup_text); !status) {
+        if (auto status = add(outside.process_id, outside.cgroup_text, std::nullopt); !status) {
             return status;
         }
     }

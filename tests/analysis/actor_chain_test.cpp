@@ -209,6 +209,38 @@ TEST_CASE("a thread of the trainer that feeds the workers belongs to the DataLoa
     }));
 }
 
+TEST_CASE("threads of a job pinned to one CPU of two take turns on it: widen its cpuset",
+          "[analysis][actors]") {
+    Trainer run;
+    auto omp_a = run.fixture.thread(run.process, 120, "omp_a");
+    auto omp_b = run.fixture.thread(run.process, 121, "omp_b");
+    run.steps();
+    for (int i = 0; i < kSteps; ++i) {
+        run.fixture.preempted(run.thread, step_start(i) + 1500 * kUs, 3 * kMs,
+                              i % 2 == 0 ? omp_a : omp_b);
+    }
+    // Each helper thread keeps busy most of the run: with the trainer, more runnable threads
+    // than the process has CPUs.
+    run.fixture.sched_total(omp_a, kEndNs * 9 / 10);
+    run.fixture.sched_total(omp_b, kEndNs * 9 / 10);
+    // Its cpuset (or taskset) lets the process use CPU 0 only, on a 2-CPU machine.
+    REQUIRE(run.fixture.writer().add_cgroup_sample(
+        {.ts_ns = 0, .process_id = run.process, .version = 2, .path = "/", .cpus_allowed = 1}));
+    run.fixture.snapshots(kEndNs, 50, 3);
+    auto d = run.diagnose_run();
+
+    const CausalChain* threads = chain_of(d, CauseKind::kTreeThreads);
+    REQUIRE(threads != nullptr);
+    CHECK(threads->root_cause_class == VerdictClass::kCpuContended);
+    const Recommendation* wider =
+        find_recommendation(threads->recommendations, RecommendationKind::kWiderCpuset);
+    REQUIRE(wider != nullptr);
+    CHECK(wider->count("cpus_allowed") == 1);
+    CHECK(wider->count("cpus") == 2);
+    CHECK(std::any_of(threads->evidence.begin(), threads->evidence.end(),
+                      [](const Evidence& e) { return e.kind == EvidenceKind::kCpusAllowed; }));
+}
+
 TEST_CASE("a lock held by another thread names the holder, not the DataLoader",
           "[analysis][actors]") {
     Trainer run;

@@ -1,6 +1,7 @@
 // A thread in a cgroup with a CPU quota spins on one CPU beside a hog from outside the tree. Its
 // switch-outs when the quota ran out are recorded as throttled (offcpu.reason 2), apart from the
-// ones where the hog took its CPU (reason 0), although the hog usually got the CPU then too.
+// ones where the hog took its CPU (reason 0), although the hog usually got the CPU then too. And
+// the CPUs a traced process may use (a cpuset's, an affinity's) are sampled with its group.
 #include <signal.h>
 
 #include <catch2/catch.hpp>
@@ -45,4 +46,23 @@ TEST_CASE("a thread stopped by its cgroup's CPU quota is recorded as throttled, 
     // The exact totals count it as runnable: at least the stored intervals of both kinds.
     CHECK(query_int(trace, "SELECT preempted_ns FROM thread_sched_total WHERE thread_id = " +
                                spinner) >= offcpu_ns(0) + offcpu_ns(2));
+}
+
+TEST_CASE("the CPUs a traced process may run on are sampled with its cgroup") {
+    require_runtime_or_skip();
+    TempDir dir;
+    std::string db = dir.file("pinned.db");
+    // taskset pins itself to CPU 0 and execs sleep: the traced process keeps that affinity (a
+    // cpuset.cpus of one CPU narrows it the same way).
+    auto run = run_collector({"--db", db, "--quiet", "--", "taskset", "-c", "0", "sleep", "1.5"},
+                             dir.path());
+    INFO(run.stderr_text);
+    REQUIRE(run.exited_ok());
+    auto trace = open_trace(db);
+    CHECK(query_int(trace,
+                    "SELECT count(*) FROM cgroup_sample s JOIN process p ON p.id = s.process_id "
+                    "WHERE p.in_tree = 1 AND s.cpus_allowed = 1") > 0);
+    CHECK(query_int(trace,
+                    "SELECT count(*) FROM cgroup_sample s JOIN process p ON "
+                    "p.id = s.process_id WHERE p.in_tree = 1 AND s.cpus_allowed > 1") == 0);
 }
