@@ -350,7 +350,8 @@ std::string speedup_text(const analysis::CriticalPathCost& cost) {
                             : " (" + analysis::format_decimal(cost.speedup_low, 1) + "-" +
                                   x(cost.speedup_high) + ")";
     return std::string(cost.device_twice_as_fast ? "a device twice as fast" : "removing this") +
-           ": about " + x(cost.speedup) + range;
+           ": about " + x(cost.speedup) + range +
+           (cost.upper_bound ? ", the most pinning can give (pinned copies still DMA)" : "");
 }
 
 std::string critical_path_text(const analysis::CriticalPathCost& cost) {

@@ -473,6 +473,10 @@ void describe(V& v, const CriticalPathCost& c) {
                             "work (a faster device: at none)."});
     v.field("predicted_speedup_high", c.speedup_high,
             {.description = "With those periods at none (a faster device: at their most)."});
+    v.field("upper_bound", c.upper_bound,
+            {.description = "True when the advised fix removes only part of the cause (pinned "
+                            "copies still DMA, at a bandwidth a trace of pageable copies does not "
+                            "hold): the speed-up is the most that fix can give."});
     v.field("text", report::critical_path_text(c));
 }
 

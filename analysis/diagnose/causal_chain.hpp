@@ -144,6 +144,9 @@ struct CriticalPathCost {
     double speedup_low = 1.0;
     double speedup_high = 1.0;
     bool device_twice_as_fast = false;  // the prediction is for a 2x faster device, not removal
+    // The advised fix removes only part of the cause (pinned copies still DMA, at a bandwidth a
+    // trace of pageable copies does not hold): the prediction is the most it can give.
+    bool upper_bound = false;
 };
 
 struct CausalChain {

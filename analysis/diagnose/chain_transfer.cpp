@@ -43,6 +43,9 @@ std::optional<CausalChain> transfer_chain(const ChainInputs& in) {
                                            {{"small_copy_bytes", kSmallCopyBytes}}));
     if (pageable >= 0.5) {
         chain.recommendations.push_back({RecommendationKind::kPinnedCopies});
+        if (chain.critical_path) {
+            chain.critical_path->upper_bound = true;
+        }
     }
     if (small >= 0.5 && acc.copy_calls >= 100) {
         chain.recommendations.push_back(

@@ -403,7 +403,13 @@ TEST_CASE("noisy-neighbour: CPU-CONTENDED by noisy_hog outside the tree, faster 
 }
 
 TEST_CASE("pageable-transfer: TRANSFER-BOUND, pinned memory is faster") {
-    check_scenario("pageable-transfer");
+    const ScenarioRun run = check_scenario("pageable-transfer");
+    INFO(run.diagnosis.dump(2));
+    // Pinning keeps the DMA: the chain says its prediction is the most pinning can give.
+    const auto& top = run.diagnosis.at("chains").at(0);
+    CHECK(top.at("critical_path").at("upper_bound") == true);
+    CHECK(top.at("critical_path").at("text").get<std::string>().find("the most pinning can give") !=
+          std::string::npos);
 }
 
 TEST_CASE("allocator-churn: ALLOCATION-CHURN, allocating once is faster") {
