@@ -42,8 +42,10 @@ int main(int argc, char** argv) {
         "or CAP_BPF + CAP_PERFMON.");
     record_cmd->add_option("--db", options.db_path, "Trace DB to create (must not exist)")
         ->required();
-    record_cmd->add_option("--pid", options.pids,
-                           "Trace this running process and its descendants (repeatable)");
+    record_cmd
+        ->add_option("--pid", options.pids,
+                     "Trace this running process and its descendants (repeatable)")
+        ->allow_extra_args(false);
     record_cmd->add_option("--duration", options.duration_s,
                            "Stop after this many seconds (default: when the command or the "
                            "processes exit, or on Ctrl-C). A command started by the collector "
@@ -53,9 +55,11 @@ int main(int argc, char** argv) {
     record_cmd->add_option("--kill-after", options.kill_after_s,
                            "Seconds between the SIGTERM and the SIGKILL that end a command still "
                            "running when the recording stops (default 5)");
-    record_cmd->add_option("--cuda-lib", options.cuda_libs,
-                           "A libcudart/libcuda file (or folder) to attach to, besides the ones "
-                           "found automatically (repeatable)");
+    record_cmd
+        ->add_option("--cuda-lib", options.cuda_libs,
+                     "A libcudart/libcuda file (or folder) to attach to, besides the ones "
+                     "found automatically (repeatable)")
+        ->allow_extra_args(false);
     record_cmd->add_option("--offcpu-floor", offcpu_floor,
                            "Store off-CPU intervals at least this long, e.g. 50us (shorter ones "
                            "are only counted in the per-thread totals)");

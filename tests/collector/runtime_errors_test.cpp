@@ -113,3 +113,17 @@ TEST_CASE("symbols a library does not export are info, not missing probes") {
                     "SELECT value FROM data_quality WHERE source = 'probes' AND counter = "
                     "'required_missing'") == 0);
 }
+
+TEST_CASE("options after -- are the command's own also when --cuda-lib and --pid come before") {
+    require_runtime_or_skip();
+    TempDir dir;
+    // --cuda-lib and --pid are repeatable: each takes one value, so `--` still ends the
+    // collector's options and `-c` reaches the shell.
+    std::string runtime = std::string(FAKECUDA_DIR) + "/libcudart.so.13";
+    auto run = run_collector({"--db", dir.file("x.db"), "--quiet", "--cuda-lib", runtime,
+                              "--cuda-lib", runtime, "--", "/bin/sh", "-c", "exit 0"},
+                             dir.path());
+    INFO(run.stderr_text);
+    CHECK(run.exited_ok());
+    CHECK(std::filesystem::exists(dir.file("x.db")));
+}
