@@ -86,6 +86,13 @@ std::string recommendation_text(const analysis::CausalChain& chain,
                    analysis::format_decimal(r.ratio("idle_cpus"), 1) + " of " +
                    std::to_string(r.count("cpus")) +
                    " CPUs were idle while the training thread waited), or raise prefetch_factor.";
+        case RecommendationKind::kWorkersOutnumberCpus:
+            return "More workers will not help: " + std::to_string(r.count("num_workers")) +
+                   " workers already outnumber the " + std::to_string(r.count("cpus")) +
+                   " CPUs, and about " + analysis::format_decimal(r.ratio("idle_cpus"), 1) +
+                   " CPUs were idle while the training thread waited. The training thread "
+                   "receives each batch itself (one inter-process hand-over per batch): send "
+                   "fewer, larger tensors per batch, or fetch whole batches in one __getitems__.";
         case RecommendationKind::kBackgroundLoading:
             return "Prepare batches in the background (DataLoader num_workers > 0, prefetching): "
                    "the training thread waited while CPUs had room.";

@@ -39,8 +39,15 @@ CauseKey interrupt_cause(WaitKind kind, Wake wake) {
 CauseKey waker_cause(const TraceModel& model, const Roles& roles, const OffCpuInterval& sleep,
                      WaitKind kind) {
     if (kind == WaitKind::kGil) {
-        // The interpreter's timer ended most of these sleeps; the holder ended the wait.
-        return {.kind = CauseKind::kGilHolder, .thread_index = sleep.gil_holder_index};
+        // The interpreter's timer ended most of these sleeps; the holder ended the wait. A
+        // DataLoader's own thread holding it (the feeder pickling the workers' indices) is a
+        // cost of the DataLoader.
+        const int holder = sleep.gil_holder_index;
+        if (holder >= 0 && is_dataloader(roles.thread[static_cast<std::size_t>(holder)])) {
+            return {.kind = CauseKind::kDataLoaderWorkers,
+                    .process_index = served_process(model, roles, holder)};
+        }
+        return {.kind = CauseKind::kGilHolder, .thread_index = holder};
     }
     if (kind == WaitKind::kDiskIo || kind == WaitKind::kTimer) {
         return interrupt_cause(kind, sleep.wake);  // whoever ran the completion, it was the disk

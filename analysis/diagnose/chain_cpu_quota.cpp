@@ -30,8 +30,8 @@ std::vector<const CgroupSample*> limited_samples(const ChainInputs& in) {
 }
 
 // {cgroup, cgroup_version, quota_cpus, period_us, nr_throttled, nr_periods, throttled_ns}: the
-// group of the last sample (the actor, with the container and pod of the limited process), its throttling over the samples of that group (all of its counts when
-// it was sampled once).
+// group of the last sample (the actor, with the container and pod of the limited process), its
+// throttling over the samples of that group (all of its counts when it was sampled once).
 void add_limit_facts(const ChainInputs& in, CausalChain& chain) {
     const auto samples = limited_samples(in);
     if (samples.empty()) {

@@ -17,7 +17,8 @@ std::int64_t long_wait_count(const CallAccounting& acc) {
 }
 
 // Advice about DataLoader workers from the CPUs' headroom: more workers only where there are
-// idle CPUs for them.
+// idle CPUs for them and the workers do not outnumber the CPUs already. Where they do and CPUs
+// sat idle, the workers were not what was short: the training thread receives every batch itself.
 void recommend_by_headroom(const ChainInputs& in, CausalChain& chain) {
     const SystemContext& ctx = in.during_span;
     bool have_cpu_view = ctx.snapshots > 0 || ctx.covered_ns > 0;
@@ -27,7 +28,14 @@ void recommend_by_headroom(const ChainInputs& in, CausalChain& chain) {
     double idle = idle_cpus(in);
     if (!cpus_saturated(in) && idle >= 0.5) {
         auto more = std::max<std::int64_t>(1, static_cast<std::int64_t>(idle + 0.5));
-        if (in.loader.has_workers()) {
+        if (in.loader.workers_at_least_cores()) {
+            chain.recommendations.push_back({RecommendationKind::kIndexInMemory});
+            chain.recommendations.push_back(
+                {RecommendationKind::kWorkersOutnumberCpus,
+                 {{"num_workers", static_cast<std::int64_t>(in.loader.max_concurrent_workers)},
+                  {"idle_cpus", idle},
+                  {"cpus", static_cast<std::int64_t>(in.model.session.cpu_count)}}});
+        } else if (in.loader.has_workers()) {
             chain.recommendations.push_back(
                 {RecommendationKind::kMoreWorkers,
                  {{"num_workers", static_cast<std::int64_t>(in.loader.max_concurrent_workers)},

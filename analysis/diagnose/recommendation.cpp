@@ -22,6 +22,8 @@ const char* recommendation_kind_name(RecommendationKind kind) {
             return "own_core";
         case RecommendationKind::kMoreWorkers:
             return "more_workers";
+        case RecommendationKind::kWorkersOutnumberCpus:
+            return "workers_outnumber_cpus";
         case RecommendationKind::kBackgroundLoading:
             return "background_loading";
         case RecommendationKind::kCheaperLoading:

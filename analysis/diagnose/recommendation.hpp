@@ -20,6 +20,8 @@ enum class RecommendationKind {
     kLimitIntraOpThreads,     // other threads of the tree took the CPU (the chain's competitors)
     kOwnCore,                 // several kinds of thread took the CPU
     kMoreWorkers,             // {num_workers, more_num_workers, idle_cpus, cpus}
+    kWorkersOutnumberCpus,    // {num_workers, idle_cpus, cpus}: idle CPUs, yet more workers
+                              // than CPUs already
     kBackgroundLoading,       // no workers yet, CPUs have room
     kCheaperLoading,          // CPUs saturated: more workers will not help
     kDataInMemory,            // the loop waits for disk reads

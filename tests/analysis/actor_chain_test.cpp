@@ -154,6 +154,36 @@ TEST_CASE("a worker too slow for the trainer with idle CPUs asks for more worker
     CHECK(more->count("more_num_workers") == 2);
 }
 
+TEST_CASE("workers that already outnumber idle CPUs are not asked to be more",
+          "[analysis][actors]") {
+    Trainer run;
+    std::vector<std::int64_t> workers = {run.worker(101), run.worker(102)};
+    run.steps();
+    for (int i = 0; i < kSteps; ++i) {
+        run.fixture.woken(
+            run.thread, step_start(i) + 2 * kMs, 7 * kMs, 30 * kUs,
+            {.waker_thread_id = workers[static_cast<std::size_t>(i % 2)], .syscall_nr = kRead});
+    }
+    // Two workers on two CPUs, each on its CPU a tenth of the time: a CPU and more sat idle.
+    for (auto worker : workers) {
+        run.fixture.sched_total(worker, kEndNs / 10);
+    }
+    run.fixture.snapshots(kEndNs, 30, 1);
+    auto d = run.diagnose_run();
+
+    REQUIRE(!d.chains.empty());
+    const CausalChain& top = d.chains.front();
+    CHECK(top.actor.kind == CauseKind::kDataLoaderWorkers);
+    CHECK(recommends(top.recommendations, RecommendationKind::kIndexInMemory));
+    const Recommendation* outnumber =
+        find_recommendation(top.recommendations, RecommendationKind::kWorkersOutnumberCpus);
+    REQUIRE(outnumber);
+    CHECK(outnumber->count("num_workers") == 2);
+    CHECK(outnumber->count("cpus") == 2);
+    CHECK(outnumber->ratio("idle_cpus") >= 0.5);
+    CHECK_FALSE(recommends(top.recommendations, RecommendationKind::kMoreWorkers));
+}
+
 TEST_CASE("a thread asleep until the recording ends leaves its CPU idle", "[analysis][actors]") {
     Trainer run;
     auto worker_process = run.fixture.process(101, "pt_data_worker", run.process);
@@ -279,6 +309,32 @@ void gil_wait(Trainer& run, std::int64_t start_ns, int timeouts,
                        .syscall_nr = kFutex,
                        .context = holder ? WakeContext::kThread : WakeContext::kNone,
                        .gil = true});
+}
+
+TEST_CASE("waits for the GIL held by the DataLoader's feeder thread are the DataLoader's cost",
+          "[analysis][actors][gil]") {
+    Trainer run;
+    auto worker = run.worker(101);
+    // The multiprocessing.Queue feeder of the training process: it hands the worker its
+    // indices (wakes it) and holds the GIL while it pickles them.
+    auto feeder = run.fixture.thread(run.process, 150, "python");
+    run.steps();
+    for (int i = 0; i < kSteps; ++i) {
+        run.fixture.woken(worker, step_start(i) + 200 * kUs, 500 * kUs, 10 * kUs,
+                          {.waker_thread_id = feeder, .syscall_nr = kRead});
+        gil_wait(run, step_start(i) + 1100 * kUs, 1, feeder);
+    }
+    run.fixture.snapshots(kEndNs, 50, 1);
+    auto d = run.diagnose_run();
+
+    REQUIRE(!d.chains.empty());
+    const CausalChain& top = d.chains.front();
+    CHECK(top.actor.kind == CauseKind::kDataLoaderWorkers);
+    const auto* gil = effect(top, EffectKind::kWoken);
+    REQUIRE(gil);
+    CHECK(gil->wait == WaitKind::kGil);
+    CHECK(chain_of(d, CauseKind::kGilHolder) == nullptr);
+    CHECK(d.verdict.verdict_class != VerdictClass::kGilContended);
 }
 
 TEST_CASE("waits for the GIL blame its holder, through the timer's wakeups inside them",

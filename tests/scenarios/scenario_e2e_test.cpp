@@ -366,7 +366,8 @@ bool recommends(const nlohmann::json& diagnosis, const std::vector<std::string>&
 
 // Advice about the number of DataLoader workers.
 const std::vector<std::string> kWorkerAdvice = {"fewer_workers", "workers_yield_cpu",
-                                                "more_workers", "background_loading"};
+                                                "more_workers", "workers_outnumber_cpus",
+                                                "background_loading"};
 
 }  // namespace
 
