@@ -79,6 +79,42 @@ class FakeDevice:
             self.check(self.cudart.cudaLaunchKernel(self.kernel, grid, block, None, ctypes.c_size_t(0), None), "cudaLaunchKernel")
 
 
+class CudaDevice:
+    """The device side of a train step on a real GPU, through PyTorch built for CUDA: the same
+    step as FakeDevice's (wait for the previous step, copy the batch from pageable memory, queue
+    the model's kernels), the model being layers of matrix products that take `device_ms` in all."""
+
+    KERNELS = 4
+
+    def __init__(self, batch, device_ms):
+        self.cuda = torch.device("cuda")
+        self.weights = torch.randn(batch.shape[1], batch.shape[1], device=self.cuda)
+        self.work = torch.randn(2048, 2048, device=self.cuda)
+        self.layers = max(1, round(device_ms / self.KERNELS / self.layer_ms()))
+
+    def layer(self):
+        self.work = torch.tanh(self.work @ self.work * 1e-3)
+
+    def layer_ms(self):
+        """Device time of one layer, timed with CUDA events."""
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        for _ in range(3):
+            self.layer()
+        start.record()
+        for _ in range(20):
+            self.layer()
+        end.record()
+        end.synchronize()
+        return start.elapsed_time(end) / 20
+
+    def train_step(self, batch):
+        torch.cuda.current_stream().synchronize()
+        activations = batch.to(self.cuda, non_blocking=True) @ self.weights
+        for _ in range(self.KERNELS * self.layers):
+            self.layer()
+        self.loss = activations.sum() + self.work[0, 0]
+
+
 class CostlySamples(TensorDataset):
     """A TensorDataset whose __getitem__ spends `cpu_ns` of the thread's CPU time per sample."""
 
@@ -221,11 +257,12 @@ def main():
     parser.add_argument("--batch-size", type=int, default=1024)
     parser.add_argument("--sample-work", type=int, default=4, help="slow-worker: host ops per sample")
     parser.add_argument("--hold-ops", type=int, default=4, help="lock-helper: matrix products computed under the lock")
+    parser.add_argument("--device", choices=["fake", "cuda"], default="fake", help="fake: the fake runtime of --runtime-dir; cuda: a real GPU through PyTorch built for CUDA")
     parser.add_argument("--runtime-dir", default=os.environ.get("CAUSEWAY_FAKECUDA_DIR"), help="folder of the fake libcudart.so.13 (default: $CAUSEWAY_FAKECUDA_DIR)")
     args = parser.parse_args()
     if args.fixed and args.variant == "workers":
         args.variant = "direct"
-    if not args.runtime_dir:
+    if args.device == "fake" and not args.runtime_dir:
         parser.error("--runtime-dir (or CAUSEWAY_FAKECUDA_DIR) must name the fake runtime's folder")
 
     torch.manual_seed(0)
@@ -244,7 +281,11 @@ def main():
     started = time.monotonic()
     for batch in batches:
         if device is None:  # CUDA starts lazily, after the workers were forked
-            device = FakeDevice(args.runtime_dir, batch.numel() * batch.element_size(), args.device_ms * args.device_scale)
+            device_ms = args.device_ms * args.device_scale
+            if args.device == "cuda":
+                device = CudaDevice(batch, device_ms)
+            else:
+                device = FakeDevice(args.runtime_dir, batch.numel() * batch.element_size(), device_ms)
             started = time.monotonic()
         if refresher is not None:
             batch = batch * refresher.read()
