@@ -6,9 +6,11 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <thread>
 
 #include "collector/record/libbpf_log.hpp"
 #include "collector/record/preflight.hpp"
@@ -232,6 +234,34 @@ Status Recorder::end_command() {
     return outcome;
 }
 
+// The trace DB can take no more (its disk is full, or failing): the recording stops, but the
+// command is the user's job, not the recording's. Its probes are detached so that it goes on
+// untraced at full speed, and the collector waits for it to exit as it would have (a stop signal
+// ends the wait and leaves it running). What was committed before stays in the DB.
+void Recorder::leave_command_running(const Error& why) {
+    std::fprintf(stderr,
+                 "causeway-collector: %s: the recording stops here; the command goes on "
+                 "untraced\n",
+                 why.message.c_str());
+    release_loader_stops();
+    stack_ring_.reset();
+    cuda_ring_.reset();
+    sched_ring_.reset();
+    life_ring_.reset();
+    programs_.reset();  // detaches every probe: nothing stops the command at a dlopen any more
+    if (guard_) {
+        guard_->dismiss();
+        guard_.reset();
+    }
+    while (!child_->poll_exit() && g_stop_signal.load() == 0) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    if (auto status = child_->poll_exit()) {
+        std::fprintf(stderr, "causeway-collector: the command %s, untraced since the failure\n",
+                     describe_wait_status(*status).c_str());
+    }
+}
+
 Result<RecordSummary> Recorder::run(const DiscoveryResult& discovered) {
     Status outcome = start(discovered);
     next_tick_ns_ = monotonic_ns() + kTickNs;
@@ -240,7 +270,9 @@ Result<RecordSummary> Recorder::run(const DiscoveryResult& discovered) {
         outcome = record_turn();
     }
     if (child_ && programs_ && life_ring_ && !child_->poll_exit()) {
-        if (auto status = end_command(); outcome && !status) {
+        if (!outcome && writer_.storage_failed()) {
+            leave_command_running(outcome.error());
+        } else if (auto status = end_command(); outcome && !status) {
             outcome = status;
         }
     }

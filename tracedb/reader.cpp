@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -22,6 +23,12 @@ std::string folder_of(const std::string& path) {
 bool file_exists(const std::string& path) {
     struct stat st {};
     return ::stat(path.c_str(), &st) == 0;
+}
+
+// A -wal file beside `path` that holds frames (transactions not yet checkpointed).
+bool has_wal_frames(const std::string& path) {
+    struct stat st {};
+    return ::stat((path + "-wal").c_str(), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0;
 }
 
 // "a named pipe (FIFO)", ... for a path that is not a regular file; "" for one that is.
@@ -93,6 +100,40 @@ std::string foreign_db_message(const std::string& path, const Database& db,
 
 }  // namespace
 
+// A trace DB and its -wal file copied into a fresh folder of $TMPDIR, removed with the object.
+struct TraceReader::PrivateCopy {
+    std::string folder;
+    std::string db_path;
+
+    static Result<std::shared_ptr<const PrivateCopy>> make(const std::string& path) {
+        const char* tmp = std::getenv("TMPDIR");
+        std::string pattern =
+            std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/causeway-trace.XXXXXX";
+        if (::mkdtemp(pattern.data()) == nullptr) {
+            return Error{"cannot make a folder for a private copy of " + path + " in " +
+                         folder_of(pattern) + ": " + std::strerror(errno) +
+                         " (set TMPDIR to a writable folder)"};
+        }
+        auto copy = std::make_shared<PrivateCopy>();
+        copy->folder = pattern;
+        copy->db_path = pattern + "/trace.db";
+        std::error_code error;
+        for (const char* suffix : {"", "-wal"}) {
+            std::filesystem::copy_file(path + suffix, copy->db_path + suffix, error);
+            if (error) {
+                return Error{"cannot copy " + path + suffix + " to " + copy->folder + ": " +
+                             error.message() + " (set TMPDIR to a folder with room for it)"};
+            }
+        }
+        return std::shared_ptr<const PrivateCopy>(std::move(copy));
+    }
+
+    ~PrivateCopy() {
+        std::error_code ignored;
+        std::filesystem::remove_all(folder, ignored);
+    }
+};
+
 std::string check_sqlite_header(const std::string& path) {
     // Before opening: reading a FIFO would wait for a writer, and /dev/zero never ends.
     if (const std::string kind = not_a_regular_file(path); !kind.empty()) {
@@ -119,7 +160,9 @@ std::string check_sqlite_header(const std::string& path) {
     }
     const std::uint32_t page_size = decoded.page_size;
     const std::uint32_t page_count = decoded.page_count;
-    if (decoded.page_count_valid && page_count > 0 &&
+    // With frames in a -wal file the DB's size is the WAL's to say: a checkpoint cut short (a
+    // full disk) leaves the file shorter than its header while SQLite still reads it whole.
+    if (decoded.page_count_valid && page_count > 0 && !has_wal_frames(path) &&
         file_bytes < static_cast<std::uint64_t>(page_count) * page_size) {
         return path + " is truncated or corrupt: its header says " + std::to_string(page_count) +
                " pages of " + std::to_string(page_size) + " bytes (" +
@@ -150,15 +193,20 @@ Result<TraceReader> TraceReader::open(const std::string& path) {
     } else {
         needs_immutable = ::access(folder_of(path).c_str(), W_OK) != 0;
     }
-    if (needs_immutable) {
-        db = open_readonly(path, /*immutable=*/true);
-        if (db && file_exists(path + "-wal")) {
-            reader.notes_.push_back(
-                "opened immutable because " + folder_of(path) +
-                " is not writable; transactions still in " + path +
-                "-wal are not visible (copy the DB and its -wal file to a writable folder to "
-                "see them)");
+    if (needs_immutable && has_wal_frames(path)) {
+        // Immutable would skip what the -wal holds: often most of a recording that never
+        // finished (killed, or its disk full).
+        auto copy = PrivateCopy::make(path);
+        if (!copy) {
+            return copy.error();
         }
+        reader.private_copy_ = std::move(copy.value());
+        db = open_readonly(reader.private_copy_->db_path, /*immutable=*/false);
+        reader.notes_.push_back("read from a private copy in " + reader.private_copy_->folder +
+                                " because " + folder_of(path) + " is not writable and " + path +
+                                "-wal holds transactions that are not in the DB file yet");
+    } else if (needs_immutable) {
+        db = open_readonly(path, /*immutable=*/true);
     }
     if (!db) {
         return Error{"cannot open trace DB " + path + " read-only: " + db.error().message};

@@ -3,6 +3,7 @@
 // not a Causeway trace this build understands.
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -14,8 +15,10 @@ namespace causeway::tracedb {
 class TraceReader {
   public:
     // The connection is opened without SQLite's own mutex: use it from one thread at a time.
-    // Opens `path` read-only (SQLITE_OPEN_READONLY, query_only). A WAL file in a folder the
-    // reader cannot write is opened as immutable; notes() then says what that means.
+    // Opens `path` read-only (SQLITE_OPEN_READONLY, query_only). A WAL trace in a folder the
+    // reader cannot write (SQLite needs its -shm file there): one whose -wal file holds
+    // transactions is read from a private copy of both files in $TMPDIR (removed when the reader
+    // goes), so nothing in the -wal is lost; one without is opened immutable. notes() says which.
     // Refused, with a message that says what the file is and what to do: a missing file, a
     // file that is not SQLite, a truncated or corrupt file, a SQLite DB of another tool (an
     // Ingero trace is named as such), a trace of a newer schema version.
@@ -30,7 +33,10 @@ class TraceReader {
   private:
     TraceReader() = default;
 
+    struct PrivateCopy;
+
     std::string path_;
+    std::shared_ptr<const PrivateCopy> private_copy_;  // outlives db_, which reads from it
     Database db_;
     std::int64_t schema_version_ = 0;
     std::vector<std::string> notes_;

@@ -190,12 +190,19 @@ Status TraceWriter::prepare_statements() {
     return Ok{};
 }
 
+Error TraceWriter::write_failed(std::string message) {
+    const int code = sqlite3_errcode(db_.get()) & 0xff;  // the primary code of an extended one
+    storage_failed_ = storage_failed_ || code == SQLITE_FULL || code == SQLITE_IOERR;
+    return Error{std::move(message)};
+}
+
 Status TraceWriter::begin_if_needed() {
     if (in_transaction_) {
         return Ok{};
     }
     if (auto status = db_.exec("BEGIN"); !status) {
-        return Error{"cannot begin a transaction in " + path_ + ": " + status.error().message};
+        return write_failed("cannot begin a transaction in " + path_ + ": " +
+                            status.error().message);
     }
     in_transaction_ = true;
     return Ok{};
@@ -209,7 +216,7 @@ Status TraceWriter::run(Statement& stmt, std::int64_t rows) {
     int rc = stmt.step();
     stmt.reset();
     if (rc != SQLITE_DONE) {
-        return Error{"cannot write to trace DB " + path_ + ": " + db_.last_error()};
+        return write_failed("cannot write to trace DB " + path_ + ": " + db_.last_error());
     }
     rows_written_ += rows;
     rows_in_batch_ += rows;
@@ -229,7 +236,7 @@ Status TraceWriter::commit() {
     in_transaction_ = false;
     rows_in_batch_ = 0;
     if (auto status = db_.exec("COMMIT"); !status) {
-        return Error{"cannot commit to trace DB " + path_ + ": " + status.error().message};
+        return write_failed("cannot commit to trace DB " + path_ + ": " + status.error().message);
     }
     return Ok{};
 }
@@ -533,7 +540,8 @@ Status TraceWriter::finish(std::int64_t stop_ns) {
     }
     for (const char* sql : {"PRAGMA wal_checkpoint(TRUNCATE)", "PRAGMA journal_mode=DELETE"}) {
         if (auto status = db_.exec(sql); !status) {
-            return Error{"cannot close trace DB " + path_ + " cleanly: " + status.error().message};
+            return write_failed("cannot close trace DB " + path_ +
+                                " cleanly: " + status.error().message);
         }
     }
     return Ok{};

@@ -72,11 +72,16 @@ class TraceWriter {
     Status finish(std::int64_t stop_ns);
 
     std::int64_t rows_written() const { return rows_written_; }
+    // A write failed because the storage did (disk full, I/O error), not the data: what was
+    // committed before stays readable, and nothing more can be written.
+    bool storage_failed() const { return storage_failed_; }
 
   private:
     TraceWriter() = default;
     Status prepare_statements();
     Status begin_if_needed();
+    // The error of a failed write, noting whether the storage failed.
+    Error write_failed(std::string message);
     // Steps a prepared insert/update, resets it, and counts the row toward the batch.
     Status run(Statement& stmt, std::int64_t rows = 1);
     Status flush_calls();
@@ -86,6 +91,7 @@ class TraceWriter {
     bool in_transaction_ = false;
     std::int64_t rows_in_batch_ = 0;
     std::int64_t rows_written_ = 0;
+    bool storage_failed_ = false;
 
     Statement insert_process_, set_process_exec_, set_process_exit_;
     Statement insert_thread_, insert_rename_, set_thread_comm_, set_main_thread_process_comm_;

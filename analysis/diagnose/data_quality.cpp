@@ -56,8 +56,8 @@ DataQualityReport data_quality_report(const TraceModel& model) {
     if (!model.session.stop_ns &&
         !has_counter(report.items, DataQualityCounter::kImpossibleStopTime)) {
         derived(DataQualityCounter::kUnfinishedRecording, 1,
-                "the session has no stop time: the recorder was killed or is still running, so "
-                "the end of the trace may be missing");
+                "the session has no stop time: the recorder was killed, could not write (a "
+                "full disk), or is still running, so the end of the trace may be missing");
     }
     if (model.session.imported()) {
         derived(DataQualityCounter::kImportedTrace, 1,

@@ -1,5 +1,7 @@
 // Clear errors for the mistakes people make: a pid that is gone, a DB that cannot be written, a
 // program that does not exist. Each says what is wrong, and nothing is left half-done.
+#include <sys/mount.h>
+
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
@@ -126,4 +128,29 @@ TEST_CASE("options after -- are the command's own also when --cuda-lib and --pid
     INFO(run.stderr_text);
     CHECK(run.exited_ok());
     CHECK(std::filesystem::exists(dir.file("x.db")));
+}
+
+TEST_CASE("a full disk stops the recording and leaves the command running to its end") {
+    require_runtime_or_skip();
+    TempDir dir;
+    const std::string small = dir.file("small");
+    std::filesystem::create_directory(small);
+    // A 4 MiB file system: a flood of calls fills it after a batch or two is committed.
+    REQUIRE(::mount("causeway-test", small.c_str(), "tmpfs", 0, "size=4m") == 0);
+    struct Unmount {
+        std::string path;
+        ~Unmount() { ::umount2(path.c_str(), MNT_DETACH); }
+    } unmount{small};
+    const std::string db = small + "/full.db";
+    auto run = run_collector({"--db", db, "--quiet", "--", CW_FAKE_WORKLOAD_BIN, "flood", "1000000"},
+                             dir.path());
+    INFO(run.stderr_text);
+    // The collector says why it stopped; the command was not ended by it, but ran to its end.
+    CHECK_FALSE(run.exited_ok());
+    CHECK(contains(run.stderr_text, "database or disk is full"));
+    CHECK(contains(run.stderr_text, "the command goes on untraced"));
+    CHECK(contains(run.stderr_text, "the command exited with status 0"));
+    // What was committed before the disk filled is readable.
+    auto trace = open_trace(db);
+    CHECK(query_int(trace, "SELECT count(*) FROM cuda_call") > 1000);
 }

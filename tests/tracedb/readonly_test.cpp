@@ -92,3 +92,57 @@ TEST_CASE("a WAL trace left by a killed writer opens read-only in an unwritable 
     CHECK(WEXITSTATUS(status) == 0);
     ::chmod(folder.c_str(), 0755);
 }
+
+TEST_CASE("what the -wal file of an unfinished trace holds is read in an unwritable folder too",
+          "[tracedb]") {
+    TempDir dir;
+    const auto folder = dir.file("ro");
+    std::filesystem::create_directory(folder);
+    const auto path = folder + "/run.db";
+    const auto written = dir.file("run.db");
+    constexpr int kSnapshots = 300;
+    auto writer = TraceWriter::create(written, session());
+    REQUIRE(writer);
+    for (int i = 0; i < kSnapshots; ++i) {
+        REQUIRE(writer->add_snapshot({.ts_ns = i + 1}));
+    }
+    REQUIRE(writer->commit());  // in the -wal: nothing checkpoints it before the writer finishes
+    // The DB and its -wal without the -shm, as copied off a node whose collector was killed.
+    for (const char* suffix : {"", "-wal"}) {
+        std::filesystem::copy_file(written + suffix, path + suffix);
+    }
+    REQUIRE(std::filesystem::file_size(path + "-wal") > 0);
+    REQUIRE(::chmod(folder.c_str(), 0555) == 0);
+    REQUIRE(::chmod(dir.path().c_str(), 0755) == 0);
+
+    pid_t child = ::fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+        if (::geteuid() == 0 && (::setgid(65534) != 0 || ::setuid(65534) != 0)) {
+            ::_exit(3);
+        }
+        std::string copy_folder;
+        std::int64_t rows = -1;
+        {
+            auto reader = TraceReader::open(path);
+            if (!reader) {
+                ::_exit(1);
+            }
+            auto counted = reader->db().query_int64("SELECT count(*) FROM system_snapshot");
+            rows = counted ? *counted : -1;
+            const auto& notes = reader->notes();
+            if (notes.size() == 1 && notes[0].find("private copy in ") != std::string::npos) {
+                copy_folder = notes[0].substr(notes[0].find("private copy in ") + 16);
+                copy_folder = copy_folder.substr(0, copy_folder.find(' '));
+            }
+        }
+        // The reader is gone, and its copy with it.
+        const bool removed = !copy_folder.empty() && !std::filesystem::exists(copy_folder);
+        ::_exit(rows == kSnapshots && removed ? 0 : 2);
+    }
+    int status = 0;
+    REQUIRE(::waitpid(child, &status, 0) == child);
+    REQUIRE(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 0);
+    ::chmod(folder.c_str(), 0755);
+}
