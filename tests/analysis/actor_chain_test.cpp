@@ -33,6 +33,18 @@ struct Trainer {
         auto p = fixture.process(pid, "pt_data_worker", process);
         return fixture.thread(p, pid, "pt_data_worker");
     }
+    // PyTorch's index-queue feeder: a thread of the training process (tid) that writes
+    // `worker`'s batch indices to its pipe every step, `offset_ns` into the step, waking it from a
+    // sleep of `asleep_ns`.
+    std::int64_t feeder(std::int64_t tid, std::int64_t worker, std::int64_t offset_ns,
+                        std::int64_t asleep_ns) {
+        auto thread_id = fixture.thread(process, tid, "python");
+        for (int i = 0; i < kSteps; ++i) {
+            fixture.woken(worker, i * kStepNs + offset_ns, asleep_ns, 10 * kUs,
+                          {.waker_thread_id = thread_id, .syscall_nr = kRead});
+        }
+        return thread_id;
+    }
     void steps() {
         for (int i = 0; i < kSteps; ++i) {
             fixture.call(thread, op::kLaunchKernel, i * kStepNs, 20 * kUs);
@@ -214,13 +226,10 @@ TEST_CASE("a thread of the trainer that feeds the workers belongs to the DataLoa
           "[analysis][actors]") {
     Trainer run;
     auto worker = run.worker(101);
-    // PyTorch's index-queue feeder: a thread of the training process that writes the workers'
-    // batch indices, waking them, and takes the trainer's CPU while it does.
-    auto feeder = run.fixture.thread(run.process, 110, "python");
+    // The feeder takes the trainer's CPU while it hands the worker its indices.
+    auto feeder = run.feeder(110, worker, 1 * kMs, 1 * kMs);
     run.steps();
     for (int i = 0; i < kSteps; ++i) {
-        run.fixture.woken(worker, step_start(i) + 1 * kMs, 1 * kMs, 10 * kUs,
-                          {.waker_thread_id = feeder, .syscall_nr = kRead});
         run.fixture.preempted(run.thread, step_start(i) + 1500 * kUs, 2 * kMs, feeder);
         run.fixture.preempted(run.thread, step_start(i) + 4 * kMs, 2 * kMs, worker);
     }
@@ -314,14 +323,10 @@ void gil_wait(Trainer& run, std::int64_t start_ns, int timeouts,
 TEST_CASE("waits for the GIL held by the DataLoader's feeder thread are the DataLoader's cost",
           "[analysis][actors][gil]") {
     Trainer run;
-    auto worker = run.worker(101);
-    // The multiprocessing.Queue feeder of the training process: it hands the worker its
-    // indices (wakes it) and holds the GIL while it pickles them.
-    auto feeder = run.fixture.thread(run.process, 150, "python");
+    // The feeder holds the GIL while it pickles the worker's indices.
+    auto feeder = run.feeder(150, run.worker(101), 200 * kUs, 500 * kUs);
     run.steps();
     for (int i = 0; i < kSteps; ++i) {
-        run.fixture.woken(worker, step_start(i) + 200 * kUs, 500 * kUs, 10 * kUs,
-                          {.waker_thread_id = feeder, .syscall_nr = kRead});
         gil_wait(run, step_start(i) + 1100 * kUs, 1, feeder);
     }
     run.fixture.snapshots(kEndNs, 50, 1);

@@ -55,51 +55,67 @@ TEST_CASE("reading a finished trace leaves the file byte for byte unchanged", "[
     CHECK_FALSE(std::filesystem::exists(path + "-wal"));
 }
 
-TEST_CASE("a WAL trace left by a killed writer opens read-only in an unwritable folder",
-          "[tracedb]") {
-    TempDir dir;
-    const auto folder = dir.file("ro");
-    std::filesystem::create_directory(folder);
-    const auto path = folder + "/run.db";
-    // A writer that never finishes leaves the DB in WAL mode, as `kill -9` does.
-    auto writer = TraceWriter::create(path, session());
-    REQUIRE(writer);
-    REQUIRE(writer->add_snapshot({.ts_ns = 1}));
-    REQUIRE(writer->commit());
-    REQUIRE(::chmod(folder.c_str(), 0555) == 0);
-    REQUIRE(::chmod(dir.path().c_str(), 0755) == 0);
+namespace {
 
-    // Root may write anywhere, so the reader runs as an unprivileged user in a child process.
+// A folder that the reader, run as nobody by as_nobody(), cannot write: made read-only by
+// seal(), made writable again when the object goes so that TempDir can remove it.
+struct UnwritableFolder {
+    TempDir dir;
+    std::string folder = dir.file("ro");
+    std::string path = folder + "/run.db";
+
+    UnwritableFolder() { std::filesystem::create_directory(folder); }
+    ~UnwritableFolder() { ::chmod(folder.c_str(), 0755); }
+    void seal() const {
+        REQUIRE(::chmod(folder.c_str(), 0555) == 0);
+        REQUIRE(::chmod(dir.path().c_str(), 0755) == 0);
+    }
+};
+
+// The exit code of `body` run in a child process as the unprivileged user nobody (root may
+// write anywhere), 3 when it could not become nobody.
+template <class Body>
+int as_nobody(Body body) {
     pid_t child = ::fork();
     REQUIRE(child >= 0);
     if (child == 0) {
-        if (::geteuid() == 0 && ::setgid(65534) != 0 && ::setuid(65534) != 0) {
+        if (::geteuid() == 0 && (::setgid(65534) != 0 || ::setuid(65534) != 0)) {
             ::_exit(3);
         }
-        if (::geteuid() == 0 && ::setuid(65534) != 0) {
-            ::_exit(3);
-        }
-        auto reader = TraceReader::open(path);
-        if (!reader) {
-            ::_exit(1);
-        }
-        auto rows = reader->db().query_int64("SELECT count(*) FROM session");
-        ::_exit(rows && *rows == 1 ? 0 : 2);
+        ::_exit(body());
     }
     int status = 0;
     REQUIRE(::waitpid(child, &status, 0) == child);
     REQUIRE(WIFEXITED(status));
-    CHECK(WEXITSTATUS(status) == 0);
-    ::chmod(folder.c_str(), 0755);
+    return WEXITSTATUS(status);
+}
+
+}  // namespace
+
+TEST_CASE("a WAL trace left by a killed writer opens read-only in an unwritable folder",
+          "[tracedb]") {
+    UnwritableFolder ro;
+    // A writer that never finishes leaves the DB in WAL mode, as `kill -9` does.
+    auto writer = TraceWriter::create(ro.path, session());
+    REQUIRE(writer);
+    REQUIRE(writer->add_snapshot({.ts_ns = 1}));
+    REQUIRE(writer->commit());
+    ro.seal();
+
+    CHECK(as_nobody([&] {
+              auto reader = TraceReader::open(ro.path);
+              if (!reader) {
+                  return 1;
+              }
+              auto rows = reader->db().query_int64("SELECT count(*) FROM session");
+              return rows && *rows == 1 ? 0 : 2;
+          }) == 0);
 }
 
 TEST_CASE("what the -wal file of an unfinished trace holds is read in an unwritable folder too",
           "[tracedb]") {
-    TempDir dir;
-    const auto folder = dir.file("ro");
-    std::filesystem::create_directory(folder);
-    const auto path = folder + "/run.db";
-    const auto written = dir.file("run.db");
+    UnwritableFolder ro;
+    const auto written = ro.dir.file("run.db");
     constexpr int kSnapshots = 300;
     auto writer = TraceWriter::create(written, session());
     REQUIRE(writer);
@@ -109,40 +125,31 @@ TEST_CASE("what the -wal file of an unfinished trace holds is read in an unwrita
     REQUIRE(writer->commit());  // in the -wal: nothing checkpoints it before the writer finishes
     // The DB and its -wal without the -shm, as copied off a node whose collector was killed.
     for (const char* suffix : {"", "-wal"}) {
-        std::filesystem::copy_file(written + suffix, path + suffix);
+        std::filesystem::copy_file(written + suffix, ro.path + suffix);
     }
-    REQUIRE(std::filesystem::file_size(path + "-wal") > 0);
-    REQUIRE(::chmod(folder.c_str(), 0555) == 0);
-    REQUIRE(::chmod(dir.path().c_str(), 0755) == 0);
+    REQUIRE(std::filesystem::file_size(ro.path + "-wal") > 0);
+    ro.seal();
 
-    pid_t child = ::fork();
-    REQUIRE(child >= 0);
-    if (child == 0) {
-        if (::geteuid() == 0 && (::setgid(65534) != 0 || ::setuid(65534) != 0)) {
-            ::_exit(3);
-        }
-        std::string copy_folder;
-        std::int64_t rows = -1;
-        {
-            auto reader = TraceReader::open(path);
-            if (!reader) {
-                ::_exit(1);
-            }
-            auto counted = reader->db().query_int64("SELECT count(*) FROM system_snapshot");
-            rows = counted ? *counted : -1;
-            const auto& notes = reader->notes();
-            if (notes.size() == 1 && notes[0].find("private copy in ") != std::string::npos) {
-                copy_folder = notes[0].substr(notes[0].find("private copy in ") + 16);
-                copy_folder = copy_folder.substr(0, copy_folder.find(' '));
-            }
-        }
-        // The reader is gone, and its copy with it.
-        const bool removed = !copy_folder.empty() && !std::filesystem::exists(copy_folder);
-        ::_exit(rows == kSnapshots && removed ? 0 : 2);
-    }
-    int status = 0;
-    REQUIRE(::waitpid(child, &status, 0) == child);
-    REQUIRE(WIFEXITED(status));
-    CHECK(WEXITSTATUS(status) == 0);
-    ::chmod(folder.c_str(), 0755);
+    CHECK(as_nobody([&] {
+              std::string copy_folder;
+              std::int64_t rows = -1;
+              {
+                  auto reader = TraceReader::open(ro.path);
+                  if (!reader) {
+                      return 1;
+                  }
+                  auto counted = reader->db().query_int64("SELECT count(*) FROM system_snapshot");
+                  rows = counted ? *counted : -1;
+                  const auto& notes = reader->notes();
+                  const auto at =
+                      notes.empty() ? std::string::npos : notes[0].find("private copy in ");
+                  if (notes.size() == 1 && at != std::string::npos) {
+                      copy_folder = notes[0].substr(at + 16);
+                      copy_folder = copy_folder.substr(0, copy_folder.find(' '));
+                  }
+              }
+              // The reader is gone, and its copy with it.
+              const bool removed = !copy_folder.empty() && !std::filesystem::exists(copy_folder);
+              return rows == kSnapshots && removed ? 0 : 2;
+          }) == 0);
 }
