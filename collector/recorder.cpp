@@ -236,13 +236,16 @@ Status Recorder::end_command() {
 
 // The trace DB can take no more (its disk is full, or failing): the recording stops, but the
 // command is the user's job, not the recording's. Its probes are detached so that it goes on
-// untraced at full speed, and the collector waits for it to exit as it would have (a stop signal
-// ends the wait and leaves it running). What was committed before stays in the DB.
-void Recorder::leave_command_running(const Error& why) {
-    std::fprintf(stderr,
-                 "causeway-collector: %s: the recording stops here; the command goes on "
-                 "untraced\n",
-                 why.message.c_str());
+// untraced at full speed, the DB gets what still fits (why and when it stopped), and the collector
+// waits for the command to exit as it would have (a stop signal ends the wait and leaves it
+// running). Returns when the recording stopped.
+std::int64_t Recorder::stop_on_storage_failure(const Error& why) {
+    const std::int64_t stopped_ns = monotonic_ns() - session_.start_mono_ns;
+    char when[96];
+    std::snprintf(when, sizeof when, "the recording stopped %.1f s after it started",
+                  static_cast<double>(stopped_ns) / 1e9);
+    std::fprintf(stderr, "causeway-collector: %s: %s%s\n", why.message.c_str(), when,
+                 child_ ? "; the command goes on untraced" : "");
     release_loader_stops();
     stack_ring_.reset();
     cuda_ring_.reset();
@@ -253,13 +256,18 @@ void Recorder::leave_command_running(const Error& why) {
         guard_->dismiss();
         guard_.reset();
     }
-    while (!child_->poll_exit() && g_stop_signal.load() == 0) {
+    writer_.abandon_batch();
+    (void)writer_.put_data_quality(tracedb::counter_record(
+        tracedb::DataQualityCounter::kStorageFailed, 1,
+        why.message + ": " + when + (child_ ? "; the command ran on untraced" : "")));
+    while (child_ && !child_->poll_exit() && g_stop_signal.load() == 0) {
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
     }
-    if (auto status = child_->poll_exit()) {
+    if (auto status = child_ ? child_->poll_exit() : std::nullopt) {
         std::fprintf(stderr, "causeway-collector: the command %s, untraced since the failure\n",
                      describe_wait_status(*status).c_str());
     }
+    return stopped_ns;
 }
 
 Result<RecordSummary> Recorder::run(const DiscoveryResult& discovered) {
@@ -269,10 +277,11 @@ Result<RecordSummary> Recorder::run(const DiscoveryResult& discovered) {
     while (outcome && !should_stop()) {
         outcome = record_turn();
     }
-    if (child_ && programs_ && life_ring_ && !child_->poll_exit()) {
-        if (!outcome && writer_.storage_failed()) {
-            leave_command_running(outcome.error());
-        } else if (auto status = end_command(); outcome && !status) {
+    std::optional<std::int64_t> stopped_ns;
+    if (!outcome && writer_.storage_failed()) {
+        stopped_ns = stop_on_storage_failure(outcome.error());
+    } else if (child_ && programs_ && life_ring_ && !child_->poll_exit()) {
+        if (auto status = end_command(); outcome && !status) {
             outcome = status;
         }
     }
@@ -291,7 +300,7 @@ Result<RecordSummary> Recorder::run(const DiscoveryResult& discovered) {
             outcome = status;
         }
     }
-    std::int64_t stop_ns = monotonic_ns() - session_.start_mono_ns;
+    std::int64_t stop_ns = stopped_ns.value_or(monotonic_ns() - session_.start_mono_ns);
     if (auto status = writer_.finish(stop_ns); outcome && !status) {
         outcome = status;
     }

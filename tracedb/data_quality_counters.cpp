@@ -115,6 +115,10 @@ constexpr std::array kCounters{
         "the recording stopped before the command exited (--duration, SIGINT or SIGTERM): its "
         "processes were sent SIGTERM, then SIGKILL after --kill-after; the end of the trace "
         "shows them shutting down"},
+    DataQualityCounterSpec{
+        C::kStorageFailed, "collector", "storage_failed", S::kDataLoss, O::kCollector,
+        "The trace DB could take no more (a full disk, an I/O error): the recording stopped "
+        "then, and the command ran on untraced; nothing after that time is in the trace."},
     // importer
     DataQualityCounterSpec{C::kWalUnread, "import", "wal_unread", S::kDataLoss, O::kImporter,
                            "The source's write-ahead log could not be read: its newest events "

@@ -46,6 +46,7 @@ enum class DataQualityCounter {
     kPythonUnreadableInterpreters,
     kCommandNotStarted,
     kCommandEndedByCollector,
+    kStorageFailed,
     // importer (Ingero)
     kWalUnread,
     kNodesMerged,

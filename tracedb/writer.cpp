@@ -226,6 +226,15 @@ Status TraceWriter::run(Statement& stmt, std::int64_t rows) {
     return Ok{};
 }
 
+void TraceWriter::abandon_batch() {
+    pending_calls_.clear();
+    if (sqlite3_get_autocommit(db_.get()) == 0) {
+        (void)db_.exec("ROLLBACK");
+    }
+    in_transaction_ = false;
+    rows_in_batch_ = 0;
+}
+
 Status TraceWriter::commit() {
     if (auto status = flush_calls(); !status) {
         return status;

@@ -65,6 +65,9 @@ class TraceWriter {
     // An op the schema's cuda_op table does not list (an importer's): its id must be new.
     Status add_cuda_op(const CudaOpRecord& op);
 
+    // After a failed write: drops the calls not yet inserted and rolls the open batch back, so
+    // that what still fits (a data-quality row, the stop time) can be written after it.
+    void abandon_batch();
     // Commits the open batch; the next write opens a new one.
     Status commit();
     // Writes the stop time, commits, checkpoints the WAL and leaves the file in rollback-journal

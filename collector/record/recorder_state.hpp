@@ -85,7 +85,7 @@ class Recorder {
     bool should_stop();
     bool command_running();
     Status end_command();
-    void leave_command_running(const Error& why);
+    std::int64_t stop_on_storage_failure(const Error& why);
     void release_loader_stops();
     LossCounters losses() const;
     RecordSummary summarize(std::int64_t stop_ns);

@@ -142,8 +142,8 @@ TEST_CASE("a full disk stops the recording and leaves the command running to its
         ~Unmount() { ::umount2(path.c_str(), MNT_DETACH); }
     } unmount{small};
     const std::string db = small + "/full.db";
-    auto run = run_collector({"--db", db, "--quiet", "--", CW_FAKE_WORKLOAD_BIN, "flood", "1000000"},
-                             dir.path());
+    auto run = run_collector(
+        {"--db", db, "--quiet", "--", CW_FAKE_WORKLOAD_BIN, "flood", "1000000"}, dir.path());
     INFO(run.stderr_text);
     // The collector says why it stopped; the command was not ended by it, but ran to its end.
     CHECK_FALSE(run.exited_ok());
@@ -153,4 +153,10 @@ TEST_CASE("a full disk stops the recording and leaves the command running to its
     // What was committed before the disk filled is readable.
     auto trace = open_trace(db);
     CHECK(query_int(trace, "SELECT count(*) FROM cuda_call") > 1000);
+    // Marked incomplete, with the reason and when it stopped.
+    CHECK(query_int(
+              trace,
+              "SELECT count(*) FROM data_quality WHERE source = 'collector' AND counter = "
+              "'storage_failed' AND value = 1 AND description LIKE '%disk is full: the recording "
+              "stopped % s after it started; the command ran on untraced'") == 1);
 }
