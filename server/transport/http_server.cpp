@@ -37,10 +37,20 @@ constexpr std::chrono::milliseconds kLingerTime{2'000};
 constexpr std::chrono::milliseconds kAcceptPause{100};
 constexpr int kListenBacklog = 128;
 constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
+// A connection whose unsent bytes have waited this long may be closed to make room for a new one.
+constexpr std::chrono::milliseconds kEvictablePending{1'000};
+constexpr std::size_t kMebibyte = 1024 * 1024;
+
+// The unsent answer bytes of every connection, counted as workers and the loop add them and the
+// loop sends them, and the cap of one connection's.
+struct OutputBudget {
+    std::size_t per_connection;
+    std::atomic<std::size_t> buffered{0};
+};
 
 struct Connection {
     Connection(int socket, HttpParserLimits limits, Clock::time_point now)
-        : fd(socket), parser(limits), idle_since(now), last_write(now) {}
+        : fd(socket), parser(limits), idle_since(now), pending_since(now) {}
 
     enum class Phase {
         kReading,    // a request (or the wait for one)
@@ -56,7 +66,6 @@ struct Connection {
     std::string input;       // read, not yet parsed: the start of a pipelined request
     Clock::time_point idle_since;
     Clock::time_point request_started;
-    Clock::time_point last_write;  // the output was last empty or written to then
     Clock::time_point linger_until;
     std::size_t answered = 0;
     bool keep_open = true;  // after the answer being written
@@ -64,9 +73,41 @@ struct Connection {
     // Shared with the worker producing the answer.
     std::mutex mutex;
     std::string output;
+    Clock::time_point pending_since;  // the output was last empty then (its bytes wait since)
     bool answer_done = false;
-    bool gone = false;  // closed: what a worker still writes is dropped
+    bool gone = false;        // closed: what a worker still writes is dropped
+    bool overflowed = false;  // its unsent bytes passed the cap: the loop closes it
 };
+
+// With c.mutex held. Queues bytes for the client, counted against the budget; a connection that
+// would hold more than its cap is dropped instead (its output freed, the loop closes it).
+void append_output(Connection& c, std::string_view bytes, OutputBudget& budget) {
+    if (c.gone) {
+        return;
+    }
+    if (c.output.size() + bytes.size() > budget.per_connection) {
+        budget.buffered -= c.output.size();
+        std::string().swap(c.output);
+        c.gone = true;
+        c.overflowed = true;
+        return;
+    }
+    if (c.output.empty()) {
+        c.pending_since = Clock::now();
+    }
+    c.output += bytes;
+    budget.buffered += bytes.size();
+}
+
+// With c.mutex held: the first `sent` bytes went out (all of them: the output is freed).
+void drop_output(Connection& c, std::size_t sent, OutputBudget& budget) {
+    budget.buffered -= sent;
+    if (sent >= c.output.size()) {
+        std::string().swap(c.output);
+    } else {
+        c.output.erase(0, sent);
+    }
+}
 
 // How a worker's answer reaches its connection: bytes into the connection's output, then a
 // wake-up of the loop, which writes them.
@@ -74,10 +115,11 @@ class ConnectionWriter final : public HttpResponseWriter {
   public:
     // `chunked`: the client speaks HTTP/1.1; a 1.0 stream is raw data ended by the close.
     ConnectionWriter(std::shared_ptr<Connection> connection, bool keep_open, bool chunked,
-                     std::function<void()> wake)
+                     OutputBudget& budget, std::function<void()> wake)
         : connection_(std::move(connection)),
           keep_open_(keep_open),
           chunked_(chunked),
+          budget_(budget),
           wake_(std::move(wake)) {}
 
     void send(const HttpResponse& response) override {
@@ -101,9 +143,7 @@ class ConnectionWriter final : public HttpResponseWriter {
     void push(std::string bytes, bool last) {
         {
             std::lock_guard lock(connection_->mutex);
-            if (!connection_->gone) {
-                connection_->output += bytes;
-            }
+            append_output(*connection_, bytes, budget_);
             connection_->answer_done = last;
         }
         finished_ = last;
@@ -113,6 +153,7 @@ class ConnectionWriter final : public HttpResponseWriter {
     std::shared_ptr<Connection> connection_;
     bool keep_open_;
     bool chunked_;
+    OutputBudget& budget_;
     std::function<void()> wake_;
     bool streaming_ = false;
     bool finished_ = false;
@@ -125,7 +166,8 @@ class HttpServer::Loop {
     Loop(HttpServerOptions options, HttpRoutes routes)
         : options_(std::move(options)),
           routes_(std::move(routes)),
-          limits_{.max_body_bytes = options_.max_body_bytes} {}
+          limits_{.max_body_bytes = options_.max_body_bytes},
+          budget_{.per_connection = options_.max_output_bytes_per_connection} {}
 
     ~Loop() {
         for (int fd : {listen_fd_, wake_fd_}) {
@@ -146,21 +188,25 @@ class HttpServer::Loop {
   private:
     bool run();
     void accept_new(Clock::time_point now);
-    bool evict_idle();
+    bool make_room(Clock::time_point now);
     void read_from(Connection& c);
     void parse(const std::shared_ptr<Connection>& c, Clock::time_point now);
     void answer_now(Connection& c, const HttpResponse& response, bool keep_open);
     void dispatch(const std::shared_ptr<Connection>& c);
-    void flush(Connection& c, Clock::time_point now);
+    void flush(Connection& c);
     void after_answer(const std::shared_ptr<Connection>& c, Clock::time_point now);
     void check_deadlines(const std::shared_ptr<Connection>& c, Clock::time_point now);
     int poll_timeout_ms(Clock::time_point now) const;
     void close(Connection& c);
+    // Closes a client that does not take its answer with a reset: what the kernel still holds
+    // for it is dropped, not delivered at the client's pace.
+    void cut_off(Connection& c);
     void wake();
 
     HttpServerOptions options_;
     HttpRoutes routes_;
     HttpParserLimits limits_;
+    OutputBudget budget_;
     int listen_fd_ = -1;
     int wake_fd_ = -1;
     int port_ = 0;
@@ -269,7 +315,7 @@ bool HttpServer::Loop::run() {
                 parse(c, now);
             }
             if (c->fd >= 0) {
-                flush(*c, now);
+                flush(*c);
             }
             if (c->fd >= 0 && c->phase == Connection::Phase::kAnswering) {
                 after_answer(c, now);
@@ -292,7 +338,7 @@ void HttpServer::Loop::accept_new(Clock::time_point now) {
             }
             return;  // EAGAIN: no more waiting; ECONNABORTED and the like: that client left
         }
-        if (connections_.size() >= options_.max_connections && !evict_idle()) {
+        if (connections_.size() >= options_.max_connections && !make_room(now)) {
             const std::string busy = serialize_response(
                 routes_.refusal(503, fmt::format("the server has {} connections open, its "
                                                  "limit; retry in a moment",
@@ -305,24 +351,39 @@ void HttpServer::Loop::accept_new(Clock::time_point now) {
         }
         const int on = 1;
         ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
+        ::setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &options_.send_buffer_bytes,
+                     sizeof options_.send_buffer_bytes);
         connections_.push_back(std::make_shared<Connection>(fd, limits_, now));
     }
 }
 
-// Closes the keep-alive connection idle the longest to make room; false when none is idle.
-bool HttpServer::Loop::evict_idle() {
+// Closes a connection to make room for a new one: the keep-alive connection idle the longest,
+// else the one holding the most unsent bytes that have waited kEvictablePending or more (a slow
+// reader); false when there is neither.
+bool HttpServer::Loop::make_room(Clock::time_point now) {
     Connection* oldest = nullptr;
+    Connection* slowest = nullptr;
+    std::size_t most_unsent = 0;
     for (auto& c : connections_) {
         const bool idle = c->fd >= 0 && c->phase == Connection::Phase::kReading &&
                           !c->parser.started() && c->input.empty();
         if (idle && (oldest == nullptr || c->idle_since < oldest->idle_since)) {
             oldest = c.get();
         }
+        std::lock_guard lock(c->mutex);
+        if (c->fd >= 0 && c->output.size() > most_unsent &&
+            now - c->pending_since >= kEvictablePending) {
+            slowest = c.get();
+            most_unsent = c->output.size();
+        }
     }
-    if (oldest == nullptr) {
+    if (oldest != nullptr) {
+        close(*oldest);
+    } else if (slowest != nullptr) {
+        cut_off(*slowest);
+    } else {
         return false;
     }
-    close(*oldest);
     std::erase_if(connections_, [](const auto& c) { return c->fd < 0; });
     return true;
 }
@@ -368,9 +429,22 @@ void HttpServer::Loop::parse(const std::shared_ptr<Connection>& c, Clock::time_p
                 answer_now(*c, *answer, keep_open);
                 return;
             }
+            if (const std::size_t buffered = budget_.buffered.load();
+                buffered > options_.max_buffered_bytes) {
+                answer_now(
+                    *c,
+                    routes_.refusal(503, fmt::format("the server holds {} MiB of answers "
+                                                     "its clients have not read yet, over "
+                                                     "its limit of {} MiB; retry in a "
+                                                     "moment",
+                                                     buffered / kMebibyte,
+                                                     options_.max_buffered_bytes / kMebibyte)),
+                    false);
+                return;
+            }
             if (c->parser.expects_continue()) {
                 std::lock_guard lock(c->mutex);
-                c->output += kContinue;
+                append_output(*c, kContinue, budget_);
             }
         }
         if (state == HttpRequestParser::State::kComplete) {
@@ -387,7 +461,7 @@ void HttpServer::Loop::answer_now(Connection& c, const HttpResponse& response, b
     c.phase = Connection::Phase::kAnswering;
     c.keep_open = keep_open && ++c.answered < options_.max_requests_per_connection && !stopping_;
     std::lock_guard lock(c.mutex);
-    c.output += serialize_response(response, c.keep_open);
+    append_output(c, serialize_response(response, c.keep_open), budget_);
     c.answer_done = true;
 }
 
@@ -399,7 +473,7 @@ void HttpServer::Loop::dispatch(const std::shared_ptr<Connection>& c) {
                    ++c->answered < options_.max_requests_per_connection && !stopping_;
     workers_->submit(
         [this, c, request = c->parser.take_request(), keep_open = c->keep_open, http11] {
-            ConnectionWriter writer(c, keep_open, http11, [this] { wake(); });
+            ConnectionWriter writer(c, keep_open, http11, budget_, [this] { wake(); });
             try {
                 routes_.handle(request, writer);
             } catch (const std::exception& e) {
@@ -415,19 +489,17 @@ void HttpServer::Loop::dispatch(const std::shared_ptr<Connection>& c) {
         });
 }
 
-void HttpServer::Loop::flush(Connection& c, Clock::time_point now) {
+void HttpServer::Loop::flush(Connection& c) {
     bool broken = false;
     {
         std::lock_guard lock(c.mutex);
         if (c.output.empty()) {
-            c.last_write = now;
             return;
         }
         const ssize_t sent =
             ::send(c.fd, c.output.data(), c.output.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
         if (sent > 0) {
-            c.output.erase(0, static_cast<std::size_t>(sent));
-            c.last_write = now;
+            drop_output(c, static_cast<std::size_t>(sent), budget_);
         }
         broken = sent < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR;
     }
@@ -439,6 +511,10 @@ void HttpServer::Loop::flush(Connection& c, Clock::time_point now) {
 void HttpServer::Loop::after_answer(const std::shared_ptr<Connection>& c, Clock::time_point now) {
     {
         std::lock_guard lock(c->mutex);
+        if (c->overflowed) {
+            c->answer_done = false;  // check_deadlines closes it: its answer was cut
+            return;
+        }
         if (!c->answer_done || !c->output.empty()) {
             return;
         }
@@ -477,10 +553,11 @@ void HttpServer::Loop::check_deadlines(const std::shared_ptr<Connection>& c,
             bool stalled = false;
             {
                 std::lock_guard lock(c->mutex);
-                stalled = !c->output.empty() && now - c->last_write > options_.write_timeout;
+                stalled = c->overflowed ||
+                          (!c->output.empty() && now - c->pending_since > options_.write_timeout);
             }
             if (stalled) {
-                close(*c);  // the client stopped reading its answer
+                cut_off(*c);  // the client did not take its answer in time, or let it pile up
             }
             break;
         }
@@ -501,9 +578,13 @@ int HttpServer::Loop::poll_timeout_ms(Clock::time_point now) const {
                                           ? c->request_started + options_.request_timeout
                                           : c->idle_since + options_.idle_timeout);
                 break;
-            case Connection::Phase::kAnswering:
-                next = std::min(next, c->last_write + options_.write_timeout);
+            case Connection::Phase::kAnswering: {
+                std::lock_guard lock(c->mutex);
+                if (!c->output.empty()) {
+                    next = std::min(next, c->pending_since + options_.write_timeout);
+                }
                 break;
+            }
             case Connection::Phase::kLingering:
                 next = std::min(next, c->linger_until);
                 break;
@@ -522,9 +603,17 @@ void HttpServer::Loop::close(Connection& c) {
     }
     std::lock_guard lock(c.mutex);
     c.gone = true;
-    c.output.clear();
+    drop_output(c, c.output.size(), budget_);
     ::close(c.fd);
     c.fd = -1;
+}
+
+void HttpServer::Loop::cut_off(Connection& c) {
+    if (c.fd >= 0) {
+        const linger reset{.l_onoff = 1, .l_linger = 0};
+        ::setsockopt(c.fd, SOL_SOCKET, SO_LINGER, &reset, sizeof reset);
+    }
+    close(c);
 }
 
 void HttpServer::Loop::wake() {

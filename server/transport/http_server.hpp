@@ -8,7 +8,8 @@
 // into the shared library, so none of this can be configured or patched from here.
 //
 // Shape: one event-loop thread (poll) owns every socket. It accepts (at most max_connections
-// at once: an idle keep-alive connection makes room for a new one, else the newcomer gets 503),
+// at once: an idle keep-alive connection makes room for a new one, else the connection holding
+// the most unsent bytes for a second or more, else the newcomer gets 503),
 // reads requests as bytes arrive (HttpRequestParser: bounded head, body limit counted for
 // chunked bodies too), holds each request to a whole-request deadline from its first byte (408),
 // closes keep-alive connections idle too long, and writes every response, cutting off a client
@@ -38,8 +39,18 @@ struct HttpServerOptions {
     std::chrono::milliseconds request_timeout{10'000};
     // A keep-alive connection waiting for its next request is closed after this.
     std::chrono::milliseconds idle_timeout{5'000};
-    // A client that reads none of its response for this long is cut off.
+    // A client must take every byte queued for it within this long of when its output was last
+    // empty, else it is cut off: a whole-response deadline that partial reads do not restart.
     std::chrono::milliseconds write_timeout{30'000};
+    // Unsent answer bytes one connection may hold; a client that lets more pile up is cut off.
+    std::size_t max_output_bytes_per_connection = 32 * 1024 * 1024;
+    // Unsent answer bytes of all connections together; past it, new requests get 503 (refusals
+    // and what on_head answers, /health, still go out).
+    std::size_t max_buffered_bytes = 256 * 1024 * 1024;
+    // The kernel's send buffer of each connection (SO_SNDBUF), fixed rather than autotuned up to
+    // 4 MiB: what a slow reader leaves unsent then waits in the server's output, where it is
+    // counted against the caps and the deadline above.
+    int send_buffer_bytes = 256 * 1024;
     std::size_t max_connections = 128;
     // MCP clients keep one connection for many requests; after this many it is closed.
     std::size_t max_requests_per_connection = 1000;

@@ -66,6 +66,9 @@ class HttpTransport::Impl {
                                     .request_timeout = options.request_timeout,
                                     .idle_timeout = options.idle_timeout,
                                     .write_timeout = options.write_timeout,
+                                    .max_output_bytes_per_connection =
+                                        options.max_output_bytes_per_connection,
+                                    .max_buffered_bytes = options.max_buffered_bytes,
                                     .max_connections = options.max_connections,
                                     .worker_threads = options.worker_threads},
                   HttpRoutes{[this](const HttpRequest& head) { return on_head(head); },

@@ -29,8 +29,12 @@ struct HttpOptions {
     std::chrono::milliseconds request_timeout{10'000};
     // A keep-alive connection waiting for its next request is closed after this.
     std::chrono::milliseconds idle_timeout{5'000};
-    // A client that reads none of its answer for this long is cut off.
+    // A client that has not taken every byte queued for it this long is cut off.
     std::chrono::milliseconds write_timeout{30'000};
+    // Unsent answer bytes: of one connection (past it, that client is cut off), and of all of
+    // them (past it, new requests get 503).
+    std::size_t max_output_bytes_per_connection = 32 * 1024 * 1024;
+    std::size_t max_buffered_bytes = 256 * 1024 * 1024;
     std::size_t max_connections = 128;
     std::size_t worker_threads = 8;
 };

@@ -63,6 +63,30 @@ std::string steps_request(int id, int busy_ms) {
     return kPostHead + "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
 }
 
+// A call of the steps tool that streams `steps` progress notifications (about 150 bytes each) as
+// server-sent events: an answer that grows for as long as the tool runs.
+std::string streaming_request(int id, int steps) {
+    const std::string body = json{{"jsonrpc", "2.0"},
+                                  {"id", id},
+                                  {"method", "tools/call"},
+                                  {"params",
+                                   {{"name", "steps"},
+                                    {"arguments", {{"steps", steps}}},
+                                    {"_meta", {{"progressToken", id}}}}}}
+                                 .dump();
+    return "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+           "Accept: application/json, text/event-stream\r\nContent-Length: " +
+           std::to_string(body.size()) + "\r\n\r\n" + body;
+}
+
+// A client that asks for a streamed answer and does not read it, with a 4 KiB receive buffer:
+// the server holds what the socket cannot take.
+std::unique_ptr<RawConnection> slow_reader(int port, int id, int steps) {
+    auto connection = std::make_unique<RawConnection>(port, 4096);
+    REQUIRE(connection->send(streaming_request(id, steps)));
+    return connection;
+}
+
 }  // namespace
 
 TEST_CASE("a request trickling in is cut off at the whole-request deadline (408)") {
@@ -217,4 +241,77 @@ TEST_CASE("a message holding no request gets 400 and the JSON-RPC errors stdio a
             causeway::testing::run_stdio(harness.dispatcher(), bodies[i] + "\n");
         CHECK(json::parse(answer->body) == json::parse(stdio));
     }
+}
+
+TEST_CASE("a client reading its answer too slowly is cut off at the whole-response deadline") {
+    causeway::server::HttpOptions options;
+    options.write_timeout = std::chrono::milliseconds(600);
+    RunningServer server(options);
+    auto reader = slow_reader(server.port(), 1, 20000);
+    // 1 KiB every 50 ms: every read takes some bytes, none empties what waits for it. Before,
+    // each partial read restarted the deadline and this went on for as long as the client liked.
+    const auto started = std::chrono::steady_clock::now();
+    bool open = true;
+    while (open && std::chrono::steady_clock::now() - started < std::chrono::seconds(20)) {
+        open = reader->read_some(1024);
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    CHECK_FALSE(open);
+    CHECK(std::chrono::steady_clock::now() - started < std::chrono::seconds(10));
+}
+
+TEST_CASE("a client that lets more than its cap of answer bytes pile up is cut off at once") {
+    causeway::server::HttpOptions options;
+    options.max_output_bytes_per_connection = 256 * 1024;  // the stream is about 3 MB
+    RunningServer server(options);
+    const auto started = std::chrono::steady_clock::now();
+    auto reader = slow_reader(server.port(), 1, 20000);
+    CHECK(reader->closed_by_server());
+    // Long before the 30 s write deadline.
+    CHECK(std::chrono::steady_clock::now() - started < std::chrono::seconds(10));
+    CHECK(server.post({{"jsonrpc", "2.0"}, {"id", 2}, {"method", "ping"}})->status == 200);
+}
+
+TEST_CASE("past the server's cap of unsent answer bytes new requests get 503 and /health answers") {
+    causeway::server::HttpOptions options;
+    options.max_buffered_bytes = 256 * 1024;
+    RunningServer server(options);
+    auto reader = slow_reader(server.port(), 1, 5000);  // about 700 KB it cannot take
+    RawConnection newcomer(server.port());
+    std::string answer;
+    for (int attempt = 0; attempt < 100; ++attempt) {  // until the stream has piled up
+        RawConnection client(server.port());
+        REQUIRE(client.send(ping_request(attempt + 10, false)));
+        answer = client.read_response();
+        if (status_line(answer) == "HTTP/1.1 503 Service Unavailable") {
+            break;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    CHECK(status_line(answer) == "HTTP/1.1 503 Service Unavailable");
+    CHECK(body_of(answer).find("not read yet") != std::string::npos);
+    httplib::Client health("127.0.0.1", server.port());
+    auto healthy = health.Get("/health");
+    REQUIRE(healthy);
+    CHECK(healthy->status == 200);
+}
+
+TEST_CASE("130 slow readers leave room for /health and a new client: the most unsent gives way") {
+    causeway::server::HttpOptions options;  // 128 connections, 30 s write deadline
+    RunningServer server(options);
+    std::vector<std::unique_ptr<RawConnection>> readers;
+    for (int id = 1; id <= 130; ++id) {
+        readers.push_back(slow_reader(server.port(), id, 3000));  // ~450 KB each, none read
+    }
+    // Their unsent bytes must have waited a second before a slow reader is made to give way.
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    const auto asked = std::chrono::steady_clock::now();
+    httplib::Client health("127.0.0.1", server.port());
+    auto healthy = health.Get("/health");
+    REQUIRE(healthy);
+    CHECK(healthy->status == 200);
+    CHECK(std::chrono::steady_clock::now() - asked < std::chrono::seconds(2));
+    RawConnection newcomer(server.port());
+    REQUIRE(newcomer.send(ping_request(1000)));
+    CHECK(status_line(newcomer.read_response()) == "HTTP/1.1 200 OK");
 }

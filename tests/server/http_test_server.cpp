@@ -46,7 +46,12 @@ httplib::Result RunningServer::post(const nlohmann::json& body, httplib::Headers
     return client_->Post("/mcp", headers, body.dump(), "application/json");
 }
 
-RawConnection::RawConnection(int port) : fd_(::socket(AF_INET, SOCK_STREAM, 0)) {
+RawConnection::RawConnection(int port, int receive_buffer_bytes)
+    : fd_(::socket(AF_INET, SOCK_STREAM, 0)) {
+    if (receive_buffer_bytes > 0) {
+        ::setsockopt(fd_, SOL_SOCKET, SO_RCVBUF, &receive_buffer_bytes,
+                     sizeof receive_buffer_bytes);
+    }
     sockaddr_in address{};
     address.sin_family = AF_INET;
     address.sin_port = htons(static_cast<std::uint16_t>(port));
@@ -80,6 +85,11 @@ bool RawConnection::fill() {
     }
     buffer_.append(chunk, static_cast<std::size_t>(got));
     return true;
+}
+
+bool RawConnection::read_some(std::size_t most) {
+    std::string chunk(most, '\0');
+    return fd_ >= 0 && ::recv(fd_, chunk.data(), chunk.size(), 0) > 0;
 }
 
 std::string RawConnection::read_response() {

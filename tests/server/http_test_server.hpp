@@ -40,7 +40,9 @@ class RunningServer {
 // A blocking TCP connection to 127.0.0.1:port that sends exactly the bytes given.
 class RawConnection {
   public:
-    explicit RawConnection(int port);
+    // receive_buffer_bytes > 0: the socket's receive buffer (SO_RCVBUF) before it connects, so
+    // that a client that does not read leaves the server holding its answer.
+    explicit RawConnection(int port, int receive_buffer_bytes = 0);
     ~RawConnection();
     RawConnection(const RawConnection&) = delete;
     RawConnection& operator=(const RawConnection&) = delete;
@@ -54,6 +56,9 @@ class RawConnection {
     std::string read_to_close();
     // Whether the server closed the connection: reads until end of file, dropping what comes.
     bool closed_by_server();
+    // Reads at most `most` bytes, dropping them (waits for the first); false once the server
+    // has closed the connection.
+    bool read_some(std::size_t most);
 
   private:
     bool fill();  // reads more into buffer_; false at end of file
