@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "analysis/model/model_bytes.hpp"
+
 namespace causeway::server {
 namespace {
 
@@ -69,8 +71,9 @@ std::string describe(const std::vector<SkippedFile>& skipped) {
 
 }  // namespace
 
-Trace::Trace(std::string name, tracedb::TraceReader reader, AnswerCache& answers)
-    : name_(std::move(name)), reader_(std::move(reader)), answers_(answers) {}
+Trace::Trace(std::string name, tracedb::TraceReader reader, ModelCache& models,
+             AnswerCache& answers)
+    : name_(std::move(name)), reader_(std::move(reader)), models_(models), answers_(answers) {}
 
 bool Trace::finished() const {
     std::lock_guard lock(connection_mutex_);
@@ -79,14 +82,14 @@ bool Trace::finished() const {
 }
 
 Result<std::shared_ptr<const analysis::TraceModel>> Trace::model() const {
-    {
-        std::lock_guard lock(cache_mutex_);
-        if (model_) {
-            return model_;
-        }
+    if (auto cached = models_.find(name_)) {
+        return std::move(*cached);
     }
     const bool immutable = finished();
     std::lock_guard lock(connection_mutex_);
+    if (auto cached = models_.find(name_)) {  // loaded by another call meanwhile
+        return std::move(*cached);
+    }
     auto loaded = analysis::load_trace(reader_);
     if (!loaded) {
         return Error{
@@ -94,8 +97,7 @@ Result<std::shared_ptr<const analysis::TraceModel>> Trace::model() const {
     }
     auto model = std::make_shared<const analysis::TraceModel>(std::move(loaded).value());
     if (immutable) {
-        std::lock_guard cache_lock(cache_mutex_);
-        model_ = model;
+        models_.keep(name_, model, analysis::model_bytes(*model));
     }
     return model;
 }
@@ -113,8 +115,10 @@ Result<nlohmann::json> Trace::cached(const std::string& key,
     return answer;
 }
 
-Result<TraceSet> TraceSet::open(const std::vector<std::string>& paths) {
+Result<TraceSet> TraceSet::open(const std::vector<std::string>& paths,
+                                std::size_t model_cache_bytes) {
     TraceSet set;
+    set.models_ = std::make_unique<ModelCache>(model_cache_bytes, Oversized::kKeptAlone);
     for (const auto& argument : paths) {
         auto expansion = expand(argument);
         if (!expansion) {
@@ -139,8 +143,8 @@ Result<TraceSet> TraceSet::open(const std::vector<std::string>& paths) {
                                 "file name, so rename one of them",
                                 name, file)};
             }
-            set.traces_.push_back(
-                std::make_unique<Trace>(name, std::move(reader).value(), *set.answers_));
+            set.traces_.push_back(std::make_unique<Trace>(name, std::move(reader).value(),
+                                                          *set.models_, *set.answers_));
         }
     }
     if (set.traces_.empty() && !set.skipped_.empty()) {

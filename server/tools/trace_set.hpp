@@ -1,9 +1,10 @@
 #pragma once
 // The traces one server serves (`--db` repeated, or every *.db of a folder), each opened
 // read-only. A finished trace (session.stop_ns set) never changes, so its loaded model and the
-// answers computed from it are cached (answer_cache.hpp, one budget for all traces); a trace
-// still being recorded is re-read on every call. A *.db of a folder that cannot be served (not
-// SQLite, not a trace, a broken link) is skipped and reported; a file named on its own is not.
+// answers computed from it are cached, each kind within one byte budget for all traces (the
+// least recently used go first; the last model is kept even when it alone passes the budget); a
+// trace still being recorded is re-read on every call. A *.db of a folder that cannot be served
+// (not SQLite, not a trace, a broken link) is skipped and reported; a file named on its own is not.
 
 #include <cstddef>
 #include <functional>
@@ -18,15 +19,18 @@
 
 #include "analysis/model/trace_model.hpp"
 #include "server/tools/answer_cache.hpp"
+#include "server/tools/lru_bytes.hpp"
 #include "tracedb/reader.hpp"
 #include "tracedb/result.hpp"
 
 namespace causeway::server {
 
+using ModelCache = LruBytes<std::shared_ptr<const analysis::TraceModel>>;
+
 class Trace {
   public:
-    // `answers` is shared by the traces of one set and outlives them.
-    Trace(std::string name, tracedb::TraceReader reader, AnswerCache& answers);
+    // `models` and `answers` are shared by the traces of one set and outlive them.
+    Trace(std::string name, tracedb::TraceReader reader, ModelCache& models, AnswerCache& answers);
 
     // The name tools take as their `trace` argument: the file name without `.db`.
     const std::string& name() const { return name_; }
@@ -47,10 +51,9 @@ class Trace {
   private:
     std::string name_;
     tracedb::TraceReader reader_;
+    ModelCache& models_;
     AnswerCache& answers_;
     mutable std::mutex connection_mutex_;
-    mutable std::mutex cache_mutex_;
-    mutable std::shared_ptr<const analysis::TraceModel> model_;
 };
 
 // A *.db file of a served folder that is not served, and why.
@@ -63,12 +66,15 @@ class TraceSet {
   public:
     // Memory the answers of all traces may hold (their JSON text).
     static constexpr std::size_t kAnswerCacheBytes = 32 * 1024 * 1024;
+    // Memory the loaded models of all traces may hold (analysis/model/model_bytes.hpp).
+    static constexpr std::size_t kModelCacheBytes = std::size_t{1024} * 1024 * 1024;
 
     // Each path is a trace DB or a folder whose *.db files are served. Fails, naming the file
     // and the cause, when a file named on its own cannot be opened as a Causeway trace, when two
     // traces share a name, or when nothing is left to serve; a folder's files that cannot be
     // served are skipped (skipped()).
-    static Result<TraceSet> open(const std::vector<std::string>& paths);
+    static Result<TraceSet> open(const std::vector<std::string>& paths,
+                                 std::size_t model_cache_bytes = kModelCacheBytes);
 
     const std::vector<std::unique_ptr<Trace>>& traces() const { return traces_; }
     std::vector<std::string> names() const;
@@ -76,12 +82,14 @@ class TraceSet {
     // "skipped: a.db (not a SQLite file), ..." or empty: appended to what lists the traces.
     std::string skipped_note() const;
     const AnswerCache& answers() const { return *answers_; }
+    const ModelCache& models() const { return *models_; }
 
     // The trace named `name`, or the only one when `name` is absent. The error lists the names.
     Result<const Trace*> find(const std::optional<std::string>& name) const;
 
   private:
     std::unique_ptr<AnswerCache> answers_ = std::make_unique<AnswerCache>(kAnswerCacheBytes);
+    std::unique_ptr<ModelCache> models_;
     std::vector<std::unique_ptr<Trace>> traces_;
     std::vector<SkippedFile> skipped_;
 };

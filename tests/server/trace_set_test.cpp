@@ -1,5 +1,6 @@
 // Serving a folder: a *.db that cannot be served (a symlink loop, a file that is not SQLite) is
-// skipped and reported, the rest is served; a file named on its own still has to open.
+// skipped and reported, the rest is served; a file named on its own still has to open. Loaded
+// models are cached within a byte budget.
 #include <catch2/catch.hpp>
 
 #include <unistd.h>
@@ -27,6 +28,12 @@ struct MixedFolder {
         std::ofstream(dir.file("notes.db")) << "not a database, just notes\n";
     }
 };
+
+// Loads (or finds cached) the model of the trace named `name`.
+bool load_model(const TraceSet& set, const std::string& name) {
+    auto trace = set.find(name);
+    return trace && trace.value()->model().ok();
+}
 
 }  // namespace
 
@@ -72,4 +79,36 @@ TEST_CASE("a file named on its own must open, a folder with nothing servable is 
     auto nothing = TraceSet::open({folder.dir.path()});
     REQUIRE_FALSE(nothing);
     CHECK(nothing.error().message.find("skipped") != std::string::npos);
+}
+
+TEST_CASE("loaded models stay within the byte budget, the least recently used going first") {
+    TempDir dir;
+    for (const char* name : {"a", "b", "c"}) {
+        REQUIRE(causeway::testing::write_fixture_trace(dir.file(std::string(name) + ".db")).ok());
+    }
+    // What one fixture model costs, from a set that caches it.
+    std::size_t one_model = 0;
+    {
+        auto probe = TraceSet::open({dir.file("a.db")});
+        REQUIRE(probe);
+        REQUIRE(load_model(*probe, "a"));
+        one_model = probe->models().bytes();
+        REQUIRE(one_model > 0);
+    }
+    auto set = TraceSet::open({dir.path()}, one_model * 2 + one_model / 2);
+    REQUIRE(set);
+    for (const char* name : {"a", "b", "c", "a"}) {
+        REQUIRE(load_model(*set, name));
+    }
+    // Two fit: c and the a asked for last; b, least recently used, went.
+    CHECK(set->models().entries() == 2);
+    CHECK(set->models().bytes() <= one_model * 2 + one_model / 2);
+
+    // A budget smaller than one model still keeps the model asked for last, alone.
+    auto tight = TraceSet::open({dir.path()}, 1);
+    REQUIRE(tight);
+    for (const char* name : {"a", "b"}) {
+        REQUIRE(load_model(*tight, name));
+    }
+    CHECK(tight->models().entries() == 1);
 }
