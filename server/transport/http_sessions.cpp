@@ -32,15 +32,26 @@ void HttpSessions::evict_one() {
     }
 }
 
-std::pair<std::string, std::shared_ptr<Session>> HttpSessions::create() {
+std::optional<std::pair<std::string, std::shared_ptr<Session>>> HttpSessions::create(
+    Clock::time_point now) {
+    std::lock_guard lock(mutex_);
+    if (refilled_) {
+        const std::chrono::duration<double> elapsed = now - *refilled_;
+        tokens_ =
+            std::min(rate_.burst, tokens_ + std::max(0.0, elapsed.count()) * rate_.per_second);
+    }
+    refilled_ = std::max(now, refilled_.value_or(now));
+    if (tokens_ < 1) {
+        return std::nullopt;
+    }
+    tokens_ -= 1;
     auto session = std::make_shared<Session>();
     std::string id = random_id();
-    std::lock_guard lock(mutex_);
     if (sessions_.size() >= kMaxSessions) {
         evict_one();
     }
     sessions_[id] = Entry{session, ++tick_, false};
-    return {id, session};
+    return std::pair(id, session);
 }
 
 std::shared_ptr<Session> HttpSessions::find(const std::string& id) {

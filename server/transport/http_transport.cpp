@@ -178,9 +178,17 @@ class HttpTransport::Impl {
         auto session = std::make_shared<Session>();
         std::vector<HttpHeader> session_header;
         if (is_initialize(message.value())) {
-            auto [id, created] = sessions_.create();
-            session_header.push_back({kSessionHeader, id});
-            session = created;
+            auto created = sessions_.create();
+            if (!created) {
+                writer.send(rpc_error(
+                    429, error_code::kInvalidRequest,
+                    fmt::format("too many new sessions: at most {:g} a second "
+                                "({:g} at once); retry in a second",
+                                SessionCreationRate{}.per_second, SessionCreationRate{}.burst)));
+                return;
+            }
+            session_header.push_back({kSessionHeader, created->first});
+            session = created->second;
         } else if (request.has_header(kSessionHeader)) {
             session = sessions_.find(request.header(kSessionHeader));
             if (!session) {
