@@ -245,6 +245,14 @@ constexpr std::array kCounters{
                            O::kAnalysis,
                            "CUDA calls naming a thread or an op not in the file, left out of "
                            "every number."},
+    DataQualityCounterSpec{C::kOrphanStackRows, "analysis", "orphan_stack_rows", S::kError,
+                           O::kAnalysis,
+                           "Python frames naming a stack not in the file, and switch-out samples "
+                           "naming a thread or a stack not in the file, left out."},
+    DataQualityCounterSpec{C::kMissingCallStacks, "analysis", "missing_call_stacks", S::kError,
+                           O::kAnalysis,
+                           "CUDA calls naming a stack not in the file, read as calls without a "
+                           "stack."},
     DataQualityCounterSpec{C::kDamagedFile, "analysis", "damaged_file", S::kError, O::kAnalysis,
                            "The file is damaged: cuda_call was read with SQL, numbers may miss "
                            "rows."},

@@ -85,6 +85,8 @@ enum class DataQualityCounter {
     kImpossibleEventCounts,
     kOrphanThreadRows,
     kOrphanCudaCalls,
+    kOrphanStackRows,
+    kMissingCallStacks,
     kDamagedFile,
     kCudaCallReadWithSql,
 };

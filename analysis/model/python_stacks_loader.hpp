@@ -5,16 +5,36 @@
 
 #include <cstdint>
 #include <unordered_map>
+#include <vector>
 
 #include "analysis/model/trace_model.hpp"
 #include "tracedb/sqlite.hpp"
 
 namespace causeway::analysis {
 
-// `thread_index` maps thread.id to the model's thread index. Samples of threads not in the file
-// are skipped and counted in the model's notes.
+// The ids of the file's stack rows, for telling references to missing stacks.
+class KnownStacks {
+  public:
+    // A file without a stack table (an imported trace) knows no stacks and has none to miss.
+    static Result<KnownStacks> load(const tracedb::Database& db);
+    bool contains(std::int64_t id) const;
+    bool table_present() const { return table_present_; }
+
+  private:
+    bool table_present_ = false;
+    std::vector<std::int64_t> ids_;  // sorted
+    std::vector<bool> present_;      // by id, while ids are dense enough for it
+};
+
+// `thread_index` maps thread.id to the model's thread index. Python frames of a stack not in the
+// file, and switch-out samples of a thread or a stack not in the file, are left out and counted
+// in an error data-quality row (analysis/orphan_stack_rows).
 Status load_python_stacks(const tracedb::Database& db, std::int64_t schema_version,
                           const std::unordered_map<std::int64_t, int>& thread_index,
-                          TraceModel& model);
+                          const KnownStacks& stacks, TraceModel& model);
+
+// CUDA calls whose stack is not in the file read as calls without a stack, counted in an error
+// data-quality row (analysis/missing_call_stacks).
+void forget_missing_call_stacks(const KnownStacks& stacks, TraceModel& model);
 
 }  // namespace causeway::analysis

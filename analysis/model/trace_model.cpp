@@ -597,6 +597,11 @@ Result<TraceModel> load_trace(const tracedb::TraceReader& reader) {
          "a bucket must start inside the session, last at most 366 days and count 0 .. 2^50 "
          "events"},
     };
+    auto known_stacks = KnownStacks::load(db);
+    if (!known_stacks) {
+        calls.wait();
+        return Error{model.path + ": " + known_stacks.error().message};
+    }
     auto others = run({
         [&] {
             return load_offcpu(db, reader.schema_version(), model, thread_ids, plausible,
@@ -611,7 +616,10 @@ Result<TraceModel> load_trace(const tracedb::TraceReader& reader) {
         [&] { return load_data_quality(db, model); },
         [&] { return load_event_counts(db, model, process_ids, plausible, left_out[4]); },
         [&] { return load_probes(db, model); },
-        [&] { return load_python_stacks(db, reader.schema_version(), thread_ids, model); },
+        [&] {
+            return load_python_stacks(db, reader.schema_version(), thread_ids, *known_stacks,
+                                      model);
+        },
     });
     auto loaded = calls.get();  // joined before anything returns
     if (!others) {
@@ -624,6 +632,7 @@ Result<TraceModel> load_trace(const tracedb::TraceReader& reader) {
                               session_findings.end());
     report_left_out(left_out, plausible, model.data_quality);
     adopt_calls(std::move(*loaded), plausible, model, last_event_ns);
+    forget_missing_call_stacks(*known_stacks, model);
     auto stacks = db.query_int64("SELECT count(*) FROM stack");
     model.stack_count = stacks ? *stacks : 0;
     for (const auto& s : model.snapshots) {

@@ -379,6 +379,34 @@ TEST_CASE("calls left out of a damaged trace are counted, not called unrecorded"
     CHECK(has(causeway::tracedb::DataQualityCounter::kOrphanCudaCalls, 200));
 }
 
+TEST_CASE("stack rows of a damaged trace that name what is not in the file are counted",
+          "[analysis][golden][honest]") {
+    DataLoaderRun run(0);
+    for (int i = 0; i < kIterations; ++i) {
+        run.fixture.call(run.main_thread, op::kLaunchKernel, i * kPeriodNs, 20 * kUs);
+    }
+    // Calls that name a stack the file lacks, a Python frame of a missing stack, and a
+    // switch-out sample of a missing thread.
+    auto d = diagnose_all(run.fixture.load_edited(
+        kLoopEndNs,
+        "PRAGMA foreign_keys=OFF; UPDATE cuda_call SET stack_id = 888; "
+        "INSERT INTO stack_python_frame (stack_id, depth, file, function, line, first_line, "
+        "code_address, instr_offset) VALUES (777, 0, 'x.py', 'f', 1, 1, 0, 0); "
+        "INSERT INTO switch_out_stack (thread_id, ts_ns, stack_id, role, reason) VALUES "
+        "(999, 1, 777, 0, 0)"));
+
+    CHECK(d.verdict.reason != VerdictReason::kCallsLeftOut);  // the calls themselves are read
+    auto has = [&](causeway::tracedb::DataQualityCounter counter, std::int64_t value) {
+        return std::any_of(d.data_quality.items.begin(), d.data_quality.items.end(),
+                           [&](const DataQualityItem& item) {
+                               return item.is(counter) && item.value == value &&
+                                      item.severity == "error";
+                           });
+    };
+    CHECK(has(causeway::tracedb::DataQualityCounter::kOrphanStackRows, 2));
+    CHECK(has(causeway::tracedb::DataQualityCounter::kMissingCallStacks, 200));
+}
+
 TEST_CASE("a trace with host events only is INSUFFICIENT-DATA and says so",
           "[analysis][golden][honest]") {
     FixtureBuilder fixture;
