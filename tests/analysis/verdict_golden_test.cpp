@@ -351,6 +351,15 @@ TEST_CASE("an empty trace is INSUFFICIENT-DATA", "[analysis][golden][honest]") {
     CHECK(causeway::report::verdict_summary(d).find("no CUDA calls") != std::string::npos);
 }
 
+// Whether the diagnosis holds an error data-quality row of `counter` with `value`.
+bool has_error_row(const Diagnosis& d, causeway::tracedb::DataQualityCounter counter,
+                   std::int64_t value) {
+    return std::any_of(
+        d.data_quality.items.begin(), d.data_quality.items.end(), [&](const DataQualityItem& item) {
+            return item.is(counter) && item.value == value && item.severity == "error";
+        });
+}
+
 TEST_CASE("calls left out of a damaged trace are counted, not called unrecorded",
           "[analysis][golden][honest]") {
     // Every thread row names a process that is not in the file (an edited or damaged trace).
@@ -368,15 +377,8 @@ TEST_CASE("calls left out of a damaged trace are counted, not called unrecorded"
     CHECK_THAT(summary, Catch::StartsWith("200 CUDA calls were recorded, but none could be "
                                           "analysed"));
     CHECK_THAT(summary, !Catch::Contains("No CUDA calls were recorded"));
-    auto has = [&](causeway::tracedb::DataQualityCounter counter, std::int64_t value) {
-        return std::any_of(d.data_quality.items.begin(), d.data_quality.items.end(),
-                           [&](const DataQualityItem& item) {
-                               return item.is(counter) && item.value == value &&
-                                      item.severity == "error";
-                           });
-    };
-    CHECK(has(causeway::tracedb::DataQualityCounter::kOrphanThreadRows, 1));
-    CHECK(has(causeway::tracedb::DataQualityCounter::kOrphanCudaCalls, 200));
+    CHECK(has_error_row(d, causeway::tracedb::DataQualityCounter::kOrphanThreadRows, 1));
+    CHECK(has_error_row(d, causeway::tracedb::DataQualityCounter::kOrphanCudaCalls, 200));
 }
 
 TEST_CASE("stack rows of a damaged trace that name what is not in the file are counted",
@@ -396,15 +398,8 @@ TEST_CASE("stack rows of a damaged trace that name what is not in the file are c
         "(999, 1, 777, 0, 0)"));
 
     CHECK(d.verdict.reason != VerdictReason::kCallsLeftOut);  // the calls themselves are read
-    auto has = [&](causeway::tracedb::DataQualityCounter counter, std::int64_t value) {
-        return std::any_of(d.data_quality.items.begin(), d.data_quality.items.end(),
-                           [&](const DataQualityItem& item) {
-                               return item.is(counter) && item.value == value &&
-                                      item.severity == "error";
-                           });
-    };
-    CHECK(has(causeway::tracedb::DataQualityCounter::kOrphanStackRows, 2));
-    CHECK(has(causeway::tracedb::DataQualityCounter::kMissingCallStacks, 200));
+    CHECK(has_error_row(d, causeway::tracedb::DataQualityCounter::kOrphanStackRows, 2));
+    CHECK(has_error_row(d, causeway::tracedb::DataQualityCounter::kMissingCallStacks, 200));
 }
 
 TEST_CASE("a trace with host events only is INSUFFICIENT-DATA and says so",
