@@ -1,6 +1,10 @@
 #include "fleet/push.hpp"
 
+#include <fmt/format.h>
+
 #include <chrono>
+#include <map>
+#include <vector>
 
 #include "analysis/diagnose/diagnosis.hpp"
 #include "fleet/push_tables.hpp"
@@ -157,6 +161,51 @@ class TablePusher {
     std::uint64_t bytes_sent_ = 0;
 };
 
+// Rows of one trace table that an attempt sent.
+struct SentTable {
+    std::string name;
+    std::uint64_t rows = 0;
+};
+
+// A push is done only when ClickHouse confirms what it stored: the rows of this attempt in each
+// table, counted by the server, against the rows sent. A server that answered 200 and stored
+// less, or nothing, leaves the attempt incomplete (and invisible).
+Status confirm_stored(const ClickHouseClient& client, const Owner& owner,
+                      const std::vector<SentTable>& sent) {
+    std::string sql;
+    const std::string of_attempt = " WHERE job = " + quote(owner.job) +
+                                   " AND node = " + quote(owner.node) +
+                                   " AND push_id = " + quote(owner.push_id) +
+                                   " AND attempt = " + std::to_string(owner.attempt);
+    for (const SentTable& table : sent) {
+        sql += (sql.empty() ? "SELECT " : " UNION ALL SELECT ") + quote(table.name) +
+               ", count() FROM " + clickhouse_table(table.name) + of_attempt;
+    }
+    auto body = client.query(sql + " FORMAT RowBinary");
+    if (!body) {
+        return body.error();
+    }
+    RowBinaryReader reader(*body, "the row counts of node " + owner.node + "'s push");
+    std::map<std::string, std::uint64_t> stored;
+    while (!reader.at_end()) {
+        auto name = reader.string();
+        auto rows = name ? reader.uint64() : Result<std::uint64_t>(name.error());
+        if (!rows) {
+            return rows.error();
+        }
+        stored[*name] = *rows;
+    }
+    for (const SentTable& table : sent) {
+        if (stored[table.name] != table.rows) {
+            return Error{fmt::format(
+                "ClickHouse holds {} of the {} rows of table {} this push sent, though it "
+                "accepted every batch",
+                stored[table.name], table.rows, table.name)};
+        }
+    }
+    return Ok{};
+}
+
 struct PushState {
     std::string push_id;
     bool complete = false;
@@ -309,18 +358,26 @@ Result<PushSummary> push_trace(const ClickHouseClient& client, const std::string
         return tables.error();
     }
     TablePusher pusher(client, options, owner);
+    const auto incomplete = [&owner](const Error& error) {
+        return Error{error.message + " (the push of node " + owner.node +
+                     " stays incomplete and invisible; run the same push again to finish it)"};
+    };
+    std::vector<SentTable> sent;
     for (const auto& table : *tables) {
         std::uint64_t rows = 0;
         if (auto pushed = pusher.push(*trace, table, rows); !pushed) {
-            return Error{pushed.error().message + " (the push of node " + owner.node +
-                         " stays incomplete and invisible; run the same push again to finish it)"};
+            return incomplete(pushed.error());
         }
+        sent.push_back({table.name, rows});
         summary.rows += static_cast<std::int64_t>(rows);
         if (table.name == "cuda_call") {
             summary.cuda_calls = static_cast<std::int64_t>(rows);
         }
     }
     summary.bytes_sent = static_cast<std::int64_t>(pusher.bytes_sent());
+    if (auto confirmed = confirm_stored(client, owner, sent); !confirmed) {
+        return incomplete(confirmed.error());
+    }
     if (auto causes = push_node_causes(client, *trace, owner, options.words); !causes) {
         return causes.error();
     }

@@ -1,7 +1,8 @@
 // The ClickHouse client against servers that misbehave, each a loopback socket of this test: one
-// that never answers, one that trickles an answer without end, one whose answer never ends, and
-// one that answers an error of 50 MB with terminal escapes. Each is cut off at the client's
-// limits with an error that says what happened.
+// that never answers, one that trickles an answer without end, one whose answer never ends, one
+// that answers an error of 50 MB with terminal escapes, and one that answers 200 to everything
+// and stores nothing. Each is cut off at the client's limits, or its push left incomplete, with
+// an error that says what happened.
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -16,6 +17,9 @@
 #include <thread>
 
 #include "fleet/clickhouse_client.hpp"
+#include "fleet/push.hpp"
+#include "tests/support/temp_dir.hpp"
+#include "tracedb/writer.hpp"
 
 using causeway::fleet::ClickHouseClient;
 using causeway::fleet::ClickHouseLimits;
@@ -142,4 +146,33 @@ TEST_CASE("an error answer is quoted short and printable", "[fleet][clickhouse]"
           std::string::npos);
     CHECK(error.size() < 2500);
     CHECK(error.find('\x1b') == std::string::npos);
+}
+
+TEST_CASE("a push is not done until ClickHouse confirms the rows it stored",
+          "[fleet][clickhouse]") {
+    // Accepts every request with 200 and an empty body: no push state, no rows, ever.
+    MisbehavingServer stores_nothing([](int fd, const std::atomic<bool>&) {
+        send_all(fd, "HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+    });
+    causeway::testing::TempDir dir;
+    const std::string db = dir.file("run.db");
+    {
+        auto writer = causeway::tracedb::TraceWriter::create(db, {.host = "n1", .cpu_count = 2});
+        REQUIRE(writer);
+        REQUIRE(writer->add_snapshot({.ts_ns = 1}));
+        REQUIRE(writer->finish(2));
+    }
+    auto client = ClickHouseClient::open(stores_nothing.url(), false, kTight);
+    REQUIRE(client);
+    causeway::fleet::PushOptions options;
+    options.job = "j";
+    options.words = {[](const causeway::analysis::CausalChain&) { return std::string("cause"); },
+                     [](const causeway::analysis::Diagnosis&) { return std::string("summary"); }};
+    auto pushed = causeway::fleet::push_trace(*client, db, options);
+    REQUIRE_FALSE(pushed);
+    INFO(pushed.error().message);
+    CHECK(pushed.error().message.find("ClickHouse holds 0 of the ") != std::string::npos);
+    CHECK(pushed.error().message.find(" this push sent, though it accepted every batch") !=
+          std::string::npos);
+    CHECK(pushed.error().message.find("stays incomplete") != std::string::npos);
 }
