@@ -10,10 +10,14 @@ namespace causeway::testing {
 
 DispatcherHarness::DispatcherHarness() : DispatcherHarness(server::make_causeway_catalog()) {}
 
-DispatcherHarness::DispatcherHarness(server::Catalog catalog, server::DispatcherLimits limits)
+DispatcherHarness::DispatcherHarness(server::Catalog catalog, server::DispatcherLimits limits,
+                                     const std::function<void(const std::string& path)>& edit_trace)
     : trace_path_(dir_.file("run.db")) {
     if (auto written = write_fixture_trace(trace_path_); !written) {
         throw std::runtime_error(written.error().message);
+    }
+    if (edit_trace) {
+        edit_trace(trace_path_);
     }
     auto traces = server::TraceSet::open({trace_path_});
     if (!traces) {

@@ -2,6 +2,7 @@
 // Drives a Dispatcher the way a transport does, for the dispatcher tests: builds requests,
 // collects notifications, and serves the fixture trace with the real Causeway catalog.
 
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -19,9 +20,11 @@ using nlohmann::json;
 
 class DispatcherHarness {
   public:
-    // Serves the fixture trace with `catalog` (the Causeway catalog unless given).
+    // Serves the fixture trace with `catalog` (the Causeway catalog unless given), after
+    // `edit_trace` (when given) changed the file, as a traced program or a damaged copy could.
     DispatcherHarness();
-    explicit DispatcherHarness(server::Catalog catalog, server::DispatcherLimits limits = {});
+    explicit DispatcherHarness(server::Catalog catalog, server::DispatcherLimits limits = {},
+                               const std::function<void(const std::string& path)>& edit_trace = {});
 
     // Sends one message; returns the response or null when none was due.
     json send(const json& message, std::optional<std::string> transport_revision = std::nullopt);
