@@ -9,11 +9,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "fuzz/fixture_trace_folder.hpp"
 #include "fuzz/fuzz_check.hpp"
 #include "server/methods/catalog.hpp"
 #include "server/rpc/dispatcher.hpp"
 #include "server/tools/trace_set.hpp"
-#include "tests/server/fixture_trace.hpp"
 #include "tests/server/stdio_run.hpp"
 
 namespace {
@@ -24,15 +24,6 @@ using nlohmann::json;
 // Built once: the fixture trace's model and answers stay cached between inputs, as in a server.
 causeway::server::TraceSet* traces = nullptr;
 causeway::server::Dispatcher* dispatcher = nullptr;
-
-// The fixture trace in a fresh folder (left behind: the fuzzer runs until it is killed).
-std::string write_fixture() {
-    char folder[] = "/tmp/causeway-fuzz-XXXXXX";
-    require(mkdtemp(folder) != nullptr, "a temporary folder for the fixture trace");
-    const std::string path = std::string(folder) + "/run.db";
-    require(causeway::testing::write_fixture_trace(path).ok(), "the fixture trace is written");
-    return path;
-}
 
 bool is_json_rpc(const json& message) {
     if (message.is_array()) {
@@ -49,7 +40,7 @@ bool is_json_rpc(const json& message) {
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
-    auto opened = causeway::server::TraceSet::open({write_fixture()});
+    auto opened = causeway::server::TraceSet::open({causeway::fuzz::write_fixture_trace_folder()});
     require(opened.ok(), "the fixture trace opens");
     traces = new causeway::server::TraceSet(std::move(opened).value());
     dispatcher = new causeway::server::Dispatcher(causeway::server::make_causeway_catalog(),
