@@ -9,12 +9,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "fuzz/fixture_trace_folder.hpp"
+#include "fuzz/fixture_server.hpp"
 #include "fuzz/fuzz_check.hpp"
-#include "server/methods/catalog.hpp"
 #include "server/rpc/dispatcher.hpp"
 #include "server/rpc/protocol.hpp"
-#include "server/tools/trace_set.hpp"
 
 namespace {
 
@@ -25,7 +23,6 @@ constexpr causeway::server::DispatcherLimits kLimits{.max_batch_messages = 8,
                                                      .batch_answer_bytes = 4096};
 constexpr std::size_t kMostMessages = 24;
 
-causeway::server::TraceSet* traces = nullptr;
 causeway::server::Dispatcher* dispatcher = nullptr;
 
 json request(int id, const char* method) {
@@ -60,11 +57,7 @@ json message(std::uint8_t choice, int id) {
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
-    auto opened = causeway::server::TraceSet::open({causeway::fuzz::write_fixture_trace_folder()});
-    require(opened.ok(), "the fixture trace opens");
-    traces = new causeway::server::TraceSet(std::move(opened).value());
-    dispatcher = new causeway::server::Dispatcher(causeway::server::make_causeway_catalog(),
-                                                  *traces, {.version = "fuzz"}, kLimits);
+    dispatcher = causeway::fuzz::serve_fixture_trace(kLimits);
     return 0;
 }
 

@@ -9,11 +9,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "fuzz/fixture_trace_folder.hpp"
+#include "fuzz/fixture_server.hpp"
 #include "fuzz/fuzz_check.hpp"
-#include "server/methods/catalog.hpp"
 #include "server/rpc/dispatcher.hpp"
-#include "server/tools/trace_set.hpp"
 #include "tests/server/stdio_run.hpp"
 
 namespace {
@@ -21,8 +19,6 @@ namespace {
 using causeway::fuzz::require;
 using nlohmann::json;
 
-// Built once: the fixture trace's model and answers stay cached between inputs, as in a server.
-causeway::server::TraceSet* traces = nullptr;
 causeway::server::Dispatcher* dispatcher = nullptr;
 
 bool is_json_rpc(const json& message) {
@@ -40,11 +36,7 @@ bool is_json_rpc(const json& message) {
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
-    auto opened = causeway::server::TraceSet::open({causeway::fuzz::write_fixture_trace_folder()});
-    require(opened.ok(), "the fixture trace opens");
-    traces = new causeway::server::TraceSet(std::move(opened).value());
-    dispatcher = new causeway::server::Dispatcher(causeway::server::make_causeway_catalog(),
-                                                  *traces, {.version = "fuzz"});
+    dispatcher = causeway::fuzz::serve_fixture_trace();
     return 0;
 }
 
