@@ -1,8 +1,8 @@
 // The ClickHouse client against servers that misbehave, each a loopback socket of this test: one
 // that never answers, one that trickles an answer without end, one whose answer never ends, one
-// that answers an error of 50 MB with terminal escapes, and one that answers 200 to everything
-// and stores nothing. Each is cut off at the client's limits, or its push left incomplete, with
-// an error that says what happened.
+// that answers an error of 50 MB with terminal escapes, one that answers 200 to everything and
+// stores nothing, one that answers junk and one that closes without answering. Each is cut off at
+// the client's limits, or its push left incomplete, with an error that says what happened.
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -92,6 +92,25 @@ std::pair<std::string, Clock::duration> failed_query(const MisbehavingServer& se
     return {answer.error().message, took};
 }
 
+// Pushes a one-snapshot trace of node n1 to `server`; its outcome.
+causeway::Result<causeway::fleet::PushSummary> push_to(const MisbehavingServer& server) {
+    causeway::testing::TempDir dir;
+    const std::string db = dir.file("run.db");
+    {
+        auto writer = causeway::tracedb::TraceWriter::create(db, {.host = "n1", .cpu_count = 2});
+        REQUIRE(writer);
+        REQUIRE(writer->add_snapshot({.ts_ns = 1}));
+        REQUIRE(writer->finish(2));
+    }
+    auto client = ClickHouseClient::open(server.url(), false, kTight);
+    REQUIRE(client);
+    causeway::fleet::PushOptions options;
+    options.job = "j";
+    options.words = {[](const causeway::analysis::CausalChain&) { return std::string("cause"); },
+                     [](const causeway::analysis::Diagnosis&) { return std::string("summary"); }};
+    return causeway::fleet::push_trace(*client, db, options);
+}
+
 }  // namespace
 
 TEST_CASE("a server that never answers, or trickles, is cut off at the deadline",
@@ -154,25 +173,31 @@ TEST_CASE("a push is not done until ClickHouse confirms the rows it stored",
     MisbehavingServer stores_nothing([](int fd, const std::atomic<bool>&) {
         send_all(fd, "HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
     });
-    causeway::testing::TempDir dir;
-    const std::string db = dir.file("run.db");
-    {
-        auto writer = causeway::tracedb::TraceWriter::create(db, {.host = "n1", .cpu_count = 2});
-        REQUIRE(writer);
-        REQUIRE(writer->add_snapshot({.ts_ns = 1}));
-        REQUIRE(writer->finish(2));
-    }
-    auto client = ClickHouseClient::open(stores_nothing.url(), false, kTight);
-    REQUIRE(client);
-    causeway::fleet::PushOptions options;
-    options.job = "j";
-    options.words = {[](const causeway::analysis::CausalChain&) { return std::string("cause"); },
-                     [](const causeway::analysis::Diagnosis&) { return std::string("summary"); }};
-    auto pushed = causeway::fleet::push_trace(*client, db, options);
+    auto pushed = push_to(stores_nothing);
     REQUIRE_FALSE(pushed);
     INFO(pushed.error().message);
     CHECK(pushed.error().message.find("ClickHouse holds 0 of the ") != std::string::npos);
     CHECK(pushed.error().message.find(" this push sent, though it accepted every batch") !=
           std::string::npos);
     CHECK(pushed.error().message.find("stays incomplete") != std::string::npos);
+}
+
+TEST_CASE("a server that answers junk, or closes without answering, fails the push saying so",
+          "[fleet][clickhouse]") {
+    MisbehavingServer junk([](int fd, const std::atomic<bool>&) {
+        send_all(fd,
+                 "HTTP/1.1 200 OK\r\nContent-Length: 6\r\nConnection: close\r\n\r\n"
+                 "\xff\xfegarb");
+    });
+    auto pushed = push_to(junk);
+    REQUIRE_FALSE(pushed);
+    INFO(pushed.error().message);
+    CHECK(pushed.error().message.find("the push state of node n1: the server's RowBinary answer "
+                                      "ends in the middle of") != std::string::npos);
+
+    MisbehavingServer closes([](int, const std::atomic<bool>&) {});
+    pushed = push_to(closes);
+    REQUIRE_FALSE(pushed);
+    INFO(pushed.error().message);
+    CHECK(pushed.error().message.find(closes.url()) != std::string::npos);
 }
