@@ -7,6 +7,9 @@
 #include <sys/wait.h>
 #include <array>
 #include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <random>
 
 #include "tests/analysis/fixture_builder.hpp"
 
@@ -180,6 +183,56 @@ TEST_CASE("names that are not UTF-8 are shown as U+FFFD in every output, and esc
         if (names_processes) {
             CHECK(json.output.find("hog\xEF\xBF\xBD\xEF\xBF\xBD") != std::string::npos);
         }
+    }
+}
+
+TEST_CASE("random bytes as names reach explain, stats, compare and export as valid UTF-8",
+          "[cli][e2e]") {
+    // Seeded random bytes (1..255: invalid UTF-8, controls, escapes) as the names of a process
+    // outside the job that takes the trainer's CPU, of its thread, and of the trainer's worker.
+    std::mt19937 random(7);
+    std::uniform_int_distribution<int> byte(1, 255);
+    std::uniform_int_distribution<int> length(1, 15);
+    auto random_name = [&] {
+        std::string name(static_cast<std::size_t>(length(random)), '\0');
+        for (char& c : name) {
+            c = static_cast<char>(byte(random));
+        }
+        return name;
+    };
+    for (int round = 0; round < 5; ++round) {
+        FixtureBuilder fixture;
+        auto main_process = fixture.process(100, "python");
+        auto main_thread = fixture.thread(main_process, 100, "python");
+        auto worker =
+            fixture.thread(fixture.process(101, random_name(), main_process), 101, random_name());
+        auto hog = fixture.thread(fixture.process(900, random_name(), std::nullopt, false), 900,
+                                  random_name());
+        for (int i = 0; i < 200; ++i) {
+            std::int64_t t0 = i * 10 * kMs;
+            fixture.call(main_thread, op::kStreamSynchronize, t0, 200 * kUs);
+            fixture.preempted(main_thread, t0 + 500 * kUs, 4 * kMs, hog);
+            fixture.preempted(main_thread, t0 + 5 * kMs, 4 * kMs, worker);
+        }
+        fixture.load(2000 * kMs);
+        const std::string db = fixture.path();
+        TempDir out;
+        Run text = run("explain --db " + db);
+        INFO(text.output);
+        CHECK(text.exit_code == 0);
+        CHECK(text.output.find('\x1b') == std::string::npos);
+        for (const std::string& command : {"explain --json --db " + db, "stats --json --db " + db,
+                                           "compare --json " + db + " " + db}) {
+            INFO(command);
+            Run json = run(command);
+            CHECK(json.exit_code == 0);
+            CHECK_NOTHROW(nlohmann::json::parse(json.output).dump());
+        }
+        const std::string exported = out.file("trace.json");
+        CHECK(run("export --format perfetto " + db + " " + exported).exit_code == 0);
+        std::ifstream in(exported);
+        const std::string perfetto((std::istreambuf_iterator<char>(in)), {});
+        CHECK_NOTHROW(nlohmann::json::parse(perfetto).dump());
     }
 }
 
