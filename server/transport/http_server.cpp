@@ -197,6 +197,8 @@ class HttpServer::Loop {
     void after_answer(const std::shared_ptr<Connection>& c, Clock::time_point now);
     void check_deadlines(const std::shared_ptr<Connection>& c, Clock::time_point now);
     int poll_timeout_ms(Clock::time_point now) const;
+    // The 503 for a new request while the unsent answers of all connections pass their cap.
+    std::optional<HttpResponse> over_buffered_cap() const;
     void close(Connection& c);
     // Closes a client that does not take its answer with a reset: what the kernel still holds
     // for it is dropped, not delivered at the client's pace.
@@ -429,17 +431,8 @@ void HttpServer::Loop::parse(const std::shared_ptr<Connection>& c, Clock::time_p
                 answer_now(*c, *answer, keep_open);
                 return;
             }
-            if (const std::size_t buffered = budget_.buffered.load();
-                buffered > options_.max_buffered_bytes) {
-                answer_now(
-                    *c,
-                    routes_.refusal(503, fmt::format("the server holds {} MiB of answers "
-                                                     "its clients have not read yet, over "
-                                                     "its limit of {} MiB; retry in a "
-                                                     "moment",
-                                                     buffered / kMebibyte,
-                                                     options_.max_buffered_bytes / kMebibyte)),
-                    false);
+            if (auto busy = over_buffered_cap()) {
+                answer_now(*c, *busy, false);
                 return;
             }
             if (c->parser.expects_continue()) {
@@ -474,6 +467,12 @@ void HttpServer::Loop::dispatch(const std::shared_ptr<Connection>& c) {
     workers_->submit(
         [this, c, request = c->parser.take_request(), keep_open = c->keep_open, http11] {
             ConnectionWriter writer(c, keep_open, http11, budget_, [this] { wake(); });
+            // Checked again as it starts: the requests queued behind busy workers were accepted
+            // before the answers ahead of them piled up.
+            if (auto busy = over_buffered_cap()) {
+                writer.send(*busy);
+                return;
+            }
             try {
                 routes_.handle(request, writer);
             } catch (const std::exception& e) {
@@ -606,6 +605,18 @@ void HttpServer::Loop::close(Connection& c) {
     drop_output(c, c.output.size(), budget_);
     ::close(c.fd);
     c.fd = -1;
+}
+
+std::optional<HttpResponse> HttpServer::Loop::over_buffered_cap() const {
+    const std::size_t buffered = budget_.buffered.load();
+    if (buffered <= options_.max_buffered_bytes) {
+        return std::nullopt;
+    }
+    return routes_.refusal(
+        503, fmt::format("the server holds {} MiB of answers its clients have "
+                         "not read yet, over its limit of {} MiB; retry in a "
+                         "moment",
+                         buffered / kMebibyte, options_.max_buffered_bytes / kMebibyte));
 }
 
 void HttpServer::Loop::cut_off(Connection& c) {
