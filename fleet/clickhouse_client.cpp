@@ -85,7 +85,7 @@ Result<std::string> ClickHouseClient::post(const std::string& sql_in_url, const 
         path += "insert_distributed_sync=1&";
     }
     if (!sql_in_url.empty()) {
-        path += "query=" + httplib::detail::encode_query_param(sql_in_url);
+        path += "query=" + percent_encode(sql_in_url);
     }
     httplib::Request request;
     request.method = "POST";
@@ -152,6 +152,26 @@ Status ClickHouseClient::insert_row_binary(const std::string& table, const std::
         return sent.error();
     }
     return Ok{};
+}
+
+std::string percent_encode(std::string_view text) {
+    static constexpr char kHex[] = "0123456789ABCDEF";
+    std::string encoded;
+    encoded.reserve(text.size());
+    for (char c : text) {
+        const auto byte = static_cast<unsigned char>(c);
+        const bool unreserved = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+                                (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_' ||
+                                c == '~';
+        if (unreserved) {
+            encoded += c;
+        } else {
+            encoded += '%';
+            encoded += kHex[byte >> 4];
+            encoded += kHex[byte & 0x0f];
+        }
+    }
+    return encoded;
 }
 
 std::string quote(const std::string& text) {

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "tracedb/result.hpp"
 
@@ -51,6 +52,9 @@ class ClickHouseClient {
     ClickHouseLimits limits_;
     std::unique_ptr<Connection> connection_;
 };
+
+// A string as a URL query value: every byte but RFC 3986's unreserved ones as %XX.
+std::string percent_encode(std::string_view text);
 
 // A string as a ClickHouse single-quoted literal.
 std::string quote(const std::string& text);

@@ -108,3 +108,12 @@ TEST_CASE("fleet JSON matches the get_fleet_overview output schema", "[fleet][un
     CHECK(json["nodes"][0]["causes"][0]["container"]["pod_uid"] == pod.pod_uid);
     CHECK(json["straggler"]["container"]["qos_class"] == "Burstable");
 }
+
+TEST_CASE("SQL in a URL is percent-encoded but for RFC 3986's unreserved bytes",
+          "[fleet][clickhouse]") {
+    using causeway::fleet::percent_encode;
+    CHECK(percent_encode("SELECT a_b-c.d~e") == "SELECT%20a_b-c.d~e");
+    CHECK(percent_encode("x='1'&y=2#z") == "x%3D%271%27%26y%3D2%23z");
+    CHECK(percent_encode("\xc3\xa9\n") == "%C3%A9%0A");
+    CHECK(percent_encode("") == "");
+}

@@ -87,11 +87,7 @@ TEST_CASE("causeway import, explain and export work on the Ingero fixture", "[in
 
 TEST_CASE("causeway import, explain and export work on each shared Ingero recording",
           "[interop][cli][shared]") {
-    const auto paths = causeway::testing::shared_ingero_dbs();
-    if (paths.empty()) {
-        WARN("no ../shared/ingero-dbs on this machine: only the in-repository fixture is tested");
-    }
-    for (const auto& in_path : paths) {
+    for (const auto& in_path : causeway::testing::shared_ingero_dbs_or_skip()) {
         DYNAMIC_SECTION(std::filesystem::path(in_path).filename().string()) {
             import_explain_export(in_path);
         }

@@ -3,6 +3,8 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -25,7 +27,26 @@ std::string build_ingero_fixture(const TempDir& dir) {
     return path;
 }
 
-std::vector<std::string> shared_ingero_dbs() {
+namespace {
+
+[[noreturn]] void skip(const std::string& missing) {
+    std::fprintf(stderr, "skipped: %s is not on this machine (optional recordings)\n",
+                 missing.c_str());
+    std::fflush(stderr);
+    std::_Exit(77);
+}
+
+}  // namespace
+
+std::string shared_ingero_db_or_skip(const std::string& name) {
+    const std::string path = std::string(CAUSEWAY_SHARED_INGERO_DIR) + "/" + name;
+    if (!std::filesystem::exists(path)) {
+        skip(path);
+    }
+    return path;
+}
+
+std::vector<std::string> shared_ingero_dbs_or_skip() {
     std::vector<std::string> paths;
     std::error_code error;
     for (const auto& entry :
@@ -33,6 +54,9 @@ std::vector<std::string> shared_ingero_dbs() {
         if (entry.path().extension() == ".db") {
             paths.push_back(entry.path().string());
         }
+    }
+    if (paths.empty()) {
+        skip(std::string(CAUSEWAY_SHARED_INGERO_DIR) + "/*.db");
     }
     std::sort(paths.begin(), paths.end());
     return paths;

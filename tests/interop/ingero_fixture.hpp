@@ -14,8 +14,12 @@ namespace causeway::testing {
 // Builds tests/fixtures/ingero/small.sql into `dir`/ingero-small.db and returns its path.
 std::string build_ingero_fixture(const TempDir& dir);
 
-// The *.db files in ../shared/ingero-dbs, sorted; empty where the folder is absent.
-std::vector<std::string> shared_ingero_dbs();
+// The *.db files in ../shared/ingero-dbs, sorted. Where there are none (the recordings are
+// optional fixtures beside a checkout), the test is skipped: exit 77, which CTest reports as
+// skipped, never a pass that checked nothing.
+std::vector<std::string> shared_ingero_dbs_or_skip();
+// One of them by name, or the test is skipped as above.
+std::string shared_ingero_db_or_skip(const std::string& name);
 
 // FNV-1a 64 of the file's bytes, plus its size, as text: equal before and after = unmodified.
 std::string file_digest(const std::string& path);

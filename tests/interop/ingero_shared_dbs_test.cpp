@@ -29,12 +29,7 @@ std::int64_t ingero_count(const std::string& path, const std::string& where) {
 
 TEST_CASE("each shared Ingero recording imports, read-only, with every CUDA event",
           "[interop][ingero][shared]") {
-    const auto paths = causeway::testing::shared_ingero_dbs();
-    if (paths.empty()) {
-        WARN("no ../shared/ingero-dbs on this machine: only the in-repository fixture is tested");
-        return;
-    }
-    for (const auto& in_path : paths) {
+    for (const auto& in_path : causeway::testing::shared_ingero_dbs_or_skip()) {
         DYNAMIC_SECTION(std::filesystem::path(in_path).filename().string()) {
             causeway::testing::TempDir dir;
             const auto out_path = dir.file("imported.db");
@@ -64,11 +59,7 @@ TEST_CASE("each shared Ingero recording imports, read-only, with every CUDA even
 
 TEST_CASE("one node of a multi-node Ingero recording imports on its own",
           "[interop][ingero][shared]") {
-    const std::string in_path = std::string(CAUSEWAY_SHARED_INGERO_DIR) + "/sample-cluster.db";
-    if (!std::filesystem::exists(in_path)) {
-        WARN("no sample-cluster.db on this machine");
-        return;
-    }
+    const std::string in_path = causeway::testing::shared_ingero_db_or_skip("sample-cluster.db");
     causeway::testing::TempDir dir;
     auto merged = interop::import_ingero(in_path, dir.file("all.db"), {});
     REQUIRE(merged);
