@@ -59,9 +59,16 @@ void read_from_producer(int rounds) {
         std::exit(1);
     }
     const auto reader = static_cast<pid_t>(syscall(SYS_gettid));
+    // The round whose read the main thread has begun. /proc shows a thread woken from its read
+    // but still waiting for a CPU as blocked in it too: without this the producer once took
+    // that for the next round's read and wrote two bytes, and a round passed without a sleep.
+    std::atomic<int> reading_round{-1};
     std::thread producer([&] {
         prctl(PR_SET_NAME, "cw_producer");
         for (int i = 0; i < rounds; ++i) {
+            while (reading_round.load() < i) {
+                std::this_thread::yield();
+            }
             work_once_blocked(reader, SYS_read);
             char byte = 1;
             if (write(fds[1], &byte, 1) != 1) {
@@ -71,6 +78,7 @@ void read_from_producer(int rounds) {
     });
     for (int i = 0; i < rounds; ++i) {
         char byte;
+        reading_round.store(i);
         if (read(fds[0], &byte, 1) != 1) {
             std::exit(1);
         }
