@@ -91,6 +91,11 @@ int main(int argc, char** argv) {
     record_cmd->add_option("--python-sample-gap", python_sample_gap,
                            "With --stacks, walk a thread's Python frames at most once per this "
                            "time when it leaves its CPU, e.g. 1ms (CUDA calls are always walked)");
+    std::string gpu_link;
+    record_cmd->add_option("--gpu-link", gpu_link,
+                           "The GPU's PCIe link, as gen4x16, where sysfs does not show it (a "
+                           "container without /sys/bus/pci, an emulated device): what pinned "
+                           "copies would move is predicted from it");
     record_cmd->add_flag("--quiet", options.quiet, "No progress on stderr, only errors");
     record_cmd->add_flag("--verbose", options.verbose,
                          "Print every probe and libbpf's messages (verifier logs)");
@@ -125,6 +130,13 @@ int main(int argc, char** argv) {
         return fail("--python-sample-gap: " + gap.error().message);
     }
     options.python_sample_gap_ns = *gap;
+    if (!gpu_link.empty()) {
+        auto link = parse_gpu_link(gpu_link);
+        if (!link) {
+            return fail("--gpu-link: " + link.error().message);
+        }
+        options.gpu_link = *link;
+    }
     options.python_frames = !no_python_frames;
     options.native_frames = !no_native_frames;
     options.offcpu_floor_ns = *floor;

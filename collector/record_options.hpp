@@ -2,9 +2,11 @@
 // What `causeway-collector record` was asked to do, parsed and checked.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "collector/gpu_link.hpp"
 #include "tracedb/result.hpp"
 
 namespace causeway::collector {
@@ -40,6 +42,8 @@ struct RecordOptions {
     bool native_frames = true;
     bool python_frames = true;
     std::int64_t python_sample_gap_ns = 1'000'000;
+    // --gpu-link: the GPU's PCIe link as given, for a GPU sysfs does not show; otherwise read.
+    std::optional<GpuLink> gpu_link;
     bool walks_native() const { return record_stacks && native_frames; }
     bool walks_python() const { return record_stacks && python_frames; }
     std::string flags;  // the options as given, for session.collector_flags

@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 
+#include "collector/gpu_link.hpp"
 #include "collector/system_sampler.hpp"
 
 #ifndef CAUSEWAY_VERSION
@@ -95,6 +96,10 @@ tracedb::SessionRecord describe_session(const RecordOptions& options) {
         s.mem_total_bytes = memory->first;
     }
     s.gpu = gpu_models();
+    if (auto link = options.gpu_link ? options.gpu_link : read_gpu_link()) {
+        s.gpu_link_mts = link->mts;
+        s.gpu_link_width = link->width;
+    }
     s.command_line = command_line(options);
     s.collector_version = CAUSEWAY_VERSION;
     s.collector_flags = options.flags;

@@ -1,4 +1,7 @@
--- Causeway trace database, schema version 5.
+-- Causeway trace database, schema version 6.
+--
+-- Version 6 added session.gpu_link_mts and session.gpu_link_width: the PCIe link of the GPU, from
+-- which what pinned copies would move is estimated. Version 5 files have neither (NULL).
 --
 -- Version 5 added offcpu.waits_for (a sleep that was a wait for CPython's GIL),
 -- switch_out_stack role 2 (the Python stack of the thread that handed the GIL to a GPU-driving
@@ -32,7 +35,7 @@
 -- PRAGMA user_version. Readers refuse a file with another application_id or a newer version.
 
 PRAGMA application_id = 1128355155;
-PRAGMA user_version = 5;
+PRAGMA user_version = 6;
 
 -- Key/value facts about the file itself.
 CREATE TABLE meta (
@@ -40,7 +43,7 @@ CREATE TABLE meta (
     value TEXT NOT NULL              -- the fact, as text
 ) WITHOUT ROWID;
 
-INSERT INTO meta (key, value) VALUES ('format', 'causeway-trace'), ('schema_version', '4');
+INSERT INTO meta (key, value) VALUES ('format', 'causeway-trace'), ('schema_version', '6');
 
 -- The recording session: one row.
 CREATE TABLE session (
@@ -53,6 +56,10 @@ CREATE TABLE session (
     cpu_model         TEXT,                 -- /proc/cpuinfo 'model name'; NULL when unknown
     mem_total_bytes   INTEGER,              -- MemTotal (bytes); NULL when unknown
     gpu               TEXT,                 -- GPU model(s) seen, comma separated; NULL when none
+    gpu_link_mts      INTEGER,              -- PCIe link rate of the GPU (MT/s per lane, e.g. 16000
+                                            -- for PCIe 4.0): the slower of the GPU's and its
+                                            -- port's most; of the slowest GPU; NULL when unknown
+    gpu_link_width    INTEGER,              -- lanes of that link (count); NULL when unknown
     command_line      TEXT,                 -- traced command, or 'pid 123 456' when attached to pids
     collector_version TEXT NOT NULL,        -- version of the program that wrote the file
     collector_flags   TEXT NOT NULL,        -- its command line options, as given

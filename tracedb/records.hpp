@@ -17,6 +17,8 @@ struct SessionRecord {
     std::optional<std::string> cpu_model{};
     std::optional<std::int64_t> mem_total_bytes{};
     std::optional<std::string> gpu{};
+    std::optional<std::int64_t> gpu_link_mts{};    // PCIe MT/s per lane; NULL: not read
+    std::optional<std::int64_t> gpu_link_width{};  // PCIe lanes; NULL: not read
     std::optional<std::string> command_line{};
     std::string collector_version{};
     std::string collector_flags{};

@@ -9,7 +9,7 @@ namespace causeway::tracedb {
 // PRAGMA application_id of every Causeway trace DB: 'CAUS'.
 inline constexpr std::int64_t kApplicationId = 0x43415553;
 // PRAGMA user_version written by this build; readers accept 1..kSchemaVersion.
-inline constexpr std::int64_t kSchemaVersion = 5;
+inline constexpr std::int64_t kSchemaVersion = 6;
 
 // The full text of schemas/trace.sql, embedded at build time.
 std::string_view schema_sql();

@@ -47,8 +47,9 @@ Result<TraceWriter> TraceWriter::create(const std::string& path, const SessionRe
     auto insert_session = db.prepare(
         "INSERT INTO session (id, host, kernel, cpu_count, cpu_model, mem_total_bytes, gpu, "
         "command_line, collector_version, collector_flags, source, offcpu_floor_ns, "
-        "page_bucket_ns, start_mono_ns, start_wall_ns, machine, python_sample_gap_ns) "
-        "VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        "page_bucket_ns, start_mono_ns, start_wall_ns, machine, python_sample_gap_ns, "
+        "gpu_link_mts, gpu_link_width) "
+        "VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     if (!insert_session) {
         return insert_session.error();
     }
@@ -69,6 +70,8 @@ Result<TraceWriter> TraceWriter::create(const std::string& path, const SessionRe
     s.bind(14, session.start_wall_ns);
     s.bind(15, session.machine);
     s.bind(16, session.python_sample_gap_ns);
+    s.bind(17, session.gpu_link_mts);
+    s.bind(18, session.gpu_link_width);
     if (s.step() != SQLITE_DONE) {
         return Error{"cannot write the session row to " + path + ": " + db.last_error()};
     }

@@ -72,13 +72,15 @@ OpCategory parse_category(const std::string& text) {
 
 // Columns that a schema version added are read as NULL from older files.
 Status load_session(const Database& db, std::int64_t schema_version, SessionInfo& out) {
-    auto stmt = query(db, schema_version >= 2
-                              ? "SELECT host, kernel, cpu_count, cpu_model, gpu, command_line, "
-                                "collector_version, source, offcpu_floor_ns, page_bucket_ns, "
-                                "start_wall_ns, stop_ns, machine FROM session WHERE id = 1"
-                              : "SELECT host, kernel, cpu_count, cpu_model, gpu, command_line, "
-                                "collector_version, source, offcpu_floor_ns, page_bucket_ns, "
-                                "start_wall_ns, stop_ns, NULL FROM session WHERE id = 1");
+    const std::string sql =
+        std::string(
+            "SELECT host, kernel, cpu_count, cpu_model, gpu, command_line, "
+            "collector_version, source, offcpu_floor_ns, page_bucket_ns, start_wall_ns, "
+            "stop_ns, ") +
+        (schema_version >= 2 ? "machine, " : "NULL, ") +
+        (schema_version >= 6 ? "gpu_link_mts, gpu_link_width" : "NULL, NULL") +
+        " FROM session WHERE id = 1";
+    auto stmt = query(db, sql.c_str());
     if (!stmt) {
         return stmt.error();
     }
@@ -98,6 +100,7 @@ Status load_session(const Database& db, std::int64_t schema_version, SessionInfo
     out.start_wall_ns = stmt->column_int64(10);
     out.stop_ns = stmt->column_optional_int64(11);
     out.machine = optional_column_capped(*stmt, 12, kNameBytes);
+    out.gpu_link = pcie_link(stmt->column_optional_int64(13), stmt->column_optional_int64(14));
     return Ok{};
 }
 

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "analysis/model/container_identity.hpp"
+#include "analysis/model/pcie_link.hpp"
 #include "analysis/model/saturating.hpp"
 #include "tracedb/data_quality_counters.hpp"
 #include "tracedb/reader.hpp"
@@ -32,6 +33,7 @@ struct SessionInfo {
     std::optional<std::string> machine;  // uname machine: how offcpu syscall numbers count
     std::optional<std::string> cpu_model;
     std::optional<std::string> gpu;
+    std::optional<PcieLink> gpu_link;  // schema 6; nullopt when not read
     std::optional<std::string> command_line;
     std::string collector_version;
     std::string source;  // 'causeway-collector', 'import:ingero', 'synthetic'

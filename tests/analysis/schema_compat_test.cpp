@@ -73,6 +73,22 @@ TEST_CASE("a trace with Python frames gives the native stacks as before", "[anal
     check_native_stack(trace_with_python_frames(fixture), tracedb::kSchemaVersion);
 }
 
+TEST_CASE("a schema-5 trace, without the GPU's link, still loads", "[analysis][schema]") {
+    FixtureBuilder fixture;
+    std::string path = trace_with_python_frames(fixture);
+    rewrite(path,
+            "ALTER TABLE session DROP COLUMN gpu_link_mts; "
+            "ALTER TABLE session DROP COLUMN gpu_link_width; "
+            "UPDATE meta SET value = '5' WHERE key = 'schema_version'; "
+            "PRAGMA user_version = 5;");
+    check_native_stack(path, 5);
+    auto reader = tracedb::TraceReader::open(path);
+    REQUIRE(reader);
+    auto model = analysis::load_trace(*reader);
+    REQUIRE(model);
+    CHECK_FALSE(model->session.gpu_link);
+}
+
 TEST_CASE("a schema-3 trace, without cgroup samples, still loads", "[analysis][schema]") {
     FixtureBuilder fixture;
     std::string path = trace_with_python_frames(fixture);

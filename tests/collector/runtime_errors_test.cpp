@@ -130,6 +130,26 @@ TEST_CASE("options after -- are the command's own also when --cuda-lib and --pid
     CHECK(std::filesystem::exists(dir.file("x.db")));
 }
 
+TEST_CASE("a PCIe link given to the collector is recorded and a malformed one refused") {
+    require_runtime_or_skip();
+    TempDir dir;
+    auto run = run_collector({"--db", dir.file("link.db"), "--quiet", "--gpu-link", "gen5x16", "--",
+                              "/bin/sh", "-c", "exit 0"},
+                             dir.path());
+    INFO(run.stderr_text);
+    REQUIRE(run.exited_ok());
+    auto trace = open_trace(dir.file("link.db"));
+    CHECK(query_int(trace, "SELECT gpu_link_mts FROM session") == 32'000);
+    CHECK(query_int(trace, "SELECT gpu_link_width FROM session") == 16);
+
+    auto refused = run_collector({"--db", dir.file("bad.db"), "--quiet", "--gpu-link", "pcie4",
+                                  "--", "/bin/sh", "-c", "exit 0"},
+                                 dir.path());
+    CHECK_FALSE(refused.exited_ok());
+    CHECK(contains(refused.stderr_text, "--gpu-link: 'pcie4' is not a PCIe link"));
+    CHECK_FALSE(std::filesystem::exists(dir.file("bad.db")));
+}
+
 TEST_CASE("a full disk stops the recording and leaves the command running to its end") {
     require_runtime_or_skip();
     TempDir dir;

@@ -207,7 +207,11 @@ TEST_CASE("a database that cannot be opened says why", "[tracedb]") {
 
 TEST_CASE("the embedded schema is the documented one", "[tracedb]") {
     auto sql = schema_sql();
-    CHECK(sql.find("PRAGMA user_version = 5;") != std::string_view::npos);
+    CHECK(sql.find("PRAGMA user_version = " + std::to_string(kSchemaVersion) + ";") !=
+          std::string_view::npos);
+    CHECK(sql.find("('schema_version', '" + std::to_string(kSchemaVersion) + "')") !=
+          std::string_view::npos);
+    CHECK(sql.find("gpu_link_mts") != std::string_view::npos);
     CHECK(sql.find("CREATE TABLE stack_python_frame") != std::string_view::npos);
     CHECK(sql.find("CREATE TABLE switch_out_stack") != std::string_view::npos);
     CHECK(sql.find("CREATE TABLE cuda_call") != std::string_view::npos);
@@ -219,6 +223,8 @@ TEST_CASE("Python frames and switch-out stacks read back beside native frames", 
     {
         auto session = test_session();
         session.python_sample_gap_ns = 1'000'000;
+        session.gpu_link_mts = 32'000;
+        session.gpu_link_width = 16;
         auto writer = TraceWriter::create(path, session);
         REQUIRE(writer);
         auto process = writer->add_process({.pid = 100, .comm = "python3"});
@@ -260,6 +266,8 @@ TEST_CASE("Python frames and switch-out stacks read back beside native frames", 
     const auto& db = reader->db();
     auto count = [&](const char* sql) { return db.query_int64(sql).value(); };
     CHECK(count("SELECT python_sample_gap_ns FROM session") == 1'000'000);
+    CHECK(count("SELECT gpu_link_mts FROM session") == 32'000);
+    CHECK(count("SELECT gpu_link_width FROM session") == 16);
     CHECK(count("SELECT count(*) FROM stack WHERE python_truncated IS NULL") == 1);
     CHECK(count("SELECT count(*) FROM stack WHERE python_truncated = 0") == 1);
     CHECK(count("SELECT count(*) FROM stack WHERE python_truncated = 1") == 1);
