@@ -343,15 +343,35 @@ std::string code_summary(const analysis::CausalChain& chain) {
     return text;
 }
 
+// "about 2.1x", with its range where the ends differ at one decimal: "about 2.1x (1.9-2.3x)".
+std::string about(double speedup, double low, double high) {
+    auto x = [](double value) { return analysis::format_decimal(value, 1) + "x"; };
+    return "about " + x(speedup) +
+           (x(low) == x(high) ? "" : " (" + analysis::format_decimal(low, 1) + "-" + x(high) + ")");
+}
+
+// The advised fix a prediction is for, as the speed-up's subject.
+std::string fix_subject(analysis::RecommendationKind fix) {
+    switch (fix) {
+        case analysis::RecommendationKind::kPinnedCopies:
+            return "copying from pinned memory";
+        case analysis::RecommendationKind::kMoreWorkers:
+            return "the workers advised";
+        default:
+            return "the advised fix";
+    }
+}
+
 std::string speedup_text(const analysis::CriticalPathCost& cost) {
-    auto x = [](double speedup) { return analysis::format_decimal(speedup, 1) + "x"; };
-    std::string range = x(cost.speedup_low) == x(cost.speedup_high)
-                            ? ""
-                            : " (" + analysis::format_decimal(cost.speedup_low, 1) + "-" +
-                                  x(cost.speedup_high) + ")";
-    return std::string(cost.device_twice_as_fast ? "a device twice as fast" : "removing this") +
-           ": about " + x(cost.speedup) + range +
-           (cost.upper_bound ? ", the most pinning can give (pinned copies still DMA)" : "");
+    std::string text =
+        std::string(cost.device_twice_as_fast ? "a device twice as fast" : "removing this") + ": " +
+        about(cost.speedup, cost.speedup_low, cost.speedup_high);
+    if (cost.advised_fix) {
+        const analysis::AdvisedFixPrediction& fix = *cost.advised_fix;
+        text += "; " + fix_subject(fix.fix) + ": " +
+                about(fix.speedup, fix.speedup_low, fix.speedup_high);
+    }
+    return text + (cost.upper_bound ? ", the most pinning can give (pinned copies still DMA)" : "");
 }
 
 std::string critical_path_text(const analysis::CriticalPathCost& cost) {

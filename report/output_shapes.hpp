@@ -453,6 +453,18 @@ void describe(V& v, const Actor& a) {
 }
 
 template <class V>
+void describe(V& v, const AdvisedFixPrediction& f) {
+    v.object_description("The advised fix's own predicted speed-up.");
+    v.field("fix", std::string(analysis::recommendation_kind_name(f.fix)),
+            {.description = "The recommendation it is for (its kind).",
+             .allowed_values = report::kRecommendationKindNames});
+    v.field("predicted_speedup", f.speedup,
+            {.description = "How much faster the loop runs with the fix."});
+    v.field("predicted_speedup_low", f.speedup_low);
+    v.field("predicted_speedup_high", f.speedup_high);
+}
+
+template <class V>
 void describe(V& v, const CriticalPathCost& c) {
     v.object_description(
         "What removing the cause saves, from the device's queue reconstructed from the calls: "
@@ -473,10 +485,16 @@ void describe(V& v, const CriticalPathCost& c) {
                             "work (a faster device: at none)."});
     v.field("predicted_speedup_high", c.speedup_high,
             {.description = "With those periods at none (a faster device: at their most)."});
+    v.field("advised_fix", c.advised_fix,
+            {.description = "What the advised fix gains where it removes only part of the cause "
+                            "and the trace holds what it keeps: copies from pinned memory still "
+                            "move their bytes (at what the GPU's PCIe link carries), more "
+                            "workers load only so much faster. Absent otherwise."});
     v.field("upper_bound", c.upper_bound,
-            {.description = "True when the advised fix removes only part of the cause (pinned "
-                            "copies still DMA, at a bandwidth a trace of pageable copies does not "
-                            "hold): the speed-up is the most that fix can give."});
+            {.description = "True when the advised fix removes only part of the cause and the "
+                            "trace does not hold what it keeps (pinned copies still DMA, at a "
+                            "rate unknown without the GPU's PCIe link): the speed-up is the most "
+                            "that fix can give."});
     v.field("text", report::critical_path_text(c));
 }
 

@@ -150,7 +150,15 @@ std::string recommendation_text(const analysis::CausalChain& chain,
         case RecommendationKind::kPinnedCopies:
             return "Copy from pinned memory: DataLoader(pin_memory=True) and "
                    ".to(device, non_blocking=True), so copies skip the staging copy and overlap "
-                   "compute.";
+                   "compute." +
+                   (r.count("link_width") > 0
+                        ? " Pinned, they would move about " +
+                              analysis::format_throughput(r.ratio("pinned_bytes_per_s")) +
+                              " over the GPU's " +
+                              analysis::format_decimal(
+                                  static_cast<double>(r.count("link_mts")) / 1000.0, 1) +
+                              " GT/s x" + std::to_string(r.count("link_width")) + " PCIe link."
+                        : std::string());
         case RecommendationKind::kBatchSmallCopies:
             return "Batch small copies: " + analysis::format_percent(r.ratio("small_share")) +
                    " of " + std::to_string(r.count("copies")) +

@@ -133,6 +133,15 @@ struct CodeLine {
     double share = 0;               // of the weighed time (ns) of those stacks
 };
 
+// What the chain's advised fix would gain where it removes only part of the cause: copies from
+// pinned memory still move their bytes, and more workers load only so much faster.
+struct AdvisedFixPrediction {
+    RecommendationKind fix = RecommendationKind::kPinnedCopies;
+    double speedup = 1.0;
+    double speedup_low = 1.0;
+    double speedup_high = 1.0;
+};
+
 // What removing the chain's cause would save, from the device queue's critical path
 // (analysis/measure/critical_path.hpp): the time the device waited because of it. For the
 // device's own chain (GPU-BOUND), what a device twice as fast would save.
@@ -144,8 +153,12 @@ struct CriticalPathCost {
     double speedup_low = 1.0;
     double speedup_high = 1.0;
     bool device_twice_as_fast = false;  // the prediction is for a 2x faster device, not removal
-    // The advised fix removes only part of the cause (pinned copies still DMA, at a bandwidth a
-    // trace of pageable copies does not hold): the prediction is the most it can give.
+    // The advised fix's own gain, where it removes only part of the cause and the trace holds
+    // what it would keep (the GPU's link for pinned copies, the workers' count).
+    std::optional<AdvisedFixPrediction> advised_fix;
+    // The advised fix removes only part of the cause and the trace does not hold what it would
+    // keep (pinned copies still DMA, at a rate unknown without the GPU's link): the prediction is
+    // the most it can give.
     bool upper_bound = false;
 };
 

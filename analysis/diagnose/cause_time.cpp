@@ -69,6 +69,7 @@ class TimelineBuilder {
             list.resize(threads_);
         }
         out_.cold_calls.resize(threads_);
+        out_.pinning_saves.resize(threads_);
     }
 
     void blame(const CauseKey& key, std::size_t q, std::int64_t start_ns, std::int64_t end_ns,
@@ -114,14 +115,19 @@ class TimelineBuilder {
               });
     }
 
+    // `pinning_saves`: the share of the call's own time that pinned memory would save (0: none).
     void call(std::size_t q, const std::vector<OffCpuInterval>& intervals, std::size_t& next,
-              std::int64_t start_ns, std::int64_t end_ns, OpCategory category) {
+              std::int64_t start_ns, std::int64_t end_ns, OpCategory category,
+              double pinning_saves) {
         auto& own = out_.in_calls[static_cast<std::size_t>(category)][q];
         split(intervals, next, start_ns, end_ns,
               [&](Piece piece, std::int64_t from, std::int64_t to, const OffCpuInterval* o) {
                   if (piece == Piece::kOnCpu) {
                       if (to > from) {
                           own.push_back({from, to, 1.0});
+                          if (pinning_saves > 0) {
+                              out_.pinning_saves[q].push_back({from, to, pinning_saves});
+                          }
                       }
                   } else if (piece != Piece::kAsleep) {
                       blame_cpu_taken(piece, q, from, to, o);
@@ -163,6 +169,21 @@ void add_cold_calls(const TraceModel& model, const CallAccounting& acc, CauseTim
     }
 }
 
+// The share of call `i`'s time that a copy from pinned memory would not take: 0 unless it is a
+// copy from or to pageable memory and the trace holds the GPU's link.
+double pinning_saves(const TraceModel& model, std::uint32_t i) {
+    const CudaCalls& c = model.calls;
+    const auto op = static_cast<std::size_t>(c.op_index[i]);
+    if (!model.session.gpu_link || model.ops[op].category != OpCategory::kCopy ||
+        c.host_pinned[i] != 0 || c.bytes[i] <= 0 || c.dur_ns[i] <= 0) {
+        return 0;
+    }
+    const double pinned_ns =
+        static_cast<double>(kPinnedCopyLatencyNs) +
+        static_cast<double>(c.bytes[i]) * 1e9 / model.session.gpu_link->pinned_copy_bytes_per_s();
+    return std::clamp(1.0 - pinned_ns / static_cast<double>(c.dur_ns[i]), 0.0, 1.0);
+}
+
 }  // namespace
 
 CauseTimeline cause_timeline(const TraceModel& model, const Roles& roles,
@@ -188,7 +209,8 @@ CauseTimeline cause_timeline(const TraceModel& model, const Roles& roles,
             const std::int64_t start = std::max(c.ts_ns[i], previous_end);
             const std::int64_t end = std::max(c.end_ns(i), start);
             builder.call(q, intervals, next, start, end,
-                         model.ops[static_cast<std::size_t>(c.op_index[i])].category);
+                         model.ops[static_cast<std::size_t>(c.op_index[i])].category,
+                         pinning_saves(model, i));
             previous_end = end;
         }
     }
@@ -203,8 +225,10 @@ CauseTimeline cause_timeline(const TraceModel& model, const Roles& roles,
             normalise_intervals(list);
         }
     }
-    for (auto& list : out.cold_calls) {
-        normalise_intervals(list);
+    for (auto* per_thread : {&out.cold_calls, &out.pinning_saves}) {
+        for (auto& list : *per_thread) {
+            normalise_intervals(list);
+        }
     }
     return out;
 }

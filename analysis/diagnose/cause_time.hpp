@@ -11,7 +11,8 @@
 //    where the thread's scheduling was recorded (not an imported trace).
 //  * Inside calls and on a CPU: the call's own host work, by its op's category (the device chains'
 //    time: staging a pageable copy, the allocator's bookkeeping). Asleep inside a call is waiting
-//    for the device, which stays.
+//    for the device, which stays. A copy's on-CPU time includes its DMA (the driver spins while
+//    it waits), which pinned memory shortens but does not remove: pinning_saves.
 
 #include <array>
 #include <map>
@@ -32,6 +33,10 @@ struct CauseTimeline {
     // The first call of each op per thread that was slow (CallAccounting::cold_calls), its excess
     // share of it.
     PerThreadTime cold_calls;
+    // Each copy from pageable memory, the share of its own time that a copy from pinned memory
+    // would not take: its bytes at what the GPU's PCIe link moves pinned (analysis/model/
+    // pcie_link.hpp). Empty where the trace holds no link.
+    PerThreadTime pinning_saves;
 };
 
 CauseTimeline cause_timeline(const TraceModel& model, const Roles& roles,

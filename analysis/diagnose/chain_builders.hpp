@@ -3,6 +3,7 @@
 // when its own evidence crosses its threshold; recommendations are added only when the evidence
 // supports them.
 
+#include <limits>
 #include <optional>
 #include <vector>
 
@@ -93,6 +94,10 @@ std::optional<CriticalPathCost> union_cost(const ChainInputs& in,
                                            const std::vector<const PerThreadTime*>& parts);
 // The same for one cause of actor_causes.hpp (with its members).
 std::optional<CriticalPathCost> cause_cost(const ChainInputs& in, const Cause& cause);
+// The advised fix `fix` predicted as `fix_cost` saves, at most `most` (its own ceiling: how much
+// faster more workers load).
+AdvisedFixPrediction advised_fix(RecommendationKind fix, const CriticalPathCost& fix_cost,
+                                 double most = std::numeric_limits<double>::infinity());
 // The same for the calls' own time in `categories`.
 std::optional<CriticalPathCost> in_call_cost(const ChainInputs& in,
                                              std::initializer_list<OpCategory> categories);

@@ -34,7 +34,17 @@ std::optional<CriticalPathCost> critical_path_cost(const ChainInputs& in,
                             .speedup = p.speedup,
                             .speedup_low = p.speedup_low,
                             .speedup_high = p.speedup_high,
-                            .device_twice_as_fast = removal.device_scale < 1.0};
+                            .device_twice_as_fast = removal.device_scale < 1.0,
+                            .advised_fix = std::nullopt,
+                            .upper_bound = false};
+}
+
+AdvisedFixPrediction advised_fix(RecommendationKind fix, const CriticalPathCost& fix_cost,
+                                 double most) {
+    return AdvisedFixPrediction{.fix = fix,
+                                .speedup = std::min(fix_cost.speedup, most),
+                                .speedup_low = std::min(fix_cost.speedup_low, most),
+                                .speedup_high = std::min(fix_cost.speedup_high, most)};
 }
 
 std::optional<CriticalPathCost> in_call_cost(const ChainInputs& in,

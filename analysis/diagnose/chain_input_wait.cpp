@@ -36,13 +36,21 @@ void recommend_by_headroom(const ChainInputs& in, CausalChain& chain) {
                   {"idle_cpus", idle},
                   {"cpus", static_cast<std::int64_t>(in.model.session.cpu_count)}}});
         } else if (in.loader.has_workers()) {
+            const auto workers = static_cast<std::int64_t>(in.loader.max_concurrent_workers);
             chain.recommendations.push_back(
                 {RecommendationKind::kMoreWorkers,
-                 {{"num_workers", static_cast<std::int64_t>(in.loader.max_concurrent_workers)},
-                  {"more_num_workers",
-                   static_cast<std::int64_t>(in.loader.max_concurrent_workers + more)},
+                 {{"num_workers", workers},
+                  {"more_num_workers", workers + more},
                   {"idle_cpus", idle},
                   {"cpus", static_cast<std::int64_t>(in.model.session.cpu_count)}}});
+            // The loop waits for its workers, so it runs at their pace: with CPUs to spare,
+            // workers + more of them load (workers + more) / workers as fast, up to the loop
+            // without the wait.
+            if (chain.critical_path && workers > 0) {
+                chain.critical_path->advised_fix =
+                    advised_fix(RecommendationKind::kMoreWorkers, *chain.critical_path,
+                                static_cast<double>(workers + more) / static_cast<double>(workers));
+            }
         } else {
             chain.recommendations.push_back({RecommendationKind::kBackgroundLoading});
         }

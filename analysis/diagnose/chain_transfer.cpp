@@ -7,6 +7,28 @@ namespace {
 
 constexpr double kTransferMinShare = 0.20;
 
+// Pinned memory: what it gains where the trace holds the GPU's link (each pageable copy's bytes
+// at what the link moves pinned); elsewhere removing the copies' time is the most it can give.
+void recommend_pinned_copies(const ChainInputs& in, CausalChain& chain) {
+    const std::optional<PcieLink>& link = in.model.session.gpu_link;
+    if (!link) {
+        chain.recommendations.push_back({RecommendationKind::kPinnedCopies});
+        if (chain.critical_path) {
+            chain.critical_path->upper_bound = true;
+        }
+        return;
+    }
+    chain.recommendations.push_back({RecommendationKind::kPinnedCopies,
+                                     {{"pinned_bytes_per_s", link->pinned_copy_bytes_per_s()},
+                                      {"link_mts", link->mts},
+                                      {"link_width", link->width}}});
+    if (chain.critical_path) {
+        if (auto fix = union_cost(in, {&in.timeline.pinning_saves})) {
+            chain.critical_path->advised_fix = advised_fix(RecommendationKind::kPinnedCopies, *fix);
+        }
+    }
+}
+
 }  // namespace
 
 std::optional<CausalChain> transfer_chain(const ChainInputs& in) {
@@ -42,10 +64,7 @@ std::optional<CausalChain> transfer_chain(const ChainInputs& in) {
     chain.evidence.push_back(make_evidence(EvidenceKind::kSmallCopiesShare, small,
                                            {{"small_copy_bytes", kSmallCopyBytes}}));
     if (pageable >= 0.5) {
-        chain.recommendations.push_back({RecommendationKind::kPinnedCopies});
-        if (chain.critical_path) {
-            chain.critical_path->upper_bound = true;
-        }
+        recommend_pinned_copies(in, chain);
     }
     if (small >= 0.5 && acc.copy_calls >= 100) {
         chain.recommendations.push_back(

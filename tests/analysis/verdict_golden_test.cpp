@@ -275,21 +275,56 @@ TEST_CASE("time in synchronisation with an idle host is GPU-BOUND", "[analysis][
     CHECK_FALSE(has_chain(d, VerdictClass::kInputBound));
 }
 
-TEST_CASE("pageable copies dominating the loop are TRANSFER-BOUND with pin_memory",
-          "[analysis][golden]") {
-    DataLoaderRun run(0);
+// Each step copies 64 MiB from pageable memory for 6 ms of its 10, then runs 1 ms of kernels.
+void record_pageable_steps(DataLoaderRun& run) {
     for (int i = 0; i < kIterations; ++i) {
         std::int64_t t0 = i * kPeriodNs;
         run.fixture.call(run.main_thread, op::kMemcpy, t0, 6 * kMs, 64 << 20, 0);
         run.fixture.call(run.main_thread, op::kLaunchKernel, t0 + 6100 * kUs, 20 * kUs);
+        run.fixture.call(run.main_thread, op::kStreamSynchronize, t0 + 6200 * kUs, 1 * kMs);
         run.fixture.preempted(run.main_thread, t0 + 8 * kMs, 100 * kUs, std::nullopt);
     }
     run.fixture.snapshots(kLoopEndNs, 50, 1);
+}
+
+TEST_CASE("pageable copies dominating the loop are TRANSFER-BOUND with pin_memory",
+          "[analysis][golden]") {
+    DataLoaderRun run(0);
+    record_pageable_steps(run);
     auto d = diagnose_all(run.fixture.load(kLoopEndNs));
 
     CHECK(d.verdict.verdict_class == VerdictClass::kTransferBound);
     REQUIRE(!d.chains.empty());
     CHECK(recommends(d.chains[0].recommendations, RecommendationKind::kPinnedCopies));
+    // Without the GPU's link, what pinning keeps is unknown: removing the copies is the most.
+    REQUIRE(d.chains[0].critical_path);
+    CHECK(d.chains[0].critical_path->upper_bound);
+    CHECK_FALSE(d.chains[0].critical_path->advised_fix);
+}
+
+TEST_CASE("with the GPU's PCIe link, pinning is predicted from the bytes it still moves",
+          "[analysis][golden]") {
+    DataLoaderRun run(0);
+    record_pageable_steps(run);
+    auto d = diagnose_all(run.fixture.load_edited(
+        kLoopEndNs, "UPDATE session SET gpu_link_mts = 16000, gpu_link_width = 16"));
+
+    REQUIRE(!d.chains.empty());
+    const CausalChain& chain = d.chains[0];
+    CHECK(chain.root_cause_class == VerdictClass::kTransferBound);
+    REQUIRE(chain.critical_path);
+    CHECK_FALSE(chain.critical_path->upper_bound);
+    REQUIRE(chain.critical_path->advised_fix);
+    // PCIe 4.0 x16 moves 31.5 GB/s, pinned copies 0.8 of it: 64 MiB in 2.66 ms and 10 us. Each
+    // step saves 6 - 2.67 ms of its 10: 1.5x, where removing the copies would give 2.5x.
+    CHECK(chain.critical_path->advised_fix->fix == RecommendationKind::kPinnedCopies);
+    CHECK(chain.critical_path->advised_fix->speedup == Approx(10.0 / (10.0 - 3.33)).epsilon(0.02));
+    CHECK(chain.critical_path->speedup == Approx(2.5).epsilon(0.02));
+    const Recommendation* pin =
+        find_recommendation(chain.recommendations, RecommendationKind::kPinnedCopies);
+    REQUIRE(pin);
+    CHECK(pin->ratio("pinned_bytes_per_s") == Approx(31.5e9 * 0.8).epsilon(0.01));
+    CHECK(pin->count("link_width") == 16);
 }
 
 TEST_CASE("cudaMalloc/cudaFree every step are ALLOCATION-CHURN", "[analysis][golden]") {
@@ -504,4 +539,15 @@ TEST_CASE(
     CHECK(recommends(recommendations, RecommendationKind::kPersistentWorkers));
     CHECK(recommends(recommendations, RecommendationKind::kCheaperLoading));
     CHECK_FALSE(recommends(recommendations, RecommendationKind::kMoreWorkers));
+}
+
+TEST_CASE("an impossible PCIe link in the trace is not used", "[analysis][golden]") {
+    DataLoaderRun run(0);
+    record_pageable_steps(run);
+    auto d = diagnose_all(run.fixture.load_edited(
+        kLoopEndNs, "UPDATE session SET gpu_link_mts = 16000, gpu_link_width = 4096"));
+    REQUIRE(!d.chains.empty());
+    REQUIRE(d.chains[0].critical_path);
+    CHECK(d.chains[0].critical_path->upper_bound);
+    CHECK_FALSE(d.chains[0].critical_path->advised_fix);
 }

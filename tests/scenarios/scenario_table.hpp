@@ -19,7 +19,7 @@ struct ScenarioSpec {
     std::string actor;        // that chain's actor: 'kind' or 'kind:name'; '-' when not checked
     std::string competitor;   // a comm that chain must name; '-' for none
     std::string neighbour;    // program started outside the traced tree first; '-' for none
-    std::string calibration;  // 'removes', 'bounds' or '-' (the table's header says how)
+    std::string calibration;  // 'removes', 'advised' or '-' (the table's header says how)
     std::string fix;          // program arguments of the fixed variant, 'no-neighbour', or '-'
 };
 
