@@ -62,7 +62,27 @@ enum cw_cuda_op {
     CW_OP_cuMemFree_v2 = 107,
     CW_OP_cuCtxSynchronize = 108,
     CW_OP_cuStreamSynchronize = 109,
+    /* NCCL (libnccl): collectives, point-to-point, groups, communicators. Their calls are sent as
+     * struct cw_nccl_call. */
+    CW_OP_ncclAllReduce = 201,
+    CW_OP_ncclAllGather = 202,
+    CW_OP_ncclReduceScatter = 203,
+    CW_OP_ncclBroadcast = 204,
+    CW_OP_ncclReduce = 205,
+    CW_OP_ncclSend = 206,
+    CW_OP_ncclRecv = 207,
+    CW_OP_ncclGroupStart = 208,
+    CW_OP_ncclGroupEnd = 209,
+    CW_OP_ncclCommInitRank = 210,
+    CW_OP_ncclCommInitRankConfig = 211,
+    CW_OP_ncclCommInitAll = 212,
+    CW_OP_ncclCommSplit = 213,
+    CW_OP_ncclCommDestroy = 214,
+    CW_OP_ncclCommAbort = 215,
+    CW_OP_ncclGetVersion = 216,
 };
+#define CW_OP_NCCL_FIRST CW_OP_ncclAllReduce
+#define CW_OP_NCCL_LAST CW_OP_ncclGetVersion
 
 /* cudaMemcpyKind values as stored in cuda_call.copy_kind. */
 #define CW_COPY_HOST_TO_HOST 0
@@ -94,6 +114,25 @@ struct cw_cuda_call {
     cw_u8 flags;      /* CW_CALL_* */
     cw_u32 python_stack; /* key of the Python frames at entry in the python_stacks map;
                             CW_PY_NO_STACK: none (not a readable interpreter, or not walked) */
+};
+
+/* cw_nccl_call.peer and nranks where the op has none. */
+#define CW_NCCL_NONE (-1)
+
+/* One NCCL call, sent when it returns: the call as every CUDA call is (bytes unset: user space
+ * computes them from count and datatype), and NCCL's own arguments. */
+struct cw_nccl_call {
+    struct cw_cuda_call call;
+    cw_u64 comm;      /* ncclComm_t: the call's communicator; CommInit*, CommSplit: the one they
+                         created (read at return); CommInitAll: the first; 0 none */
+    cw_u64 count;     /* collectives, Send, Recv: elements; GetVersion: the version returned */
+    cw_s32 peer;      /* Broadcast, Reduce: root; Send, Recv: peer; CommInitRank*: the rank;
+                         CommSplit: color; CW_NCCL_NONE otherwise */
+    cw_s32 nranks;    /* CommInitRank*: ranks in the communicator; CommInitAll: devices;
+                         CW_NCCL_NONE otherwise */
+    cw_u8 datatype;   /* ncclDataType_t of collectives, Send and Recv */
+    cw_u8 redop;      /* ncclRedOp_t of AllReduce, ReduceScatter, Reduce */
+    cw_u8 pad[6];
 };
 
 /* Frames kept per user stack (innermost first; 0 ends a shorter stack). */

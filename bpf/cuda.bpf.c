@@ -37,6 +37,14 @@ struct open_call {
     __s32 stack_id;
     __u32 python_stack; /* CW_PY_NO_STACK when not walked */
     __u32 pad;
+    /* NCCL ops only (struct cw_nccl_call): set by save_nccl_arguments. */
+    __u64 comm;
+    __u64 count;
+    __s32 peer;
+    __s32 nranks;
+    __u8 datatype;
+    __u8 redop;
+    __u8 pad2[6];
 };
 
 struct open_calls {
@@ -63,6 +71,15 @@ static __always_inline __u32 python_stack_of_caller(struct task_struct *task)
     pt->drives_gpu = 1;
     return cw_py_walk(proc, pt, task->pid);
 }
+
+/* The sixth argument register; libbpf defines PT_REGS_PARM6 from 1.2 on (Debian 12 ships 1.1). */
+#ifndef PT_REGS_PARM6
+#if defined(__TARGET_ARCH_x86)
+#define PT_REGS_PARM6(x) ((x)->r9)
+#else
+#error "PT_REGS_PARM6 is needed: build against libbpf 1.2 or later on this architecture"
+#endif
+#endif
 
 /* The n-th stack-passed argument (1-based) at function entry: after the return address. */
 static __always_inline __u64 stack_arg(struct pt_regs *ctx, int n)
@@ -99,9 +116,87 @@ static __always_inline void set_bytes(struct open_call *call, __u64 bytes)
     call->flags |= CW_CALL_HAS_BYTES;
 }
 
+static __always_inline void set_nccl_data(struct open_call *call, __u64 count, __u64 datatype)
+{
+    call->count = count;
+    call->datatype = datatype;
+}
+
+/* NCCL 2.28 prototypes (x86-64 SysV: the seventh and later arguments are on the stack; an
+ * ncclUniqueId, 128 bytes by value, is passed in memory and takes no register). */
+static __always_inline void save_nccl_arguments(struct pt_regs *ctx, struct open_call *call)
+{
+    __u64 p1 = PT_REGS_PARM1(ctx), p2 = PT_REGS_PARM2(ctx), p3 = PT_REGS_PARM3(ctx);
+    __u64 p4 = PT_REGS_PARM4(ctx), p5 = PT_REGS_PARM5(ctx), p6 = PT_REGS_PARM6(ctx);
+    call->comm = call->count = 0;
+    call->peer = call->nranks = CW_NCCL_NONE;
+    call->datatype = call->redop = 0;
+    switch (call->op) {
+    case CW_OP_ncclAllReduce:     /* (send, recv, count, datatype, op, comm, stream) */
+    case CW_OP_ncclReduceScatter: /* (send, recv, recvcount, datatype, op, comm, stream) */
+        set_nccl_data(call, p3, p4);
+        call->redop = p5;
+        call->comm = p6;
+        set_stream(call, stack_arg(ctx, 1));
+        break;
+    case CW_OP_ncclAllGather: /* (send, recv, sendcount, datatype, comm, stream) */
+        set_nccl_data(call, p3, p4);
+        call->comm = p5;
+        set_stream(call, p6);
+        break;
+    case CW_OP_ncclBroadcast: /* (send, recv, count, datatype, int root, comm, stream) */
+        set_nccl_data(call, p3, p4);
+        call->peer = p5;
+        call->comm = p6;
+        set_stream(call, stack_arg(ctx, 1));
+        break;
+    case CW_OP_ncclReduce: /* (send, recv, count, datatype, op, int root, comm, stream) */
+        set_nccl_data(call, p3, p4);
+        call->redop = p5;
+        call->peer = p6;
+        call->comm = stack_arg(ctx, 1);
+        set_stream(call, stack_arg(ctx, 2));
+        break;
+    case CW_OP_ncclSend: /* (send, count, datatype, int peer, comm, stream) */
+    case CW_OP_ncclRecv: /* (recv, count, datatype, int peer, comm, stream) */
+        set_nccl_data(call, p2, p3);
+        call->peer = p4;
+        call->comm = p5;
+        set_stream(call, p6);
+        break;
+    case CW_OP_ncclCommInitRank:       /* (ncclComm_t *comm, int nranks, ncclUniqueId, int rank) */
+    case CW_OP_ncclCommInitRankConfig: /* (... int rank, ncclConfig_t *config) */
+        call->out_ptr = p1;
+        call->nranks = p2;
+        call->peer = p3;
+        break;
+    case CW_OP_ncclCommInitAll: /* (ncclComm_t *comms, int ndev, const int *devlist) */
+        call->out_ptr = p1;
+        call->nranks = p2;
+        break;
+    case CW_OP_ncclCommSplit: /* (ncclComm_t comm, int color, int key, ncclComm_t *newcomm, ...) */
+        call->peer = p2;
+        call->out_ptr = p4;
+        break;
+    case CW_OP_ncclCommDestroy: /* (ncclComm_t comm) */
+    case CW_OP_ncclCommAbort:   /* (ncclComm_t comm) */
+        call->comm = p1;
+        break;
+    case CW_OP_ncclGetVersion: /* (int *version) */
+        call->out_ptr = p1;
+        break;
+    default: /* GroupStart, GroupEnd: no arguments */
+        break;
+    }
+}
+
 /* Argument positions follow the CUDA 13 prototypes (x86-64 SysV: a dim3 takes two registers). */
 static __always_inline void save_arguments(struct pt_regs *ctx, struct open_call *call)
 {
+    if (call->op >= CW_OP_NCCL_FIRST) {
+        save_nccl_arguments(ctx, call);
+        return;
+    }
     __u64 p1 = PT_REGS_PARM1(ctx), p2 = PT_REGS_PARM2(ctx), p3 = PT_REGS_PARM3(ctx);
     __u64 p4 = PT_REGS_PARM4(ctx), p5 = PT_REGS_PARM5(ctx);
     switch (call->op) {
@@ -204,6 +299,57 @@ int cw_cuda_entry(struct pt_regs *ctx)
     return 0;
 }
 
+/* The fields every call record has, from the open call and the return. */
+static __always_inline void fill_call(struct pt_regs *ctx, struct cw_cuda_call *event,
+                                      const struct open_call *call, __u64 now)
+{
+    __u64 id = bpf_get_current_pid_tgid();
+    event->ts_ns = call->ts_ns;
+    event->dur_ns = now - call->ts_ns;
+    event->bytes = call->bytes;
+    event->stream = call->stream;
+    event->host_addr = call->host_addr;
+    event->tid = (__u32)id;
+    event->tgid = id >> 32;
+    event->ret = PT_REGS_RC(ctx);
+    event->stack_id = call->stack_id;
+    event->python_stack = call->python_stack;
+    event->op = call->op;
+    event->copy_kind = call->copy_kind;
+    event->flags = call->flags;
+}
+
+/* An NCCL call: what it returned through its pointer argument is read now (the communicator it
+ * created, or the version). */
+static __always_inline int send_nccl_call(struct pt_regs *ctx, const struct open_call *call,
+                                          __u64 now)
+{
+    struct cw_nccl_call *event = bpf_ringbuf_reserve(&cuda_events, sizeof(*event), 0);
+    if (!event) {
+        __sync_fetch_and_add(&counters.ringbuf_drops, 1);
+        return 0;
+    }
+    fill_call(ctx, &event->call, call, now);
+    event->comm = call->comm;
+    event->count = call->count;
+    event->peer = call->peer;
+    event->nranks = call->nranks;
+    event->datatype = call->datatype;
+    event->redop = call->redop;
+    __builtin_memset(event->pad, 0, sizeof(event->pad));
+    if (call->out_ptr && call->op == CW_OP_ncclGetVersion) {
+        __s32 version = 0;
+        bpf_probe_read_user(&version, sizeof(version), (void *)call->out_ptr);
+        event->count = version;
+    } else if (call->out_ptr) {
+        __u64 created = 0;
+        bpf_probe_read_user(&created, sizeof(created), (void *)call->out_ptr);
+        event->comm = created;
+    }
+    CW_SUBMIT_QUIET(event);
+    return 0;
+}
+
 SEC("uretprobe")
 int cw_cuda_return(struct pt_regs *ctx)
 {
@@ -238,25 +384,14 @@ int cw_cuda_return(struct pt_regs *ctx)
         __sync_fetch_and_add(&counters.entries_lost, skipped);
     open->depth = depth;
 
+    if (op >= CW_OP_NCCL_FIRST)
+        return send_nccl_call(ctx, call, now);
     struct cw_cuda_call *event = bpf_ringbuf_reserve(&cuda_events, sizeof(*event), 0);
     if (!event) {
         __sync_fetch_and_add(&counters.ringbuf_drops, 1);
         return 0;
     }
-    __u64 id = bpf_get_current_pid_tgid();
-    event->ts_ns = call->ts_ns;
-    event->dur_ns = now - call->ts_ns;
-    event->bytes = call->bytes;
-    event->stream = call->stream;
-    event->host_addr = call->host_addr;
-    event->tid = (__u32)id;
-    event->tgid = id >> 32;
-    event->ret = PT_REGS_RC(ctx);
-    event->stack_id = call->stack_id;
-    event->python_stack = call->python_stack;
-    event->op = op;
-    event->copy_kind = call->copy_kind;
-    event->flags = call->flags;
+    fill_call(ctx, event, call, now);
     if (call->out_ptr) {
         __u64 returned = 0;
         bpf_probe_read_user(&returned, sizeof(returned), (void *)call->out_ptr);

@@ -14,6 +14,7 @@ constexpr bool abi_record_ok = std::is_trivially_copyable_v<T>&& std::is_standar
                                sizeof(T) == kSize;
 
 static_assert(abi_record_ok<cw_cuda_call, 64>);
+static_assert(abi_record_ok<cw_nccl_call, 96>);
 static_assert(abi_record_ok<cw_offcpu, 96>);
 static_assert(abi_record_ok<cw_sched_totals, 56>);
 static_assert(abi_record_ok<cw_thread_sched, 144>);

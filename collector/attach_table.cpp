@@ -8,6 +8,7 @@ namespace {
 
 constexpr auto kRuntime = CudaLibraryKind::kRuntime;
 constexpr auto kDriver = CudaLibraryKind::kDriver;
+constexpr auto kNccl = CudaLibraryKind::kNccl;
 
 // The ops of the collector issue are required; the extra runtime ops are recorded when present.
 constexpr CudaSymbol kSymbols[] = {
@@ -35,6 +36,25 @@ constexpr CudaSymbol kSymbols[] = {
     {"cuMemFree_v2", CW_OP_cuMemFree_v2, kDriver, true},
     {"cuCtxSynchronize", CW_OP_cuCtxSynchronize, kDriver, true},
     {"cuStreamSynchronize", CW_OP_cuStreamSynchronize, kDriver, true},
+    // NCCL: the public names (weak aliases of the pnccl* functions at the same addresses, so
+    // each is attached once). Every NCCL 2.x has the collectives, groups and the first
+    // communicator calls; CommInitRankConfig came in 2.14, CommSplit in 2.18.
+    {"ncclAllReduce", CW_OP_ncclAllReduce, kNccl, true},
+    {"ncclAllGather", CW_OP_ncclAllGather, kNccl, true},
+    {"ncclReduceScatter", CW_OP_ncclReduceScatter, kNccl, true},
+    {"ncclBroadcast", CW_OP_ncclBroadcast, kNccl, true},
+    {"ncclReduce", CW_OP_ncclReduce, kNccl, true},
+    {"ncclSend", CW_OP_ncclSend, kNccl, false},
+    {"ncclRecv", CW_OP_ncclRecv, kNccl, false},
+    {"ncclGroupStart", CW_OP_ncclGroupStart, kNccl, true},
+    {"ncclGroupEnd", CW_OP_ncclGroupEnd, kNccl, true},
+    {"ncclCommInitRank", CW_OP_ncclCommInitRank, kNccl, true},
+    {"ncclCommInitRankConfig", CW_OP_ncclCommInitRankConfig, kNccl, false},
+    {"ncclCommInitAll", CW_OP_ncclCommInitAll, kNccl, true},
+    {"ncclCommSplit", CW_OP_ncclCommSplit, kNccl, false},
+    {"ncclCommDestroy", CW_OP_ncclCommDestroy, kNccl, true},
+    {"ncclCommAbort", CW_OP_ncclCommAbort, kNccl, true},
+    {"ncclGetVersion", CW_OP_ncclGetVersion, kNccl, true},
 };
 
 }  // namespace

@@ -71,7 +71,15 @@ class Collector {
 }  // namespace
 
 const char* cuda_library_kind_name(CudaLibraryKind kind) {
-    return kind == CudaLibraryKind::kRuntime ? "runtime" : "driver";
+    switch (kind) {
+        case CudaLibraryKind::kRuntime:
+            return "runtime";
+        case CudaLibraryKind::kDriver:
+            return "driver";
+        case CudaLibraryKind::kNccl:
+            return "nccl";
+    }
+    return "unknown";
 }
 
 bool DiscoveryResult::has(CudaLibraryKind kind) const {
@@ -89,12 +97,16 @@ std::optional<CudaLibraryKind> cuda_library_kind(std::string_view path) {
     }
     static const std::regex runtime(R"(libcudart\.so(\.[0-9]+)*)");
     static const std::regex driver(R"(libcuda\.so(\.[0-9]+)*)");
+    static const std::regex nccl(R"(libnccl\.so(\.[0-9]+)*)");
     std::string name = fs::path(path).filename().string();
     if (std::regex_match(name, runtime)) {
         return CudaLibraryKind::kRuntime;
     }
     if (std::regex_match(name, driver)) {
         return CudaLibraryKind::kDriver;
+    }
+    if (std::regex_match(name, nccl)) {
+        return CudaLibraryKind::kNccl;
     }
     return std::nullopt;
 }
@@ -161,8 +173,8 @@ DiscoveryResult discover_cuda_libraries(const DiscoveryRequest& request) {
             result.problems.push_back("--cuda-lib " + path + " does not exist");
         } else if (!cuda_library_kind(path) && !fs::is_directory(path, error)) {
             result.problems.push_back("--cuda-lib " + path +
-                                      " is not named like a CUDA library (libcudart.so* or "
-                                      "libcuda.so*)");
+                                      " is not named like a CUDA library (libcudart.so*, "
+                                      "libcuda.so* or libnccl.so*)");
         } else if (fs::is_directory(path, error)) {
             collector.add_folder(path, "--cuda-lib");
         } else {

@@ -1,5 +1,6 @@
 #pragma once
-// Finding the CUDA runtime (libcudart) and driver (libcuda) libraries to attach uprobes to. No
+// Finding the CUDA runtime (libcudart), driver (libcuda) and NCCL (libnccl) libraries to attach
+// uprobes to (pip's nvidia-nccl wheel is found in the maps of the process that loaded it). No
 // libbpf here: the CLI's `check` and the MCP `get_check` tool use it too.
 //
 // Places, in order: paths given with --cuda-lib, the memory maps of the traced processes (finds
@@ -14,8 +15,8 @@
 
 namespace causeway::collector {
 
-enum class CudaLibraryKind { kRuntime, kDriver, kLast = kDriver };
-const char* cuda_library_kind_name(CudaLibraryKind kind);  // "runtime" / "driver"
+enum class CudaLibraryKind { kRuntime, kDriver, kNccl, kLast = kNccl };
+const char* cuda_library_kind_name(CudaLibraryKind kind);  // "runtime" / "driver" / "nccl"
 
 struct CudaLibrary {
     std::string path;  // resolved (realpath) file
@@ -41,7 +42,8 @@ struct DiscoveryResult {
     bool has(CudaLibraryKind kind) const;
 };
 
-// The kind of a CUDA library from its file name (libcudart.so[.N...], libcuda.so[.N...]); empty
+// The kind of a CUDA library from its file name (libcudart.so[.N...], libcuda.so[.N...],
+// libnccl.so[.N...]); empty
 // for anything else, including static archives and the link-time stubs in .../stubs/.
 std::optional<CudaLibraryKind> cuda_library_kind(std::string_view path);
 

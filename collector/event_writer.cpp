@@ -1,5 +1,7 @@
 #include "collector/event_writer.hpp"
 
+#include "collector/nccl_call.hpp"
+
 namespace causeway::collector {
 namespace {
 
@@ -13,6 +15,22 @@ tracedb::OffCpuReason offcpu_reason(cw_u8 reason) {
         default:
             return tracedb::OffCpuReason::kBlocked;
     }
+}
+
+// The id of (process, handle) in `ids`, minted by `add` the first time.
+template <class Add>
+Result<std::int64_t> interned_id(
+    std::map<std::pair<std::int64_t, std::uint64_t>, std::int64_t>& ids, std::int64_t process_id,
+    std::uint64_t handle, Add add) {
+    const auto key = std::make_pair(process_id, handle);
+    if (auto it = ids.find(key); it != ids.end()) {
+        return it->second;
+    }
+    auto id = add(process_id, static_cast<std::int64_t>(handle));
+    if (id) {
+        ids.emplace(key, *id);
+    }
+    return id;
 }
 
 }  // namespace
@@ -73,16 +91,15 @@ EventWriter::EventWriter(tracedb::TraceWriter& writer, ThreadRegistry& registry,
     : writer_(writer), registry_(registry), start_mono_ns_(start_mono_ns) {}
 
 Result<std::int64_t> EventWriter::stream_id(std::int64_t process_id, std::uint64_t handle) {
-    auto key = std::make_pair(process_id, handle);
-    auto it = streams_.find(key);
-    if (it != streams_.end()) {
-        return it->second;
-    }
-    auto id = writer_.add_stream(process_id, static_cast<std::int64_t>(handle));
-    if (id) {
-        streams_.emplace(key, *id);
-    }
-    return id;
+    return interned_id(streams_, process_id, handle, [&](std::int64_t process, std::int64_t h) {
+        return writer_.add_stream(process, h);
+    });
+}
+
+Result<std::int64_t> EventWriter::comm_id(std::int64_t process_id, std::uint64_t handle) {
+    return interned_id(comms_, process_id, handle, [&](std::int64_t process, std::int64_t h) {
+        return writer_.add_nccl_comm(process, h);
+    });
 }
 
 std::optional<tracedb::PythonStackRecord> EventWriter::python_stack(std::uint32_t tgid,
@@ -125,6 +142,40 @@ Result<std::optional<std::int64_t>> EventWriter::stack_row(std::int64_t process_
     }
     stacks_.emplace(key, *id);
     return std::optional<std::int64_t>{*id};
+}
+
+Status EventWriter::on_nccl_call(const cw_nccl_call& e) {
+    cw_cuda_call call = e.call;
+    if (auto bytes = nccl_call_bytes(e)) {
+        call.bytes = static_cast<cw_u64>(*bytes);
+        call.flags |= CW_CALL_HAS_BYTES;
+    }
+    if (auto status = on_cuda_call(call); !status) {
+        return status;
+    }
+    auto ids = origin(e.call.tid, e.call.tgid);
+    if (!ids) {
+        return ids.error();
+    }
+    const bool made = nccl_makes_comm(e.call.op);
+    std::optional<std::int64_t> comm;
+    if (e.comm != 0 && (!made || e.call.ret == 0)) {
+        auto id = comm_id(ids->process_id, e.comm);
+        if (!id) {
+            return id.error();
+        }
+        comm = *id;
+        if (made && e.nranks != CW_NCCL_NONE) {
+            const bool ranked =
+                e.call.op == CW_OP_ncclCommInitRank || e.call.op == CW_OP_ncclCommInitRankConfig;
+            auto status = writer_.set_nccl_comm_ranks(
+                *comm, e.nranks, ranked ? std::optional<std::int64_t>(e.peer) : std::nullopt);
+            if (!status) {
+                return status;
+            }
+        }
+    }
+    return writer_.add_nccl_call(to_nccl_call_record(e, start_mono_ns_, ids->thread_id, comm));
 }
 
 Result<EventWriter::Origin> EventWriter::origin(std::uint32_t tid, std::uint32_t tgid) {

@@ -1,6 +1,6 @@
 #pragma once
-// Turns the kernel's CUDA-call and off-CPU records into trace-DB rows: relative timestamps,
-// minted thread ids, interned streams, pinned/pageable copies.
+// Turns the kernel's CUDA-call, NCCL-call and off-CPU records into trace-DB rows: relative
+// timestamps, minted thread ids, interned streams and communicators, pinned/pageable copies.
 
 #include <cstdint>
 #include <functional>
@@ -39,6 +39,8 @@ class EventWriter {
     EventWriter(tracedb::TraceWriter& writer, ThreadRegistry& registry, std::int64_t start_mono_ns);
 
     Status on_cuda_call(const cw_cuda_call& event);
+    // Its cuda_call row (bytes from count and datatype) and its nccl_call row.
+    Status on_nccl_call(const cw_nccl_call& event);
     Status on_offcpu(const cw_offcpu& event);
     Status on_switch_stack(const cw_switch_stack& event);
     // Where the addresses of a kernel stack id come from (innermost first); unset: no stacks.
@@ -65,6 +67,7 @@ class EventWriter {
     };
     Result<Origin> origin(std::uint32_t tid, std::uint32_t tgid);
     Result<std::int64_t> stream_id(std::int64_t process_id, std::uint64_t handle);
+    Result<std::int64_t> comm_id(std::int64_t process_id, std::uint64_t handle);
     // The stack row of a native stack id and a Python stack key of process `tgid` (minted once
     // per process and pair); nothing when neither can be read.
     Result<std::optional<std::int64_t>> stack_row(std::int64_t process_id, std::uint32_t tgid,
@@ -75,7 +78,10 @@ class EventWriter {
     ThreadRegistry& registry_;
     std::int64_t start_mono_ns_;
     PinnedMemory pinned_;
-    std::map<std::pair<std::int64_t, std::uint64_t>, std::int64_t> streams_;  // (process, handle)
+    // (process, handle) -> cuda_stream.id, nccl_comm.id
+    using Interned = std::map<std::pair<std::int64_t, std::uint64_t>, std::int64_t>;
+    Interned streams_;
+    Interned comms_;
     StackReader read_stack_;
     StackSymbolizer symbolizer_;
     PythonStackReader read_python_stack_;

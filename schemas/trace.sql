@@ -1,7 +1,8 @@
 -- Causeway trace database, schema version 6.
 --
--- Version 6 added session.gpu_link_mts and session.gpu_link_width: the PCIe link of the GPU, from
--- which what pinned copies would move is estimated. Version 5 files have neither (NULL).
+-- Version 6 added session.gpu_link_mts and session.gpu_link_width (the PCIe link of the GPU, from
+-- which what pinned copies would move is estimated), the NCCL ops (cuda_op api 'nccl'), and the
+-- nccl_comm and nccl_call tables. Version 5 files have none of them.
 --
 -- Version 5 added offcpu.waits_for (a sleep that was a wait for CPython's GIL),
 -- switch_out_stack role 2 (the Python stack of the thread that handed the GIL to a GPU-driving
@@ -119,8 +120,9 @@ CREATE TABLE thread_rename (
 CREATE TABLE cuda_op (
     id       INTEGER PRIMARY KEY,  -- op id stored in cuda_call.op_id
     name     TEXT NOT NULL UNIQUE, -- exported symbol, e.g. 'cudaMemcpyAsync', 'cuLaunchKernel'
-    api      TEXT NOT NULL,        -- 'runtime' (libcudart) or 'driver' (libcuda)
-    category TEXT NOT NULL         -- 'copy', 'kernel', 'sync', 'alloc', 'free', 'stream', 'event'
+    api      TEXT NOT NULL,        -- 'runtime' (libcudart), 'driver' (libcuda) or 'nccl' (libnccl)
+    category TEXT NOT NULL         -- 'copy', 'kernel', 'sync', 'alloc', 'free', 'stream', 'event';
+                                   -- NCCL: 'collective', 'p2p', 'group', 'comm', 'info'
 );
 
 INSERT INTO cuda_op (id, name, api, category) VALUES
@@ -147,13 +149,40 @@ INSERT INTO cuda_op (id, name, api, category) VALUES
     (106, 'cuMemAlloc_v2', 'driver', 'alloc'),
     (107, 'cuMemFree_v2', 'driver', 'free'),
     (108, 'cuCtxSynchronize', 'driver', 'sync'),
-    (109, 'cuStreamSynchronize', 'driver', 'sync');
+    (109, 'cuStreamSynchronize', 'driver', 'sync'),
+    (201, 'ncclAllReduce', 'nccl', 'collective'),
+    (202, 'ncclAllGather', 'nccl', 'collective'),
+    (203, 'ncclReduceScatter', 'nccl', 'collective'),
+    (204, 'ncclBroadcast', 'nccl', 'collective'),
+    (205, 'ncclReduce', 'nccl', 'collective'),
+    (206, 'ncclSend', 'nccl', 'p2p'),
+    (207, 'ncclRecv', 'nccl', 'p2p'),
+    (208, 'ncclGroupStart', 'nccl', 'group'),
+    (209, 'ncclGroupEnd', 'nccl', 'group'),
+    (210, 'ncclCommInitRank', 'nccl', 'comm'),
+    (211, 'ncclCommInitRankConfig', 'nccl', 'comm'),
+    (212, 'ncclCommInitAll', 'nccl', 'comm'),
+    (213, 'ncclCommSplit', 'nccl', 'comm'),
+    (214, 'ncclCommDestroy', 'nccl', 'comm'),
+    (215, 'ncclCommAbort', 'nccl', 'comm'),
+    (216, 'ncclGetVersion', 'nccl', 'info');
 
 -- CUDA streams seen in calls, interned per process so cuda_call stores a small id.
 CREATE TABLE cuda_stream (
     id         INTEGER PRIMARY KEY,                 -- small id stored in cuda_call.stream_id
     process_id INTEGER NOT NULL REFERENCES process(id),
     handle     INTEGER NOT NULL                     -- cudaStream_t value (0 = legacy default)
+);
+
+-- NCCL communicators seen in calls, interned per process so nccl_call stores a small id.
+CREATE TABLE nccl_comm (
+    id         INTEGER PRIMARY KEY,                 -- small id stored in nccl_call.comm_id
+    process_id INTEGER NOT NULL REFERENCES process(id),
+    handle     INTEGER NOT NULL,                    -- ncclComm_t value
+    nranks     INTEGER,                             -- ranks in it (from ncclCommInitRank*,
+                                                    -- ncclCommInitAll); NULL when not seen made
+    rank       INTEGER                              -- this process's rank (ncclCommInitRank*);
+                                                    -- NULL when not known
 );
 
 -- Every CUDA runtime and driver call of the traced processes (no sampling). Rows are appended in
@@ -174,6 +203,22 @@ CREATE TABLE cuda_call (
     stream_id   INTEGER,           -- cuda_stream.id; NULL for ops without a stream
     ret         INTEGER NOT NULL,  -- return code (cudaError_t / CUresult); 0 = success
     stack_id    INTEGER            -- stack.id of the user stack at entry; NULL when not recorded
+);
+
+-- NCCL's own arguments of each NCCL call (cuda_op api 'nccl'), beside its cuda_call row: the row
+-- of the same thread_id and ts_ns. For collectives and point-to-point calls, cuda_call.bytes is
+-- count times the datatype's size and cuda_call.stream_id their stream.
+CREATE TABLE nccl_call (
+    thread_id INTEGER NOT NULL, -- thread.id, as the cuda_call row
+    ts_ns     INTEGER NOT NULL, -- entry (ns since start), as the cuda_call row
+    comm_id   INTEGER,          -- nccl_comm.id: the call's communicator; for ncclCommInit*,
+                                -- ncclCommSplit the one made (NULL when the call failed)
+    count     INTEGER,          -- collectives, ncclSend/Recv: elements; ncclGetVersion: the
+                                -- version; NULL otherwise
+    datatype  INTEGER,          -- ncclDataType_t (7 float32, 9 bfloat16, ...); NULL when none
+    redop     INTEGER,          -- ncclRedOp_t (0 sum, 1 prod, 2 max, 3 min, 4 avg); NULL when none
+    peer      INTEGER           -- ncclBroadcast/Reduce: root; ncclSend/Recv: peer;
+                                -- ncclCommInitRank*: rank; ncclCommSplit: color; NULL otherwise
 );
 
 -- Off-CPU intervals of traced threads at least session.offcpu_floor_ns long.

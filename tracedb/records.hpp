@@ -64,6 +64,17 @@ struct CudaCallRecord {
     std::optional<std::int64_t> stack_id{};
 };
 
+// nccl_call: NCCL's own arguments of one NCCL call, beside its cuda_call row.
+struct NcclCallRecord {
+    std::int64_t thread_id = 0;
+    std::int64_t ts_ns = 0;
+    std::optional<std::int64_t> comm_id{};
+    std::optional<std::int64_t> count{};
+    std::optional<std::int64_t> datatype{};
+    std::optional<std::int64_t> redop{};
+    std::optional<std::int64_t> peer{};
+};
+
 enum class OffCpuReason : std::int64_t { kPreempted = 0, kBlocked = 1, kThrottled = 2 };
 // offcpu.wake_context: who ended a sleep.
 enum class WakeContext : std::int64_t { kNone = 0, kThread = 1, kHardIrq = 2, kSoftIrq = 3 };

@@ -139,6 +139,11 @@ Status TraceWriter::prepare_statements() {
          "AND pid = (SELECT tid FROM thread WHERE id = ?1)"},
         {&set_thread_exit_, "UPDATE thread SET exit_ns = ?2 WHERE id = ?1"},
         {&insert_stream_, "INSERT INTO cuda_stream (process_id, handle) VALUES (?, ?)"},
+        {&insert_nccl_comm_, "INSERT INTO nccl_comm (process_id, handle) VALUES (?, ?)"},
+        {&set_nccl_comm_ranks_, "UPDATE nccl_comm SET nranks = ?, rank = ? WHERE id = ?"},
+        {&insert_nccl_call_,
+         "INSERT INTO nccl_call (thread_id, ts_ns, comm_id, count, datatype, redop, peer) "
+         "VALUES (?, ?, ?, ?, ?, ?, ?)"},
         {&insert_stack_, "INSERT INTO stack (process_id, python_truncated) VALUES (?, ?)"},
         {&insert_python_frame_,
          "INSERT INTO stack_python_frame (stack_id, depth, file, function, line, first_line, "
@@ -334,6 +339,34 @@ Result<std::int64_t> TraceWriter::add_stream(std::int64_t process_id, std::int64
         return status.error();
     }
     return db_.last_insert_rowid();
+}
+
+Result<std::int64_t> TraceWriter::add_nccl_comm(std::int64_t process_id, std::int64_t handle) {
+    insert_nccl_comm_.bind(1, process_id);
+    insert_nccl_comm_.bind(2, handle);
+    if (auto status = run(insert_nccl_comm_); !status) {
+        return status.error();
+    }
+    return db_.last_insert_rowid();
+}
+
+Status TraceWriter::set_nccl_comm_ranks(std::int64_t comm_id, std::int64_t nranks,
+                                        std::optional<std::int64_t> rank) {
+    set_nccl_comm_ranks_.bind(1, nranks);
+    set_nccl_comm_ranks_.bind(2, rank);
+    set_nccl_comm_ranks_.bind(3, comm_id);
+    return run(set_nccl_comm_ranks_);
+}
+
+Status TraceWriter::add_nccl_call(const NcclCallRecord& c) {
+    insert_nccl_call_.bind(1, c.thread_id);
+    insert_nccl_call_.bind(2, c.ts_ns);
+    insert_nccl_call_.bind(3, c.comm_id);
+    insert_nccl_call_.bind(4, c.count);
+    insert_nccl_call_.bind(5, c.datatype);
+    insert_nccl_call_.bind(6, c.redop);
+    insert_nccl_call_.bind(7, c.peer);
+    return run(insert_nccl_call_);
 }
 
 Result<std::int64_t> TraceWriter::add_stack(std::int64_t process_id,

@@ -50,6 +50,11 @@ class TraceWriter {
 
     // Buffered: calls reach the DB kCallsPerInsert at a time, and at the latest on commit().
     Status add_cuda_call(const CudaCallRecord& call);
+    // nccl_comm: a communicator of a process; its ranks once a ncclCommInit* call says them.
+    Result<std::int64_t> add_nccl_comm(std::int64_t process_id, std::int64_t handle);
+    Status set_nccl_comm_ranks(std::int64_t comm_id, std::int64_t nranks,
+                               std::optional<std::int64_t> rank);
+    Status add_nccl_call(const NcclCallRecord& call);
     Status add_offcpu(const OffCpuRecord& interval);
     // Inserts or replaces the thread's totals (the collector rewrites them as they grow).
     Status put_thread_sched_total(const ThreadSchedTotalRecord& total);
@@ -100,6 +105,7 @@ class TraceWriter {
     Statement insert_thread_, insert_rename_, set_thread_comm_, set_main_thread_process_comm_;
     Statement set_thread_exit_;
     Statement insert_stream_, insert_stack_, insert_frame_, insert_python_frame_;
+    Statement insert_nccl_comm_, set_nccl_comm_ranks_, insert_nccl_call_;
     Statement insert_switch_out_stack_;
     std::vector<CudaCallRecord> pending_calls_;
     Statement insert_cuda_call_, insert_cuda_calls_, insert_offcpu_, put_sched_total_;

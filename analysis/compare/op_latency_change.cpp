@@ -46,7 +46,7 @@ OpChanges op_latency_changes(const TraceModel& before, const TraceFilter& before
         }
         const OpInfo& info = before.ops[static_cast<std::size_t>(before.find_op(name))];
         OpLatencyChange change{.op = name,
-                               .api = info.driver ? "driver" : "runtime",
+                               .api = op_api_name(info.api),
                                .category = category_name(info.category),
                                .before = summary_of(durations),
                                .after = summary_of(match->second),

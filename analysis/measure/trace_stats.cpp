@@ -20,7 +20,7 @@ struct OpAccumulator {
 OpStats finish_op(const OpInfo& op, OpAccumulator& acc, std::int64_t wall_ns) {
     OpStats s;
     s.op = op.name;
-    s.api = op.driver ? "driver" : "runtime";
+    s.api = op_api_name(op.api);
     s.category = category_name(op.category);
     s.dur = summarize(acc.durations_ns);
     s.bytes = acc.bytes;

@@ -12,7 +12,7 @@ CallColumn<std::uint8_t> mark_enclosed_driver_calls(const TraceModel& model) {
         std::int64_t open_end_ns = -1;
         for (std::uint32_t i : calls) {
             const OpInfo& op = model.ops[static_cast<std::size_t>(c.op_index[i])];
-            if (!op.driver) {
+            if (!op.driver()) {
                 open_start_ns = c.ts_ns[i];
                 open_end_ns = c.end_ns(i);
             } else if (c.ts_ns[i] >= open_start_ns && c.end_ns(i) <= open_end_ns) {

@@ -61,6 +61,19 @@ constexpr std::pair<OpCategory, const char*> kCategoryNames[] = {
     {OpCategory::kEvent, "event"}, {OpCategory::kOther, "other"},
 };
 
+constexpr std::pair<OpApi, const char*> kApiNames[] = {
+    {OpApi::kRuntime, "runtime"}, {OpApi::kDriver, "driver"}, {OpApi::kNccl, "nccl"}};
+
+// cuda_op.api as stored; anything else (an importer's) reads as the runtime's.
+OpApi parse_api(const std::string& text) {
+    for (const auto& [api, name] : kApiNames) {
+        if (text == name) {
+            return api;
+        }
+    }
+    return OpApi::kRuntime;
+}
+
 OpCategory parse_category(const std::string& text) {
     for (const auto& [category, name] : kCategoryNames) {
         if (text == name) {
@@ -211,7 +224,7 @@ Status load_ops(const Database& db, TraceModel& model, IdIndex& op_index) {
                             OpInfo op;
                             op.id = row.column_int64(0);
                             op.name = column_capped(row, 1, kNameBytes);
-                            op.driver = row.column_text(2) == "driver";
+                            op.api = parse_api(row.column_text(2));
                             op.category = parse_category(row.column_text(3));
                             op_index[op.id] = static_cast<int>(model.ops.size());
                             model.ops.push_back(std::move(op));
@@ -533,6 +546,15 @@ const char* category_name(OpCategory category) {
         }
     }
     return "other";
+}
+
+const char* op_api_name(OpApi api) {
+    for (const auto& [known, name] : kApiNames) {
+        if (known == api) {
+            return name;
+        }
+    }
+    return "runtime";
 }
 
 DataQualityItem analysis_finding(tracedb::DataQualityCounter counter, std::int64_t value,

@@ -76,11 +76,17 @@ struct ThreadInfo {
 enum class OpCategory { kCopy, kKernel, kSync, kAlloc, kFree, kStream, kEvent, kOther };
 const char* category_name(OpCategory category);
 
+// cuda_op.api: which library the op is of.
+enum class OpApi { kRuntime, kDriver, kNccl };
+const char* op_api_name(OpApi api);  // 'runtime', 'driver', 'nccl' (as stored)
+
 struct OpInfo {
     std::int64_t id = 0;
     std::string name;
-    bool driver = false;  // libcuda (cu*) rather than libcudart (cuda*)
+    OpApi api = OpApi::kRuntime;  // libcudart (cuda*), libcuda (cu*) or libnccl (nccl*)
     OpCategory category = OpCategory::kOther;
+
+    bool driver() const { return api == OpApi::kDriver; }
 };
 
 // A column of cuda_call in memory. Growing it leaves new elements uninitialised (they are all

@@ -54,6 +54,13 @@ int Recorder::written(Status status, std::int64_t& budget) {
 
 int Recorder::on_cuda(void* self, void* data, std::size_t size) {
     auto* recorder = static_cast<Recorder*>(self);
+    // NCCL calls come as the larger struct cw_nccl_call on the same ring.
+    if (size == sizeof(cw_nccl_call)) {
+        auto nccl = copy_event<cw_nccl_call>(data, size);
+        return nccl ? recorder->written(recorder->events_.on_nccl_call(*nccl),
+                                        recorder->cuda_budget_)
+                    : 0;
+    }
     auto event = copy_event<cw_cuda_call>(data, size);
     return event ? recorder->written(recorder->events_.on_cuda_call(*event), recorder->cuda_budget_)
                  : 0;

@@ -29,8 +29,7 @@ TEST_CASE("every attached CUDA symbol's op id is its cuda_op.id in the schema") 
         query->bind(1, symbol.name);
         REQUIRE(query->step() == SQLITE_ROW);
         CHECK(query->column_int64(0) == symbol.op);
-        CHECK(query->column_text(1) ==
-              (symbol.library == collector::CudaLibraryKind::kRuntime ? "runtime" : "driver"));
+        CHECK(query->column_text(1) == collector::cuda_library_kind_name(symbol.library));
         query->reset();
         attached_ops.insert(symbol.op);
     }
@@ -49,17 +48,22 @@ TEST_CASE("spot checks of the ABI op enum against the schema's numbers") {
     CHECK(CW_OP_cudaFreeAsync == 15);
     CHECK(CW_OP_cuLaunchKernel == 101);
     CHECK(CW_OP_cuStreamSynchronize == 109);
+    CHECK(CW_OP_ncclAllReduce == 201);
+    CHECK(CW_OP_ncclGetVersion == 216);
 }
 
-TEST_CASE("the attach table requires the ops of the collector issue and nothing else") {
+TEST_CASE("the attach table requires the ops of the collector and NCCL issues and nothing else") {
     std::set<std::string> required;
     for (const auto& symbol : collector::cuda_symbols()) {
         if (symbol.required) {
             required.insert(symbol.name);
         }
     }
-    CHECK(required.size() == 20);
+    // 20 CUDA ops, and the 12 NCCL calls every NCCL 2.x exports.
+    CHECK(required.size() == 32);
     CHECK(required.count("cudaEventSynchronize") == 1);
     CHECK(required.count("cuMemcpyDtoHAsync_v2") == 1);
     CHECK(required.count("cudaMallocAsync") == 0);
+    CHECK(required.count("ncclAllReduce") == 1);
+    CHECK(required.count("ncclCommSplit") == 0);
 }

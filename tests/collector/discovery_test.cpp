@@ -24,6 +24,11 @@ TEST_CASE("CUDA libraries are recognised by file name") {
     CHECK(cuda_library_kind("/opt/venv/lib/libcudart.so.12.4.127") == CudaLibraryKind::kRuntime);
     CHECK(cuda_library_kind("libcudart.so") == CudaLibraryKind::kRuntime);
     CHECK(cuda_library_kind("/usr/lib/x86_64-linux-gnu/libcuda.so.1") == CudaLibraryKind::kDriver);
+    CHECK(cuda_library_kind("/venv/lib/python3.11/site-packages/nvidia/nccl/lib/libnccl.so.2") ==
+          CudaLibraryKind::kNccl);
+    CHECK(cuda_library_kind("/usr/local/cuda/lib64/libnccl.so") == CudaLibraryKind::kNccl);
+    CHECK_FALSE(cuda_library_kind("/usr/lib/libnccl_static.a"));
+    CHECK_FALSE(cuda_library_kind("/usr/lib/libnccl-net.so"));
     CHECK_FALSE(cuda_library_kind("/usr/local/cuda/lib64/libcudart_static.a"));
     CHECK_FALSE(cuda_library_kind("/usr/local/cuda/lib64/libcudadevrt.a"));
     CHECK_FALSE(cuda_library_kind("/usr/local/cuda/lib64/stubs/libcuda.so"));

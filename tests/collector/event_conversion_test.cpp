@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "collector/event_writer.hpp"
+#include "collector/nccl_call.hpp"
 #include "collector/pinned_memory.hpp"
 
 using namespace causeway::collector;
@@ -123,4 +124,50 @@ TEST_CASE("off-CPU records of a sleep keep who woke it and what it slept in") {
     CHECK_FALSE(disk.waker_thread_id);
     CHECK(disk.iowait == true);
     CHECK(disk.syscall_nr == causeway::tracedb::kNoSyscall);
+}
+
+TEST_CASE("an NCCL collective keeps its arguments and moves count times its datatype's size") {
+    cw_nccl_call e{};
+    e.call.ts_ns = 5'000'000'500;
+    e.call.op = CW_OP_ncclReduce;
+    e.count = 1000;
+    e.datatype = 9;  // bfloat16
+    e.redop = 4;     // avg
+    e.peer = 2;      // root
+    e.nranks = CW_NCCL_NONE;
+    CHECK(nccl_call_bytes(e) == 2000);
+    auto record = to_nccl_call_record(e, 5'000'000'000, 3, 8);
+    CHECK(record.thread_id == 3);
+    CHECK(record.ts_ns == 500);
+    CHECK(record.comm_id == 8);
+    CHECK(record.count == 1000);
+    CHECK(record.datatype == 9);
+    CHECK(record.redop == 4);
+    CHECK(record.peer == 2);
+
+    e.datatype = 200;  // no NCCL datatype: the bytes are not known
+    CHECK_FALSE(nccl_call_bytes(e));
+    e.datatype = 7;
+    e.count = ~std::uint64_t{0};  // no real call: no product that overflows
+    CHECK_FALSE(nccl_call_bytes(e));
+}
+
+TEST_CASE("NCCL calls without data store NULLs, and a failed GetVersion no version") {
+    cw_nccl_call e{};
+    e.call.op = CW_OP_ncclGroupEnd;
+    e.peer = CW_NCCL_NONE;
+    e.nranks = CW_NCCL_NONE;
+    CHECK_FALSE(nccl_call_bytes(e));
+    auto group = to_nccl_call_record(e, 0, 1, std::nullopt);
+    CHECK_FALSE(group.count);
+    CHECK_FALSE(group.datatype);
+    CHECK_FALSE(group.redop);
+    CHECK_FALSE(group.peer);
+    e.call.op = CW_OP_ncclGetVersion;
+    e.count = 22809;
+    CHECK(to_nccl_call_record(e, 0, 1, std::nullopt).count == 22809);
+    e.call.ret = 4;
+    CHECK_FALSE(to_nccl_call_record(e, 0, 1, std::nullopt).count);
+    CHECK(nccl_makes_comm(CW_OP_ncclCommSplit));
+    CHECK_FALSE(nccl_makes_comm(CW_OP_ncclCommDestroy));
 }

@@ -1,0 +1,112 @@
+// NCCL: the real libnccl.so.2 of the CUDA toolkit, every probed call made N times by a program
+// that loads it with dlopen. Without a GPU each call returns an error (no communicator can be
+// made; calls on a null one are refused), which the trace keeps, with every argument.
+#include <dlfcn.h>
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <string>
+
+#include "tests/collector/collector_process.hpp"
+#include "tests/support/runtime_guard.hpp"
+#include "tests/support/temp_dir.hpp"
+
+using namespace causeway::testing;
+
+namespace {
+
+constexpr int kRounds = 7;
+
+// "SELECT count(*) ..." over the calls of `op`, with its nccl_call row joined (n) and its stream.
+std::string calls_of(const std::string& op, const std::string& condition = "1") {
+    return "SELECT count(*) FROM cuda_call c JOIN cuda_op o ON o.id = c.op_id "
+           "JOIN nccl_call n ON n.thread_id = c.thread_id AND n.ts_ns = c.ts_ns "
+           "LEFT JOIN cuda_stream s ON s.id = c.stream_id WHERE o.name = '" +
+           op + "' AND o.api = 'nccl' AND (" + condition + ")";
+}
+
+// ncclGetVersion of the real library, asked in this process.
+int library_version() {
+    void* nccl = dlopen(CW_REAL_NCCL, RTLD_NOW | RTLD_LOCAL);
+    REQUIRE(nccl != nullptr);
+    auto get_version = reinterpret_cast<int (*)(int*)>(dlsym(nccl, "ncclGetVersion"));
+    REQUIRE(get_version != nullptr);
+    int version = 0;
+    REQUIRE(get_version(&version) == 0);
+    dlclose(nccl);
+    return version;
+}
+
+}  // namespace
+
+TEST_CASE("calls into the real libnccl are counted exactly, with their arguments") {
+    require_runtime_or_skip();
+    REQUIRE(std::filesystem::exists(CW_REAL_NCCL));
+    // Both ways of attaching: uprobe_multi links and one perf-event uprobe per symbol.
+    std::string attach = GENERATE(as<std::string>{}, "--quiet", "--no-uprobe-multi");
+    INFO(attach);
+    TempDir dir;
+    const std::string db = dir.file("nccl.db");
+    auto run = run_collector({"--db", db, "--quiet", attach, "--cuda-lib", CW_REAL_NCCL, "--",
+                              CW_NCCL_CALLS_BIN, CW_REAL_NCCL, std::to_string(kRounds)},
+                             dir.path());
+    INFO(run.stderr_text);
+    REQUIRE(run.exited_ok());
+    auto trace = open_trace(db);
+
+    for (const char* op : {"ncclAllReduce", "ncclAllGather", "ncclReduceScatter", "ncclBroadcast",
+                           "ncclReduce", "ncclSend", "ncclRecv", "ncclGroupStart", "ncclGroupEnd",
+                           "ncclCommInitRank", "ncclCommInitRankConfig", "ncclCommInitAll",
+                           "ncclCommSplit", "ncclCommDestroy", "ncclCommAbort", "ncclGetVersion"}) {
+        INFO(op);
+        CHECK(query_int(trace, calls_of(op)) == kRounds);
+    }
+    CHECK(query_int(trace, "SELECT count(*) FROM nccl_call") == 16 * kRounds);
+    CHECK(query_int(trace,
+                    "SELECT count(*) FROM cuda_call c JOIN cuda_op o ON o.id = c.op_id "
+                    "WHERE o.api = 'nccl'") == 16 * kRounds);
+
+    // Collectives and point-to-point calls: 1024 float32 (4096 bytes), their reduction (max) and
+    // root or peer, and the stream, read from a register or the stack as the prototype puts it.
+    // A null communicator is refused: ncclInvalidArgument (4).
+    const std::string moved = "c.bytes = 4096 AND n.count = 1024 AND n.datatype = 7 AND c.ret = 4";
+    CHECK(query_int(trace, calls_of("ncclAllReduce", moved + " AND n.redop = 2 AND n.peer IS NULL "
+                                                             "AND s.handle = 20481")) == kRounds);
+    CHECK(query_int(trace, calls_of("ncclAllGather", moved + " AND n.redop IS NULL "
+                                                             "AND s.handle = 20482")) == kRounds);
+    CHECK(query_int(trace, calls_of("ncclReduceScatter",
+                                    moved + " AND n.redop = 2 AND s.handle = 20483")) == kRounds);
+    CHECK(query_int(trace, calls_of("ncclBroadcast",
+                                    moved + " AND n.peer = 1 AND s.handle = 20484")) == kRounds);
+    CHECK(query_int(trace, calls_of("ncclReduce", moved + " AND n.redop = 2 AND n.peer = 1 "
+                                                          "AND s.handle = 20485")) == kRounds);
+    CHECK(query_int(trace, calls_of("ncclSend", moved + " AND n.peer = 1 AND s.handle = 20486")) ==
+          kRounds);
+    CHECK(query_int(trace, calls_of("ncclRecv", moved + " AND n.peer = 1 AND s.handle = 20487")) ==
+          kRounds);
+    CHECK(query_int(trace, calls_of("ncclGroupStart", "c.ret = 0 AND c.bytes IS NULL")) == kRounds);
+
+    // Communicators: the rank asked for, the split's color; none made without a GPU.
+    CHECK(query_int(trace, calls_of("ncclCommInitRank",
+                                    "n.peer = 1 AND n.comm_id IS NULL AND "
+                                    "c.ret <> 0")) == kRounds);
+    CHECK(query_int(trace, calls_of("ncclCommInitRankConfig", "n.peer = 1 AND c.ret <> 0")) ==
+          kRounds);
+    CHECK(query_int(trace, calls_of("ncclCommSplit", "n.peer = 3 AND c.ret <> 0")) == kRounds);
+    CHECK(query_int(trace, "SELECT count(*) FROM nccl_comm") == 0);
+
+    // The version the library returned, as it returns it here.
+    CHECK(query_int(trace, calls_of("ncclGetVersion", "c.ret = 0 AND n.count = " +
+                                                          std::to_string(library_version()))) ==
+          kRounds);
+
+    // Every NCCL symbol attached, each once.
+    CHECK(query_int(trace,
+                    "SELECT count(*) FROM probe WHERE symbol LIKE 'nccl%' AND attached = 1") == 32);
+    CHECK(query_int(trace,
+                    "SELECT value FROM data_quality WHERE source = 'cuda' AND "
+                    "counter = 'unmatched_returns'") == 0);
+    CHECK(query_int(trace,
+                    "SELECT value FROM data_quality WHERE source = 'cuda' AND "
+                    "counter = 'entries_lost'") == 0);
+}
