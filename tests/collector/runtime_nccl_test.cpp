@@ -110,3 +110,42 @@ TEST_CASE("calls into the real libnccl are counted exactly, with their arguments
                     "SELECT value FROM data_quality WHERE source = 'cuda' AND "
                     "counter = 'entries_lost'") == 0);
 }
+
+// The fake NCCL (tests/workloads/fakenccl): three ranks started as torchrun starts them, rank 2
+// with 4 ms more host work a step. Each rank's communicator is recorded with its rank, every
+// all-reduce with it, and the other ranks wait for rank 2 in their stream synchronisation.
+TEST_CASE(
+    "ranks of the fake NCCL are recorded with their communicators and wait for the late one") {
+    require_runtime_or_skip();
+    constexpr int kSteps = 60;
+    TempDir dir;
+    const std::string db = dir.file("ranks.db");
+    auto run =
+        run_collector({"--db", db, "--quiet", "--", CW_NCCL_LAUNCH_BIN, "3", CW_NCCL_RANK_BIN,
+                       "--steps", std::to_string(kSteps), "--late-rank", "2", "--late-us", "4000"},
+                      dir.path());
+    INFO(run.stderr_text);
+    REQUIRE(run.exited_ok());
+    auto trace = open_trace(db);
+
+    CHECK(query_int(trace, "SELECT count(*) FROM nccl_comm WHERE nranks = 3") == 3);
+    CHECK(query_int(trace, "SELECT count(DISTINCT rank) FROM nccl_comm") == 3);
+    CHECK(query_int(trace, "SELECT count(DISTINCT process_id) FROM nccl_comm") == 3);
+    CHECK(query_int(trace, calls_of("ncclAllReduce",
+                                    "n.comm_id IS NOT NULL AND c.ret = 0 AND "
+                                    "c.bytes = 4194304")) == 3 * kSteps);
+    CHECK(query_int(trace, calls_of("ncclCommInitRank", "n.comm_id IS NOT NULL AND c.ret = 0")) ==
+          3);
+
+    // Mean cudaStreamSynchronize per rank (us): the late rank waits least, the others about its
+    // extra host work longer.
+    const std::string sync_of_rank =
+        "SELECT avg(c.dur_ns) / 1000 FROM cuda_call c JOIN cuda_op o ON o.id = c.op_id "
+        "JOIN thread t ON t.id = c.thread_id JOIN nccl_comm m ON m.process_id = t.process_id "
+        "WHERE o.name = 'cudaStreamSynchronize' AND m.rank = ";
+    const std::int64_t late = query_int(trace, sync_of_rank + "2");
+    for (const char* rank : {"0", "1"}) {
+        INFO("rank " << rank << " against the late rank's " << late << " us");
+        CHECK(query_int(trace, sync_of_rank + rank) > late + 1000);
+    }
+}

@@ -2,6 +2,7 @@
 // concurrently, and the legacy default stream orders work as on real CUDA.
 
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <functional>
 #include <thread>
 
@@ -25,6 +26,12 @@ class Stream {
   private:
     cudaStream_t stream_ = nullptr;
 };
+
+std::uint64_t monotonic_ns() {
+    return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                          std::chrono::steady_clock::now().time_since_epoch())
+                                          .count());
+}
 
 void set_duration(void (*kernel)(int*), std::uint64_t ns) {
     REQUIRE(fakecudaSetKernelDuration(reinterpret_cast<const void*>(kernel), ns) == cudaSuccess);
@@ -201,4 +208,32 @@ TEST_CASE("streams and their events can be destroyed right after use, again and 
         REQUIRE(cudaStreamDestroy(stream) == cudaSuccess);
     }
     REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+}
+
+// A host function (cudaLaunchHostFunc) runs after the stream's earlier work and holds the stream
+// while it runs: later work waits for it, and so does a synchronisation.
+TEST_CASE("a host function runs in stream order and holds the stream while it blocks") {
+    set_duration(&kernel_a, 30_ms);
+    Stream stream(cudaStreamNonBlocking);
+    struct Seen {
+        std::uint64_t started_ns = 0;
+        std::uint64_t launched_ns = 0;
+    } seen;
+    auto host_function = [](void* data) {
+        static_cast<Seen*>(data)->started_ns = monotonic_ns();
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    };
+    const ThreadTimes step = measure([&] {
+        seen.launched_ns = monotonic_ns();
+        REQUIRE(launch(&kernel_a, stream.get()) == cudaSuccess);
+        REQUIRE(cudaLaunchHostFunc(stream.get(), host_function, &seen) == cudaSuccess);
+        REQUIRE(launch(&kernel_a, stream.get()) == cudaSuccess);
+        REQUIRE(cudaStreamSynchronize(stream.get()) == cudaSuccess);
+    });
+    INFO("host function started " << (seen.started_ns - seen.launched_ns) / 1e6
+                                  << " ms after the launch; the step took " << step.wall_ns / 1e6
+                                  << " ms");
+    CHECK(seen.started_ns >= seen.launched_ns + 30_ms);  // after the first kernel
+    CHECK(step.wall_ns >= 110_ms);                       // 30 + 50 + 30, in order
+    CHECK(cudaLaunchHostFunc(stream.get(), nullptr, nullptr) == cudaErrorInvalidValue);
 }

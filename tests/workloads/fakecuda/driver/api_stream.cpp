@@ -59,6 +59,19 @@ CUresult cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned int Flags)
     });
 }
 
+CUresult cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void* userData) {
+    return with_stream(hStream, [&](Device& device, StreamRef stream) {
+        if (fn == nullptr) {
+            return CUDA_ERROR_INVALID_VALUE;
+        }
+        fakecuda::DeviceOp host_function;
+        host_function.run = [fn, userData](fakecuda::Nanos) { fn(userData); };
+        host_function.host_function = true;
+        device.enqueue(stream, std::move(host_function));
+        return CUDA_SUCCESS;
+    });
+}
+
 // Costs FAKECUDA_LAUNCH_NS of the calling thread's CPU, then queues the kernel for its
 // registered duration. The kernel's code is never run.
 CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY,

@@ -95,10 +95,15 @@ void Stream::execute(Queued& next) {
     if (next.op.engine != nullptr) {
         start_ns = next.op.engine->reserve(start_ns, next.op.device_ns);
     }
+    if (next.op.host_function && start_ns > monotonic_now_ns()) {
+        sleep_until_ns(start_ns);
+    }
     if (next.op.run) {
         next.op.run(start_ns);
     }
-    const Nanos end_ns = start_ns + next.op.device_ns;
+    const Nanos end_ns = next.op.host_function
+                             ? std::max(start_ns + next.op.device_ns, monotonic_now_ns())
+                             : start_ns + next.op.device_ns;
     if (end_ns > monotonic_now_ns()) {
         sleep_until_ns(end_ns);
     }

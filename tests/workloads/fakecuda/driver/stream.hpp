@@ -31,6 +31,9 @@ struct DeviceOp {
     std::vector<StreamPosition> waits_for;    // ops on other streams that must finish first
     std::function<void(Nanos start_ns)> run;  // the op's effect (moves bytes, stamps an event)
     DmaEngine* engine = nullptr;              // the copy engine a host<->device copy occupies
+    // `run` is a host function (cuLaunchHostFunc): it runs when the op's turn comes, and the op
+    // ends when it returns, however long it blocks.
+    bool host_function = false;
 };
 
 class Stream {

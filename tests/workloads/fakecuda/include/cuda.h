@@ -103,6 +103,10 @@ CUresult cuStreamDestroy_v2(CUstream hStream);
 CUresult cuStreamSynchronize(CUstream hStream);
 CUresult cuStreamQuery(CUstream hStream);
 CUresult cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned int Flags);
+/* Runs fn(userData) on the device's side of hStream, in order: later work on the stream waits
+ * until it returns (it may block, as a host function on a real stream does). */
+typedef void (*CUhostFn)(void* userData);
+CUresult cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void* userData);
 
 /* Events. */
 CUresult cuEventCreate(CUevent* phEvent, unsigned int Flags);

@@ -52,6 +52,9 @@
  * enqueues a kernel that occupies its stream for the duration registered for that function pointer
  * with fakecudaSetKernelDuration, or FAKECUDA_KERNEL_NS. Any host function pointer is a "kernel"
  *   (it is used as the CUfunction handle and never called).
+ * - Host functions: cudaLaunchHostFunc runs its function on the stream's device thread when the
+ *   stream reaches it; later work on the stream waits until it returns, however long it blocks
+ *   (the fake NCCL, tests/workloads/fakenccl, meets the other ranks there).
  * - Synchronisation (cudaStreamSynchronize, cudaDeviceSynchronize, cudaEventSynchronize, and the
  *   waits inside synchronous copies and cudaFree) waits on the calling thread the way CUDA does by
  *   default (cudaDeviceScheduleAuto): it spins checking for completion for FAKECUDA_SYNC_SPIN_NS,

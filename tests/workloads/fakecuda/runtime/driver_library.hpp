@@ -43,6 +43,7 @@ namespace fakecudart {
     X(cuStreamSynchronize)                \
     X(cuStreamQuery)                      \
     X(cuStreamWaitEvent)                  \
+    X(cuLaunchHostFunc)                   \
     X(cuEventCreate)                      \
     X(cuEventRecord)                      \
     X(cuEventSynchronize)                 \

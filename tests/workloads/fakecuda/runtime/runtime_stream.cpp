@@ -53,6 +53,11 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned
         [&](const DriverEntryPoints& d) { return d.cuStreamWaitEvent(stream, event, flags); });
 }
 
+cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* userData) {
+    return call_driver(
+        [&](const DriverEntryPoints& d) { return d.cuLaunchHostFunc(stream, fn, userData); });
+}
+
 cudaError_t cudaEventCreate(cudaEvent_t* event) {
     return call_driver(
         [&](const DriverEntryPoints& d) { return d.cuEventCreate(event, CU_EVENT_DEFAULT); });
