@@ -58,6 +58,7 @@ tracedb::NcclCallRecord to_nccl_call_record(const cw_nccl_call& event, std::int6
     tracedb::NcclCallRecord record;
     record.thread_id = thread_id;
     record.ts_ns = static_cast<std::int64_t>(event.call.ts_ns) - start_mono_ns;
+    record.op_id = op;
     record.comm_id = comm_id;
     if (moves_data(op) || (op == CW_OP_ncclGetVersion && event.call.ret == 0)) {
         record.count = static_cast<std::int64_t>(event.count);

@@ -1,5 +1,7 @@
 #include "report/diagnosis_text.hpp"
 
+#include "report/ranks_text.hpp"
+
 #include <algorithm>
 
 #include "analysis/human_units.hpp"
@@ -245,6 +247,12 @@ std::string render_diagnosis(const analysis::Diagnosis& d, const std::string& db
         for (std::size_t i = 0; i < d.chains.size(); ++i) {
             out += render_chain(i + 1, d.chains[i], style);
         }
+    }
+    if (!d.ranks.empty()) {
+        out += "\n" + style.bold("NCCL ranks") +
+               " (collectives aligned by their order on each communicator; a rank arrives when "
+               "it enqueues one)\n" +
+               render_ranks(d.ranks);
     }
     if (!d.processes.processes.empty()) {
         out += "\n" + style.bold("Processes") + "\n" + render_process_table(d.processes);

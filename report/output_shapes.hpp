@@ -43,6 +43,7 @@
 #include "report/comparison_headline.hpp"
 #include "report/comparison_words.hpp"
 #include "report/output_shape.hpp"
+#include "report/ranks_text.hpp"
 #include "report/tool_answers.hpp"
 #include "report/verdict_text.hpp"
 
@@ -453,6 +454,41 @@ void describe(V& v, const Actor& a) {
 }
 
 template <class V>
+void describe(V& v, const RankTiming& r) {
+    v.field("rank", r.rank);
+    v.field("pid", r.pid);
+    v.field("collectives", r.collectives, {.description = "It issued on the communicator."});
+    v.field("arrived_last", r.arrived_last,
+            {.description = "Collectives every rank reached where it arrived (enqueued) last."});
+    v.field("late_ns", r.late_ns,
+            {.description = "Summed where it arrived last: after the next-to-last rank (ns)."});
+    v.field("waited_ns", r.waited_ns,
+            {.description = "Summed over those collectives: the last rank's arrival less its own "
+                            "(ns)."});
+}
+
+template <class V>
+void describe(V& v, const MissingCollective& m) {
+    v.field("number", m.number, {.description = "1-based, in the communicator's order."});
+    v.field("absent_ranks", m.absent_ranks);
+}
+
+template <class V>
+void describe(V& v, const CommunicatorRanks& c) {
+    v.field("nranks", c.nranks);
+    v.field("aligned", c.aligned, {.description = "Collectives every rank reached."});
+    v.field("latest",
+            c.latest() != nullptr ? std::optional<std::int64_t>(c.latest()->rank) : std::nullopt,
+            {.description = "The rank that arrived last most often; null without collectives."});
+    v.field("text", report::latest_rank_text(c));
+    v.field("missing", c.missing,
+            {.description = "A collective some ranks issued and others had not by the end of the "
+                            "recording (a hang, or the recording ended first); null otherwise."});
+    v.field("missing_text", report::missing_collective_text(c));
+    v.field("ranks", c.ranks);
+}
+
+template <class V>
 void describe(V& v, const AdvisedFixPrediction& f) {
     v.object_description("The advised fix's own predicted speed-up.");
     v.field("fix", std::string(analysis::recommendation_kind_name(f.fix)),
@@ -559,6 +595,9 @@ void describe_diagnosis(V& v, const Diagnosis& d, AfterChains after_chains,
     after_chains();
     v.field("gpu_threads", d.gpu_threads);
     after_gpu_threads();
+    v.field("ranks", d.ranks,
+            {.description = "NCCL communicators whose ranks are all in the trace (one host), their "
+                            "collectives aligned by order; empty without them."});
     v.field("data_quality", d.data_quality);
     v.field("evidence_limits", report::evidence_limit_texts(d.evidence_limits),
             {.description = "What this trace cannot prove."});

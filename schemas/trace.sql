@@ -211,6 +211,7 @@ CREATE TABLE cuda_call (
 CREATE TABLE nccl_call (
     thread_id INTEGER NOT NULL, -- thread.id, as the cuda_call row
     ts_ns     INTEGER NOT NULL, -- entry (ns since start), as the cuda_call row
+    op_id     INTEGER NOT NULL, -- cuda_op.id, as the cuda_call row
     comm_id   INTEGER,          -- nccl_comm.id: the call's communicator; for ncclCommInit*,
                                 -- ncclCommSplit the one made (NULL when the call failed)
     count     INTEGER,          -- collectives, ncclSend/Recv: elements; ncclGetVersion: the

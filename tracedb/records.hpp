@@ -68,6 +68,7 @@ struct CudaCallRecord {
 struct NcclCallRecord {
     std::int64_t thread_id = 0;
     std::int64_t ts_ns = 0;
+    std::int64_t op_id = 0;
     std::optional<std::int64_t> comm_id{};
     std::optional<std::int64_t> count{};
     std::optional<std::int64_t> datatype{};

@@ -142,8 +142,8 @@ Status TraceWriter::prepare_statements() {
         {&insert_nccl_comm_, "INSERT INTO nccl_comm (process_id, handle) VALUES (?, ?)"},
         {&set_nccl_comm_ranks_, "UPDATE nccl_comm SET nranks = ?, rank = ? WHERE id = ?"},
         {&insert_nccl_call_,
-         "INSERT INTO nccl_call (thread_id, ts_ns, comm_id, count, datatype, redop, peer) "
-         "VALUES (?, ?, ?, ?, ?, ?, ?)"},
+         "INSERT INTO nccl_call (thread_id, ts_ns, op_id, comm_id, count, datatype, redop, peer) "
+         "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"},
         {&insert_stack_, "INSERT INTO stack (process_id, python_truncated) VALUES (?, ?)"},
         {&insert_python_frame_,
          "INSERT INTO stack_python_frame (stack_id, depth, file, function, line, first_line, "
@@ -361,11 +361,12 @@ Status TraceWriter::set_nccl_comm_ranks(std::int64_t comm_id, std::int64_t nrank
 Status TraceWriter::add_nccl_call(const NcclCallRecord& c) {
     insert_nccl_call_.bind(1, c.thread_id);
     insert_nccl_call_.bind(2, c.ts_ns);
-    insert_nccl_call_.bind(3, c.comm_id);
-    insert_nccl_call_.bind(4, c.count);
-    insert_nccl_call_.bind(5, c.datatype);
-    insert_nccl_call_.bind(6, c.redop);
-    insert_nccl_call_.bind(7, c.peer);
+    insert_nccl_call_.bind(3, c.op_id);
+    insert_nccl_call_.bind(4, c.comm_id);
+    insert_nccl_call_.bind(5, c.count);
+    insert_nccl_call_.bind(6, c.datatype);
+    insert_nccl_call_.bind(7, c.redop);
+    insert_nccl_call_.bind(8, c.peer);
     return run(insert_nccl_call_);
 }
 

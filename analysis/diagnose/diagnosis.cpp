@@ -137,6 +137,7 @@ Diagnosis diagnose(const TraceModel& model, const DiagnosisOptions& options) {
     }
     d.processes = processes.get();
     d.evidence_limits = evidence_limits(model, roles, accounting);
+    d.ranks = align_ranks(model);
     return d;
 }
 

@@ -10,6 +10,7 @@
 #include "analysis/diagnose/evidence_limits.hpp"
 #include "analysis/diagnose/verdict.hpp"
 #include "analysis/measure/process_breakdown.hpp"
+#include "analysis/measure/rank_alignment.hpp"
 #include "analysis/measure/trace_stats.hpp"
 #include "analysis/model/trace_filter.hpp"
 #include "analysis/model/trace_model.hpp"
@@ -36,6 +37,8 @@ struct Diagnosis {
     ProcessBreakdown processes;
     DataQualityReport data_quality;
     std::vector<EvidenceLimit> evidence_limits;
+    // The ranks of each NCCL communicator of the trace, aligned by their collectives.
+    std::vector<CommunicatorRanks> ranks;
 };
 
 Diagnosis diagnose(const TraceModel& model, const DiagnosisOptions& options);

@@ -477,6 +477,49 @@ Status load_cgroup_samples(const Database& db, std::int64_t schema_version, Trac
         });
 }
 
+// NCCL communicators and calls (schema 6). A row of an unknown process, thread or op, or outside
+// the session, says nothing and is left out.
+Status load_nccl(const Database& db, std::int64_t schema_version, TraceModel& model,
+                 const IdIndex& process_index, const IdIndex& thread_index, const IdIndex& op_index,
+                 const PlausibleValues& plausible) {
+    if (schema_version < 6) {
+        return Ok{};
+    }
+    IdIndex comm_index;
+    auto comms = for_each_row(
+        db, "nccl_comm", "SELECT id, process_id, handle, nranks, rank FROM nccl_comm ORDER BY id",
+        [&](const Statement& row) {
+            NcclComm comm{.process_index = lookup(process_index, row.column_int64(1)),
+                          .handle = row.column_int64(2),
+                          .nranks = row.column_optional_int64(3),
+                          .rank = row.column_optional_int64(4)};
+            if (comm.process_index < 0) {
+                return;
+            }
+            comm_index.emplace(row.column_int64(0), static_cast<int>(model.nccl_comms.size()));
+            model.nccl_comms.push_back(comm);
+        });
+    if (!comms) {
+        return comms;
+    }
+    return for_each_row(
+        db, "nccl_call",
+        "SELECT thread_id, op_id, ts_ns, comm_id, count, peer FROM nccl_call ORDER BY ts_ns",
+        [&](const Statement& row) {
+            const auto comm = row.column_optional_int64(3);
+            NcclCall call{.thread_index = lookup(thread_index, row.column_int64(0)),
+                          .op_index = lookup(op_index, row.column_int64(1)),
+                          .ts_ns = row.column_int64(2),
+                          .comm_index = comm ? lookup(comm_index, *comm) : -1,
+                          .count = row.column_optional_int64(4),
+                          .peer = row.column_optional_int64(5)};
+            if (call.thread_index < 0 || call.op_index < 0 || !plausible.time(call.ts_ns)) {
+                return;
+            }
+            model.nccl_calls.push_back(call);
+        });
+}
+
 Status load_data_quality(const Database& db, TraceModel& model) {
     return for_each_row(db, "data_quality",
                         "SELECT source, counter, value, severity, description FROM data_quality "
@@ -639,6 +682,10 @@ Result<TraceModel> load_trace(const tracedb::TraceReader& reader) {
             return load_cgroup_samples(db, reader.schema_version(), model, process_ids, plausible);
         },
         [&] { return load_data_quality(db, model); },
+        [&] {
+            return load_nccl(db, reader.schema_version(), model, process_ids, thread_ids, op_ids,
+                             plausible);
+        },
         [&] { return load_event_counts(db, model, process_ids, plausible, left_out[4]); },
         [&] { return load_probes(db, model); },
         [&] {

@@ -253,6 +253,24 @@ struct CgroupSample {
     }
 };
 
+// An NCCL communicator of a traced process (schema 6: nccl_comm).
+struct NcclComm {
+    int process_index = -1;
+    std::int64_t handle = 0;               // ncclComm_t
+    std::optional<std::int64_t> nranks{};  // from the call that made it; unknown otherwise
+    std::optional<std::int64_t> rank{};
+};
+
+// An NCCL call's own arguments (schema 6: nccl_call), beside its cuda_call row.
+struct NcclCall {
+    int thread_index = -1;
+    int op_index = -1;
+    std::int64_t ts_ns = 0;
+    int comm_index = -1;  // into TraceModel::nccl_comms; -1: none
+    std::optional<std::int64_t> count{};
+    std::optional<std::int64_t> peer{};
+};
+
 struct DataQualityItem {
     std::string source;
     std::string counter;
@@ -324,6 +342,8 @@ struct TraceModel {
     std::vector<PageAllocBucket> page_alloc;   // sorted by bucket_ns
     std::vector<Snapshot> snapshots;           // sorted by ts_ns
     std::vector<CgroupSample> cgroup_samples;  // sorted by ts_ns (schema 4; empty before)
+    std::vector<NcclComm> nccl_comms;          // schema 6; empty before
+    std::vector<NcclCall> nccl_calls;          // sorted by ts_ns (schema 6; empty before)
     std::vector<DataQualityItem> data_quality;
     std::vector<EventCount> event_counts;
     std::vector<ProbeInfo> probes;

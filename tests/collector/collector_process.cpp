@@ -81,4 +81,22 @@ std::int64_t query_int(const tracedb::TraceReader& trace, const std::string& sql
     return *value;
 }
 
+std::string output_of(const std::string& command) {
+    std::string out;
+    FILE* pipe = popen(command.c_str(), "r");
+    REQUIRE(pipe != nullptr);
+    char buffer[4096];
+    for (std::size_t n; (n = fread(buffer, 1, sizeof buffer, pipe)) > 0;) {
+        out.append(buffer, n);
+    }
+    int status = pclose(pipe);
+    INFO(command << "\n" << out);
+    REQUIRE((WIFEXITED(status) && WEXITSTATUS(status) == 0));
+    return out;
+}
+
+std::string shell_quoted(const std::string& text) {
+    return "'" + text + "'";
+}
+
 }  // namespace causeway::testing

@@ -28,6 +28,9 @@ int wait_for(pid_t pid);
 Finished run_collector(const std::vector<std::string>& args, const std::string& scratch_dir,
                        const std::vector<std::string>& wrapper = {});
 std::string collector_path();
+// What `command` (run by sh) writes to stdout; fails the test when it does not exit 0.
+std::string output_of(const std::string& command);
+std::string shell_quoted(const std::string& text);
 
 // Opens the trace read-only; fails the test (REQUIRE) when it cannot.
 tracedb::TraceReader open_trace(const std::string& path);

@@ -139,6 +139,7 @@ TEST_CASE("an NCCL collective keeps its arguments and moves count times its data
     auto record = to_nccl_call_record(e, 5'000'000'000, 3, 8);
     CHECK(record.thread_id == 3);
     CHECK(record.ts_ns == 500);
+    CHECK(record.op_id == CW_OP_ncclReduce);
     CHECK(record.comm_id == 8);
     CHECK(record.count == 1000);
     CHECK(record.datatype == 9);

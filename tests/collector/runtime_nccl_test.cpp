@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "tests/collector/collector_process.hpp"
@@ -148,4 +149,21 @@ TEST_CASE(
         INFO("rank " << rank << " against the late rank's " << late << " us");
         CHECK(query_int(trace, sync_of_rank + rank) > late + 1000);
     }
+
+    // explain aligns the ranks by their all-reduces and names rank 2 as the late one, about
+    // its extra 4 ms late.
+    const auto diagnosis = nlohmann::json::parse(
+        output_of(shell_quoted(CAUSEWAY_CLI_BIN) + " explain --json --db " + shell_quoted(db)));
+    INFO(diagnosis["ranks"].dump(2));
+    REQUIRE(diagnosis["ranks"].size() == 1);
+    const auto& communicator = diagnosis["ranks"][0];
+    CHECK(communicator["nranks"] == 3);
+    CHECK(communicator["aligned"] == kSteps);
+    CHECK(communicator["latest"] == 2);
+    CHECK(communicator["missing"].is_null());
+    const auto& rank2 = communicator["ranks"][2];
+    CHECK(rank2["arrived_last"].get<int>() >= kSteps * 9 / 10);
+    const double late_ms =
+        rank2["late_ns"].get<double>() / rank2["arrived_last"].get<double>() / 1e6;
+    CHECK(late_ms > 3.0);
 }

@@ -27,25 +27,6 @@ const std::string kCallsScript = python_workload("ctypes_calls.py");
 // Calls a trace needs before it gets a verdict (analysis: kMinCallsForVerdict is 20).
 constexpr int kCallsForVerdict = 30;
 
-// What `command` (run by sh) writes to stdout; fails the test when it does not exit 0.
-std::string output_of(const std::string& command) {
-    std::string out;
-    FILE* pipe = popen(command.c_str(), "r");
-    REQUIRE(pipe != nullptr);
-    char buffer[4096];
-    for (std::size_t n; (n = fread(buffer, 1, sizeof buffer, pipe)) > 0;) {
-        out.append(buffer, n);
-    }
-    int status = pclose(pipe);
-    INFO(command << "\n" << out);
-    REQUIRE((WIFEXITED(status) && WEXITSTATUS(status) == 0));
-    return out;
-}
-
-std::string shell_quoted(const std::string& text) {
-    return "'" + text + "'";
-}
-
 json explain_json(const std::string& db) {
     return json::parse(
         output_of(shell_quoted(CAUSEWAY_CLI_BIN) + " explain --json --db " + shell_quoted(db)));

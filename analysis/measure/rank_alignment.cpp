@@ -1,0 +1,158 @@
+#include "analysis/measure/rank_alignment.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <string_view>
+#include <utility>
+
+#include "analysis/model/saturating.hpp"
+
+namespace causeway::analysis {
+namespace {
+
+bool is_collective(const OpInfo& op) {
+    if (op.api != OpApi::kNccl) {
+        return false;
+    }
+    for (std::string_view name :
+         {"ncclAllReduce", "ncclAllGather", "ncclReduceScatter", "ncclBroadcast", "ncclReduce"}) {
+        if (op.name == name) {
+            return true;
+        }
+    }
+    return false;
+}
+
+// Communicators of the job, by (size, order among the process's communicators of that size):
+// the indices into model.nccl_comms.
+std::map<std::pair<std::int64_t, int>, std::vector<int>> communicators(const TraceModel& model) {
+    std::map<std::pair<std::int64_t, int>, std::vector<int>> groups;
+    std::map<std::pair<int, std::int64_t>, int> made;  // (process, size) -> communicators so far
+    for (std::size_t c = 0; c < model.nccl_comms.size(); ++c) {
+        const NcclComm& comm = model.nccl_comms[c];
+        if (!comm.nranks || !comm.rank || *comm.nranks < 2) {
+            continue;
+        }
+        const int order = made[{comm.process_index, *comm.nranks}]++;
+        groups[{*comm.nranks, order}].push_back(static_cast<int>(c));
+    }
+    return groups;
+}
+
+// Whether `comms` are ranks 0..nranks-1 once each.
+bool complete(const TraceModel& model, const std::vector<int>& comms, std::int64_t nranks) {
+    if (static_cast<std::int64_t>(comms.size()) != nranks) {
+        return false;
+    }
+    std::vector<bool> seen(static_cast<std::size_t>(nranks), false);
+    for (int c : comms) {
+        const std::int64_t rank = *model.nccl_comms[static_cast<std::size_t>(c)].rank;
+        if (rank < 0 || rank >= nranks || seen[static_cast<std::size_t>(rank)]) {
+            return false;
+        }
+        seen[static_cast<std::size_t>(rank)] = true;
+    }
+    return true;
+}
+
+// Each communicator's collectives' arrival times, in order.
+std::map<int, std::vector<std::int64_t>> arrivals(const TraceModel& model) {
+    std::map<int, std::vector<std::int64_t>> out;
+    for (const NcclCall& call : model.nccl_calls) {
+        if (call.comm_index >= 0 &&
+            is_collective(model.ops[static_cast<std::size_t>(call.op_index)])) {
+            out[call.comm_index].push_back(call.ts_ns);
+        }
+    }
+    return out;
+}
+
+// Who arrived last at each collective every rank reached, by how much, and how long each rank
+// waited for the last.
+void time_collectives(const std::vector<const std::vector<std::int64_t>*>& times,
+                      CommunicatorRanks& out) {
+    for (std::size_t k = 0; k < static_cast<std::size_t>(out.aligned); ++k) {
+        auto at = [&](std::size_t r) { return (*times[r])[k]; };
+        std::size_t last = 0;
+        for (std::size_t r = 1; r < times.size(); ++r) {
+            last = at(r) > at(last) ? r : last;
+        }
+        std::int64_t next_latest = std::numeric_limits<std::int64_t>::min();
+        for (std::size_t r = 0; r < times.size(); ++r) {
+            add_to(out.ranks[r].waited_ns, at(last) - at(r));
+            next_latest = r != last ? std::max(next_latest, at(r)) : next_latest;
+        }
+        ++out.ranks[last].arrived_last;
+        add_to(out.ranks[last].late_ns, at(last) - next_latest);
+    }
+}
+
+}  // namespace
+
+const RankTiming* CommunicatorRanks::latest() const {
+    const RankTiming* most = nullptr;
+    for (const RankTiming& rank : ranks) {
+        if (rank.arrived_last > 0 && (most == nullptr || rank.arrived_last > most->arrived_last)) {
+            most = &rank;
+        }
+    }
+    return most;
+}
+
+std::vector<CommunicatorRanks> align_ranks(const TraceModel& model) {
+    std::vector<CommunicatorRanks> out;
+    const auto times_of = arrivals(model);
+    static const std::vector<std::int64_t> kNone;
+    for (auto& [key, comms] : communicators(model)) {
+        const std::int64_t nranks = key.first;
+        if (!complete(model, comms, nranks)) {
+            continue;
+        }
+        std::sort(comms.begin(), comms.end(), [&](int a, int b) {
+            return *model.nccl_comms[static_cast<std::size_t>(a)].rank <
+                   *model.nccl_comms[static_cast<std::size_t>(b)].rank;
+        });
+        CommunicatorRanks group;
+        group.nranks = nranks;
+        std::vector<const std::vector<std::int64_t>*> times;
+        std::int64_t most = 0;
+        for (int c : comms) {
+            const NcclComm& comm = model.nccl_comms[static_cast<std::size_t>(c)];
+            auto found = times_of.find(c);
+            times.push_back(found != times_of.end() ? &found->second : &kNone);
+            const auto count = static_cast<std::int64_t>(times.back()->size());
+            most = std::max(most, count);
+            group.ranks.push_back(
+                {.process_index = comm.process_index,
+                 .pid = model.processes[static_cast<std::size_t>(comm.process_index)].pid,
+                 .rank = *comm.rank,
+                 .collectives = count,
+                 .arrived_last = 0,
+                 .late_ns = 0,
+                 .waited_ns = 0});
+        }
+        group.aligned = most;
+        for (const RankTiming& rank : group.ranks) {
+            group.aligned = std::min(group.aligned, rank.collectives);
+        }
+        if (most == 0) {
+            continue;
+        }
+        if (group.aligned < most) {
+            MissingCollective missing;
+            missing.number = group.aligned + 1;
+            for (const RankTiming& rank : group.ranks) {
+                if (rank.collectives == group.aligned) {
+                    missing.absent_ranks.push_back(rank.rank);
+                }
+            }
+            group.missing = std::move(missing);
+        }
+        time_collectives(times, group);
+        out.push_back(std::move(group));
+    }
+    return out;
+}
+
+}  // namespace causeway::analysis

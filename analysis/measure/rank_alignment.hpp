@@ -1,0 +1,50 @@
+#pragma once
+// The ranks of an NCCL communicator recorded in one trace (the processes of a job on one host,
+// `causeway-collector record -- torchrun ...`), aligned by their collectives: the k-th collective
+// each rank issued on its communicator is one collective of the job. A rank arrives at a
+// collective when it enqueues it (the call's entry). On a real GPU the device reaches it after the
+// work queued before it, which this leaves out: it says which rank's host was late, not by how
+// much its device was.
+//
+// Communicators of different processes are one when they have the same size and are the same
+// one in order among each process's communicators of that size, and their ranks are 0..n-1 once
+// each (the unique id that joins them is not recorded).
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "analysis/model/trace_model.hpp"
+
+namespace causeway::analysis {
+
+struct RankTiming {
+    int process_index = -1;
+    std::int64_t pid = 0;
+    std::int64_t rank = 0;
+    std::int64_t collectives = 0;   // it issued on the communicator
+    std::int64_t arrived_last = 0;  // of the collectives every rank reached
+    std::int64_t late_ns = 0;       // summed where it arrived last: after the next-to-last rank
+    std::int64_t waited_ns = 0;     // summed: the last rank's arrival less its own
+};
+
+// A collective that some ranks issued and others had not by the end of the recording.
+struct MissingCollective {
+    std::int64_t number = 0;                 // 1-based, in the communicator's order
+    std::vector<std::int64_t> absent_ranks;  // ascending
+};
+
+struct CommunicatorRanks {
+    std::int64_t nranks = 0;
+    std::int64_t aligned = 0;       // collectives every rank reached
+    std::vector<RankTiming> ranks;  // by rank
+    std::optional<MissingCollective> missing;
+
+    // The rank that arrived last most often (ties: the lower rank); nullptr without collectives.
+    const RankTiming* latest() const;
+};
+
+// Every communicator whose ranks are all in the trace, with at least one collective.
+std::vector<CommunicatorRanks> align_ranks(const TraceModel& model);
+
+}  // namespace causeway::analysis
