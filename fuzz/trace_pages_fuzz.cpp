@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <optional>
 #include <string>
 #include <vector>
@@ -108,6 +109,13 @@ void check_model(const analysis::TraceModel& model) {
     }
 }
 
+// The scratch file and what SQLite made beside it (at exit, when libFuzzer's time is up).
+void remove_scratch_files() {
+    for (const char* suffix : {"", "-wal", "-shm", "-journal"}) {
+        ::unlink((g_path + suffix).c_str());
+    }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
@@ -116,6 +124,7 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
     require(fd >= 0, "a scratch file can be created");
     ::close(fd);
     g_path = path;
+    std::atexit(remove_scratch_files);
     return 0;
 }
 
