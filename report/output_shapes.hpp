@@ -468,9 +468,18 @@ void describe(V& v, const RankTiming& r) {
 }
 
 template <class V>
+void describe(V& v, const AbsentRank& a) {
+    v.field("rank", a.rank);
+    v.field("pid", a.pid);
+    v.field("last_call", a.last_call,
+            {.description = "The last CUDA or NCCL call its process made; null without one."});
+    v.field("last_call_ns", a.last_call_ns, {.description = "Its entry (ns since the start)."});
+}
+
+template <class V>
 void describe(V& v, const MissingCollective& m) {
     v.field("number", m.number, {.description = "1-based, in the communicator's order."});
-    v.field("absent_ranks", m.absent_ranks);
+    v.field("absent", m.absent, {.description = "The ranks that never issued it."});
 }
 
 template <class V>

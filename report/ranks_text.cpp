@@ -40,12 +40,21 @@ std::string missing_collective_text(const analysis::CommunicatorRanks& c) {
             present.push_back(rank.rank);
         }
     }
-    const auto& absent = c.missing->absent_ranks;
+    std::vector<std::int64_t> absent;
+    std::string last_calls;
+    for (const auto& rank : c.missing->absent) {
+        absent.push_back(rank.rank);
+        last_calls += fmt::format(
+            "; rank {} (pid {}) last called {}", rank.rank, rank.pid,
+            rank.last_call ? *rank.last_call + " at " + analysis::format_duration(rank.last_call_ns)
+                           : std::string("nothing recorded"));
+    }
     return fmt::format(
         "rank{} {} never issued collective #{}, which rank{} {} did: {} hung before it, or the "
-        "recording ended first",
+        "recording ended first{}",
         absent.size() > 1 ? "s" : "", rank_list(absent), c.missing->number,
-        present.size() > 1 ? "s" : "", rank_list(present), absent.size() > 1 ? "they" : "it");
+        present.size() > 1 ? "s" : "", rank_list(present), absent.size() > 1 ? "they" : "it",
+        last_calls);
 }
 
 std::string render_ranks(const std::vector<analysis::CommunicatorRanks>& communicators) {

@@ -88,6 +88,20 @@ void time_collectives(const std::vector<const std::vector<std::int64_t>*>& times
     }
 }
 
+AbsentRank absent_rank(const TraceModel& model, const RankTiming& rank) {
+    AbsentRank absent{
+        .rank = rank.rank, .pid = rank.pid, .last_call = std::nullopt, .last_call_ns = 0};
+    const CudaCalls& c = model.calls;
+    for (int t : model.processes[static_cast<std::size_t>(rank.process_index)].thread_indices) {
+        const auto& calls = model.calls_by_thread[static_cast<std::size_t>(t)];
+        if (!calls.empty() && (!absent.last_call || c.ts_ns[calls.back()] > absent.last_call_ns)) {
+            absent.last_call = model.ops[static_cast<std::size_t>(c.op_index[calls.back()])].name;
+            absent.last_call_ns = c.ts_ns[calls.back()];
+        }
+    }
+    return absent;
+}
+
 }  // namespace
 
 const RankTiming* CommunicatorRanks::latest() const {
@@ -144,7 +158,7 @@ std::vector<CommunicatorRanks> align_ranks(const TraceModel& model) {
             missing.number = group.aligned + 1;
             for (const RankTiming& rank : group.ranks) {
                 if (rank.collectives == group.aligned) {
-                    missing.absent_ranks.push_back(rank.rank);
+                    missing.absent.push_back(absent_rank(model, rank));
                 }
             }
             group.missing = std::move(missing);

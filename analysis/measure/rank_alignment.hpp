@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "analysis/model/trace_model.hpp"
@@ -28,10 +29,19 @@ struct RankTiming {
     std::int64_t waited_ns = 0;     // summed: the last rank's arrival less its own
 };
 
+// A rank that never issued a collective the others did, and the last CUDA or NCCL call its
+// process made (where it was when it stopped), if any.
+struct AbsentRank {
+    std::int64_t rank = 0;
+    std::int64_t pid = 0;
+    std::optional<std::string> last_call;
+    std::int64_t last_call_ns = 0;  // its entry
+};
+
 // A collective that some ranks issued and others had not by the end of the recording.
 struct MissingCollective {
-    std::int64_t number = 0;                 // 1-based, in the communicator's order
-    std::vector<std::int64_t> absent_ranks;  // ascending
+    std::int64_t number = 0;         // 1-based, in the communicator's order
+    std::vector<AbsentRank> absent;  // by rank
 };
 
 struct CommunicatorRanks {

@@ -76,12 +76,15 @@ TEST_CASE("ranks are aligned by their collectives and the late one is named", "[
 
     REQUIRE(c.missing);
     CHECK(c.missing->number == kCollectives);
-    CHECK(c.missing->absent_ranks == std::vector<std::int64_t>{1});
+    REQUIRE(c.missing->absent.size() == 1);
+    CHECK(c.missing->absent[0].rank == 1);
+    CHECK(c.missing->absent[0].last_call == "ncclAllReduce");
+    CHECK(c.missing->absent[0].last_call_ns == 82 * kMs);
     CHECK(report::latest_rank_text(c) ==
           "rank 2 (pid 102) arrived last at 100% of 9 collectives, 3.00 ms late on average");
     CHECK(report::missing_collective_text(c) ==
           "rank 1 never issued collective #10, which ranks 0 and 2 did: it hung before it, or "
-          "the recording ended first");
+          "the recording ended first; rank 1 (pid 101) last called ncclAllReduce at 82.0 ms");
 }
 
 TEST_CASE("communicators without every rank in the trace are not aligned", "[analysis]") {

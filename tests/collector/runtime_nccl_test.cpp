@@ -167,3 +167,30 @@ TEST_CASE(
         rank2["late_ns"].get<double>() / rank2["arrived_last"].get<double>() / 1e6;
     CHECK(late_ms > 3.0);
 }
+
+// A hang: rank 1 stops after 20 steps, asleep in a read, while ranks 0 and 2 issue their 21st
+// all-reduce and wait in it until --duration ends the recording. explain names rank 1.
+TEST_CASE("a rank that never issues a collective the others did is named, with its last call") {
+    require_runtime_or_skip();
+    TempDir dir;
+    const std::string db = dir.file("hang.db");
+    auto run = run_collector(
+        {"--db", db, "--quiet", "--duration", "2", "--kill-after", "1", "--", CW_NCCL_LAUNCH_BIN,
+         "3", CW_NCCL_RANK_BIN, "--steps", "100000", "--hang-rank", "1", "--hang-after", "20"},
+        dir.path());
+    INFO(run.stderr_text);
+    REQUIRE(run.exited_ok());
+    const auto diagnosis = nlohmann::json::parse(
+        output_of(shell_quoted(CAUSEWAY_CLI_BIN) + " explain --json --db " + shell_quoted(db)));
+    INFO(diagnosis["ranks"].dump(2));
+    REQUIRE(diagnosis["ranks"].size() == 1);
+    const auto& communicator = diagnosis["ranks"][0];
+    CHECK(communicator["aligned"] == 20);
+    REQUIRE(communicator["missing"].is_object());
+    CHECK(communicator["missing"]["number"] == 21);
+    REQUIRE(communicator["missing"]["absent"].size() == 1);
+    CHECK(communicator["missing"]["absent"][0]["rank"] == 1);
+    CHECK(communicator["missing"]["absent"][0]["last_call"].is_string());
+    CHECK(communicator["missing_text"].get<std::string>().rfind(
+              "rank 1 never issued collective #21, which ranks 0 and 2 did", 0) == 0);
+}

@@ -1,7 +1,11 @@
 // cw_nccl_launch N PROGRAM ARGS...: starts N processes of PROGRAM as the ranks of one job, as
 // torchrun does: each gets RANK, LOCAL_RANK and WORLD_SIZE, and the communicator's unique id
 // (ncclGetUniqueId, once, here) in CAUSEWAY_NCCL_ID. Waits for all of them; exits 0 when every
-// rank did, else with the first failing rank's status.
+// rank did, else with the first failing rank's status. SIGTERM (a recording that stops) is left
+// to the ranks, which get their own: the launcher outlives them and then removes the rendezvous
+// segment that ranks killed mid-job leave behind.
+#include <signal.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -43,6 +47,7 @@ int main(int argc, char** argv) {
         }
         children.push_back(pid);
     }
+    signal(SIGTERM, SIG_IGN);
     int result = 0;
     for (pid_t child : children) {
         int status = 0;
@@ -52,5 +57,6 @@ int main(int argc, char** argv) {
             result = code;
         }
     }
+    shm_unlink(id.internal);  // the fake's segment name (rendezvous.hpp): gone already if all left
     return result;
 }

@@ -3,8 +3,11 @@
 // time), an ncclAllReduce of the gradients (--count floats) on the same stream, then
 // cudaStreamSynchronize, where a rank waits for the slowest. --late-rank R --late-us U gives rank
 // R U microseconds more host work a step (on its own CPU time), so every other rank waits for it.
+// --hang-rank R --hang-after N: rank R stops after N steps and sleeps in a read that never
+// returns, so the others wait in their next collective until the recording stops them.
 // Prints "rank=R steps=N elapsed_s=S steps_per_s=X".
 #include <time.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -25,7 +28,21 @@ struct Options {
     std::size_t count = 1 << 20;
     int late_rank = -1;
     long late_us = 0;
+    int hang_rank = -1;
+    int hang_after = 0;
 };
+
+// Blocks for good, asleep: a read of a pipe nobody writes (as a rank stuck in its data loading).
+[[noreturn]] void hang() {
+    int fds[2];
+    char byte = 0;
+    for (;;) {
+        if (pipe(fds) == 0) {
+            (void)!read(fds[0], &byte, 1);
+        }
+        sleep(1);
+    }
+}
 
 double seconds(clockid_t clock) {
     timespec ts{};
@@ -58,6 +75,10 @@ bool parse(int argc, char** argv, Options& o) {
             o.late_rank = static_cast<int>(value);
         } else if (name == "--late-us") {
             o.late_us = value;
+        } else if (name == "--hang-rank") {
+            o.hang_rank = static_cast<int>(value);
+        } else if (name == "--hang-after") {
+            o.hang_after = static_cast<int>(value);
         } else {
             return false;
         }
@@ -77,7 +98,7 @@ int main(int argc, char** argv) {
     if (!parse(argc, argv, o)) {
         std::fprintf(stderr,
                      "usage: cw_nccl_rank [--steps N] [--compute-us U] [--host-us U] [--count N] "
-                     "[--late-rank R --late-us U]\n");
+                     "[--late-rank R --late-us U] [--hang-rank R --hang-after N]\n");
         return 2;
     }
     std::string error;
@@ -104,6 +125,9 @@ int main(int argc, char** argv) {
     const long host_us = o.host_us + (env->rank == o.late_rank ? o.late_us : 0);
     const double start = seconds(CLOCK_MONOTONIC);
     for (int step = 0; step < o.steps; ++step) {
+        if (env->rank == o.hang_rank && step == o.hang_after) {
+            hang();
+        }
         host_work(host_us);
         void* no_arguments[] = {nullptr};
         cudaLaunchKernel(reinterpret_cast<const void*>(&model_kernel), dim3(1), dim3(1),
