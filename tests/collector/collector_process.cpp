@@ -99,4 +99,9 @@ std::string shell_quoted(const std::string& text) {
     return "'" + text + "'";
 }
 
+nlohmann::json explain_json(const std::string& db) {
+    return nlohmann::json::parse(
+        output_of(shell_quoted(CAUSEWAY_CLI_BIN) + " explain --json --db " + shell_quoted(db)));
+}
+
 }  // namespace causeway::testing

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "tracedb/reader.hpp"
 
 namespace causeway::testing {
@@ -31,6 +33,8 @@ std::string collector_path();
 // What `command` (run by sh) writes to stdout; fails the test when it does not exit 0.
 std::string output_of(const std::string& command);
 std::string shell_quoted(const std::string& text);
+// `causeway explain --json` of the trace `db`, parsed.
+nlohmann::json explain_json(const std::string& db);
 
 // Opens the trace read-only; fails the test (REQUIRE) when it cannot.
 tracedb::TraceReader open_trace(const std::string& path);

@@ -152,8 +152,7 @@ TEST_CASE(
 
     // explain aligns the ranks by their all-reduces and names rank 2 as the late one, about
     // its extra 4 ms late.
-    const auto diagnosis = nlohmann::json::parse(
-        output_of(shell_quoted(CAUSEWAY_CLI_BIN) + " explain --json --db " + shell_quoted(db)));
+    const auto diagnosis = explain_json(db);
     INFO(diagnosis["ranks"].dump(2));
     REQUIRE(diagnosis["ranks"].size() == 1);
     const auto& communicator = diagnosis["ranks"][0];
@@ -180,8 +179,7 @@ TEST_CASE("a rank that never issues a collective the others did is named, with i
         dir.path());
     INFO(run.stderr_text);
     REQUIRE(run.exited_ok());
-    const auto diagnosis = nlohmann::json::parse(
-        output_of(shell_quoted(CAUSEWAY_CLI_BIN) + " explain --json --db " + shell_quoted(db)));
+    const auto diagnosis = explain_json(db);
     INFO(diagnosis["ranks"].dump(2));
     REQUIRE(diagnosis["ranks"].size() == 1);
     const auto& communicator = diagnosis["ranks"][0];

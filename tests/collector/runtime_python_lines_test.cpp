@@ -27,11 +27,6 @@ const std::string kCallsScript = python_workload("ctypes_calls.py");
 // Calls a trace needs before it gets a verdict (analysis: kMinCallsForVerdict is 20).
 constexpr int kCallsForVerdict = 30;
 
-json explain_json(const std::string& db) {
-    return json::parse(
-        output_of(shell_quoted(CAUSEWAY_CLI_BIN) + " explain --json --db " + shell_quoted(db)));
-}
-
 std::string explain_text(const std::string& db) {
     return output_of(shell_quoted(CAUSEWAY_CLI_BIN) + " explain --db " + shell_quoted(db));
 }
