@@ -449,11 +449,16 @@ TEST_CASE("cpu-quota: CPU-THROTTLED by its cgroup's quota, faster without it") {
     CHECK(recommends(run.diagnosis, {"raise_cpu_limit"}));
     CHECK_FALSE(recommends(run.diagnosis, kWorkerAdvice));
     // The request to keep: the loop's thread ran on a whole CPU whenever the quota let it (the
-    // machine has 2), not the 0.3 its quota averaged it down to.
+    // machine has 2), not the 0.3 its quota averaged it down to. Where the rest of the machine
+    // took most of the CPUs, the thread got less than a whole one even then (0.59 under a
+    // parallel build): only its bounds are checked.
     const auto& raise = top["recommendations"][0];
     REQUIRE(raise["kind"] == "raise_cpu_limit");
     const double used = raise["params"].value("cpus_used_unthrottled", 0.0);
-    CHECK(used >= 0.7);
+    if (run.throughputs_comparable()) {
+        CHECK(used >= 0.7);
+    }
+    CHECK(used > 0.3);
     CHECK(used <= 2.0);
 }
 
