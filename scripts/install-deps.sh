@@ -6,6 +6,8 @@ set -euo pipefail
 # recommends it, and recommendations are not installed here).
 packages=(
   build-essential cmake ninja-build pkg-config clang llvm libclang-rt-dev
+  # scripts/check-format.sh, which CI runs first.
+  clang-format
   libbpf-dev bpftool libelf-dev zlib1g-dev libzstd-dev
   libsqlite3-dev sqlite3 nlohmann-json3-dev libcpp-httplib-dev libfmt-dev catch2 libcli11-dev
   bpftrace jq
