@@ -38,8 +38,8 @@ int main(int argc, char** argv) {
     CLI11_PARSE(app, argc, argv);
 
     void* nccl = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
-    auto all_reduce = nccl != nullptr ? reinterpret_cast<AllReduce>(dlsym(nccl, "ncclAllReduce"))
-                                      : nullptr;
+    auto all_reduce =
+        nccl != nullptr ? reinterpret_cast<AllReduce>(dlsym(nccl, "ncclAllReduce")) : nullptr;
     if (all_reduce == nullptr) {
         std::fprintf(stderr, "causeway-bench-nccl-loop: no ncclAllReduce in %s: %s\n",
                      library.c_str(), dlerror());
