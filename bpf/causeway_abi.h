@@ -82,7 +82,6 @@ enum cw_cuda_op {
     CW_OP_ncclGetVersion = 216,
 };
 #define CW_OP_NCCL_FIRST CW_OP_ncclAllReduce
-#define CW_OP_NCCL_LAST CW_OP_ncclGetVersion
 
 /* cudaMemcpyKind values as stored in cuda_call.copy_kind. */
 #define CW_COPY_HOST_TO_HOST 0
