@@ -82,6 +82,45 @@ int marker_line(const std::string& script, const std::string& name) {
     return 0;
 }
 
+namespace {
+
+// One line per row of `sql`, its columns joined by spaces.
+std::string rows_text(const tracedb::TraceReader& trace, const char* sql) {
+    auto statement = trace.db().prepare(sql);
+    if (!statement) {
+        return "  (" + statement.error().message + ")\n";
+    }
+    std::string text;
+    while (statement->step() == SQLITE_ROW) {
+        text += " ";
+        for (int column = 0; column < sqlite3_column_count(statement->get()); ++column) {
+            text += " " + statement->column_text(column);
+        }
+        text += "\n";
+    }
+    return text.empty() ? "  (none)\n" : text;
+}
+
+// What a trace that never met a test's condition holds: its calls, their Python stacks and the
+// collector's counters, so that a failure says which part of the recording was missing.
+std::string recorded_so_far(const std::string& db_path) {
+    auto trace = tracedb::TraceReader::open(db_path);
+    if (!trace) {
+        return db_path + " cannot be opened: " + trace.error().message;
+    }
+    return "calls by op (op, calls, with a stack):\n" +
+           rows_text(*trace,
+                     "SELECT op_id, count(*), count(stack_id) FROM cuda_call GROUP BY op_id") +
+           "Python frames of the calls (depth, function, line, file, calls):\n" +
+           rows_text(*trace,
+                     "SELECT f.depth, f.function, f.line, f.file, count(*) FROM cuda_call c JOIN "
+                     "stack_python_frame f ON f.stack_id = c.stack_id GROUP BY f.depth, "
+                     "f.function, f.line, f.file ORDER BY f.depth LIMIT 12") +
+           "data quality:\n" + rows_text(*trace, "SELECT source, counter, value FROM data_quality");
+}
+
+}  // namespace
+
 bool wait_for_trace(const std::string& db_path, const std::string& sql, int limit_s) {
     auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(limit_s);
     while (std::chrono::steady_clock::now() < deadline) {
@@ -93,6 +132,7 @@ bool wait_for_trace(const std::string& db_path, const std::string& sql, int limi
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
+    UNSCOPED_INFO("waited " << limit_s << " s for: " << sql << "\n" << recorded_so_far(db_path));
     return false;
 }
 
