@@ -74,8 +74,10 @@ double replayed_span(const DeviceQueue& queue, const DrainPeriod& p, const Remov
     };
     auto enqueued_at = [&](std::uint32_t i) { return queue.enqueue_ns[p.first_enqueue + i]; };
     const auto work = static_cast<double>(device_work(p, bound));
-    const double finish =
-        fifo_finish(p, work * device_scale, [&](std::uint32_t i) { return moved(enqueued_at(i)); });
+    // Waiting for other ranks is no work a faster device shortens.
+    const double peer_wait = std::min(static_cast<double>(p.peer_wait_ns), work);
+    const double finish = fifo_finish(p, (work - peer_wait) * device_scale + peer_wait,
+                                      [&](std::uint32_t i) { return moved(enqueued_at(i)); });
     // The drain returns once the host has reached it and the device is done, plus whatever the
     // host spent in it after both (its own cost, a blocking copy's staging, time it lost its
     // CPU), less what of that is removed; what it lost while the device still worked was hidden.
@@ -97,16 +99,45 @@ double replayed_span(const DeviceQueue& queue, const DrainPeriod& p, const Remov
            std::max(0.0, owed - wait);
 }
 
+// The ranks that meet in one collective (collective_meetings.hpp): the last one's arrival, and
+// when the last of them would be ready with the removal (each arrival less its rank's saving).
+struct Meeting {
+    double last_arrival_ns = 0;
+    double ready_ns = 0;
+    bool seen = false;
+
+    void add(double arrival_ns, double saved_ns) {
+        last_arrival_ns = seen ? std::max(last_arrival_ns, arrival_ns) : arrival_ns;
+        ready_ns = seen ? std::max(ready_ns, arrival_ns - saved_ns) : arrival_ns - saved_ns;
+        seen = true;
+    }
+    // What each rank's period gains: the job's step ends when its last rank is ready.
+    double saved_ns() const { return std::max(0.0, last_arrival_ns - ready_ns); }
+};
+
 double saved_by(const std::vector<DeviceQueue>& queues, const HostTimeRemoval& removal,
                 Bound bound) {
     static const std::vector<WeightedInterval> kNothing;
     double saved = 0;
+    std::vector<Meeting> meetings;
     for (std::size_t q = 0; q < queues.size(); ++q) {
         const RemovedTime none(kNothing);
         const RemovedTime removed(q < removal.per_queue.size() ? removal.per_queue[q] : kNothing);
         for (const DrainPeriod& p : queues[q].periods) {
-            saved += replayed_span(queues[q], p, none, 1.0, bound) -
-                     replayed_span(queues[q], p, removed, removal.device_scale, bound);
+            const double gain = replayed_span(queues[q], p, none, 1.0, bound) -
+                                replayed_span(queues[q], p, removed, removal.device_scale, bound);
+            if (p.meeting < 0) {
+                saved += gain;
+                continue;
+            }
+            const auto m = static_cast<std::size_t>(p.meeting);
+            meetings.resize(std::max(meetings.size(), m + 1));
+            meetings[m].add(static_cast<double>(p.meeting_arrival_ns), gain);
+        }
+    }
+    for (std::size_t q = 0; q < queues.size(); ++q) {
+        for (const DrainPeriod& p : queues[q].periods) {
+            saved += p.meeting < 0 ? 0.0 : meetings[static_cast<std::size_t>(p.meeting)].saved_ns();
         }
     }
     return saved;

@@ -6,6 +6,10 @@
 // reached its drain and the device has finished. A delay while the queue was empty costs all of
 // it; a delay hidden behind queued work costs only what the device then waited.
 //
+// The ranks of an NCCL job meet in their collectives (collective_meetings.hpp): a period that
+// ends in one gains every rank what the removal brings the last rank's readiness forward, and a
+// faster device does not shorten the time it waited for other ranks.
+//
 // The loop's speed-up is loop / (loop - saved). Periods whose device work is only estimated give
 // the interval: their most likely work at its high end gives the low end, at its low end the high
 // end (device_queue.hpp).

@@ -176,7 +176,7 @@ bool drains_queue(const OpInfo& op) {
 std::int64_t DeviceQueue::device_busy_ns() const {
     std::int64_t busy = 0;
     for (const DrainPeriod& p : periods) {
-        add_to(busy, p.device_ns);
+        add_to(busy, p.device_ns - std::min(p.peer_wait_ns, p.device_ns));
     }
     return busy;
 }

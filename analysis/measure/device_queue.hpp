@@ -64,6 +64,14 @@ struct DrainPeriod {
     std::int64_t device_high_ns = 0;
     std::int64_t device_min_ns = 0;
     std::int64_t device_max_ns = 0;
+    // NCCL jobs (analysis/measure/collective_meetings.hpp). Of the device's work, the time it
+    // waited in the period's collectives for other ranks to arrive: no faster device shortens it.
+    std::int64_t peer_wait_ns = 0;
+    // The last collective of the period that every rank's period holds as its last (its number
+    // among the trace's such collectives; -1: none), and this rank's arrival at it (its enqueue):
+    // no rank's period ends before the last rank has arrived.
+    std::int32_t meeting = -1;
+    std::int64_t meeting_arrival_ns = 0;
 
     std::int64_t span_ns() const { return drain_ns - start_ns; }
 };
@@ -78,7 +86,7 @@ struct DeviceQueue {
     std::int64_t loop_ns() const {
         return periods.empty() ? 0 : periods.back().drain_ns - periods.front().start_ns;
     }
-    // Device work of the loop (DrainPeriod::device_ns summed).
+    // Device work of the loop (DrainPeriod::device_ns summed), less its waits for other ranks.
     std::int64_t device_busy_ns() const;
 };
 

@@ -56,13 +56,14 @@ bool complete(const TraceModel& model, const std::vector<int>& comms, std::int64
     return true;
 }
 
-// Each communicator's collectives' arrival times, in order.
-std::map<int, std::vector<std::int64_t>> arrivals(const TraceModel& model) {
-    std::map<int, std::vector<std::int64_t>> out;
-    for (const NcclCall& call : model.nccl_calls) {
+// Each communicator's collectives (indices into model.nccl_calls), in order.
+std::map<int, std::vector<int>> collectives(const TraceModel& model) {
+    std::map<int, std::vector<int>> out;
+    for (std::size_t c = 0; c < model.nccl_calls.size(); ++c) {
+        const NcclCall& call = model.nccl_calls[c];
         if (call.comm_index >= 0 &&
             is_collective(model.ops[static_cast<std::size_t>(call.op_index)])) {
-            out[call.comm_index].push_back(call.ts_ns);
+            out[call.comm_index].push_back(static_cast<int>(c));
         }
     }
     return out;
@@ -70,16 +71,15 @@ std::map<int, std::vector<std::int64_t>> arrivals(const TraceModel& model) {
 
 // Who arrived last at each collective every rank reached, by how much, and how long each rank
 // waited for the last.
-void time_collectives(const std::vector<const std::vector<std::int64_t>*>& times,
-                      CommunicatorRanks& out) {
+void time_collectives(const TraceModel& model, CommunicatorRanks& out) {
     for (std::size_t k = 0; k < static_cast<std::size_t>(out.aligned); ++k) {
-        auto at = [&](std::size_t r) { return (*times[r])[k]; };
+        auto at = [&](std::size_t r) { return collective_arrival(model, out.ranks[r], k); };
         std::size_t last = 0;
-        for (std::size_t r = 1; r < times.size(); ++r) {
+        for (std::size_t r = 1; r < out.ranks.size(); ++r) {
             last = at(r) > at(last) ? r : last;
         }
         std::int64_t next_latest = std::numeric_limits<std::int64_t>::min();
-        for (std::size_t r = 0; r < times.size(); ++r) {
+        for (std::size_t r = 0; r < out.ranks.size(); ++r) {
             add_to(out.ranks[r].waited_ns, at(last) - at(r));
             next_latest = r != last ? std::max(next_latest, at(r)) : next_latest;
         }
@@ -104,6 +104,11 @@ AbsentRank absent_rank(const TraceModel& model, const RankTiming& rank) {
 
 }  // namespace
 
+std::int64_t collective_arrival(const TraceModel& model, const RankTiming& rank,
+                                std::size_t number) {
+    return model.nccl_calls[static_cast<std::size_t>(rank.calls[number])].ts_ns;
+}
+
 const RankTiming* CommunicatorRanks::latest() const {
     const RankTiming* most = nullptr;
     for (const RankTiming& rank : ranks) {
@@ -116,8 +121,7 @@ const RankTiming* CommunicatorRanks::latest() const {
 
 std::vector<CommunicatorRanks> align_ranks(const TraceModel& model) {
     std::vector<CommunicatorRanks> out;
-    const auto times_of = arrivals(model);
-    static const std::vector<std::int64_t> kNone;
+    const auto calls_of = collectives(model);
     for (auto& [key, comms] : communicators(model)) {
         const std::int64_t nranks = key.first;
         if (!complete(model, comms, nranks)) {
@@ -129,13 +133,12 @@ std::vector<CommunicatorRanks> align_ranks(const TraceModel& model) {
         });
         CommunicatorRanks group;
         group.nranks = nranks;
-        std::vector<const std::vector<std::int64_t>*> times;
         std::int64_t most = 0;
         for (int c : comms) {
             const NcclComm& comm = model.nccl_comms[static_cast<std::size_t>(c)];
-            auto found = times_of.find(c);
-            times.push_back(found != times_of.end() ? &found->second : &kNone);
-            const auto count = static_cast<std::int64_t>(times.back()->size());
+            auto found = calls_of.find(c);
+            std::vector<int> calls = found != calls_of.end() ? found->second : std::vector<int>{};
+            const auto count = static_cast<std::int64_t>(calls.size());
             most = std::max(most, count);
             group.ranks.push_back(
                 {.process_index = comm.process_index,
@@ -144,7 +147,8 @@ std::vector<CommunicatorRanks> align_ranks(const TraceModel& model) {
                  .collectives = count,
                  .arrived_last = 0,
                  .late_ns = 0,
-                 .waited_ns = 0});
+                 .waited_ns = 0,
+                 .calls = std::move(calls)});
         }
         group.aligned = most;
         for (const RankTiming& rank : group.ranks) {
@@ -163,7 +167,7 @@ std::vector<CommunicatorRanks> align_ranks(const TraceModel& model) {
             }
             group.missing = std::move(missing);
         }
-        time_collectives(times, group);
+        time_collectives(model, group);
         out.push_back(std::move(group));
     }
     return out;

@@ -27,6 +27,9 @@ struct RankTiming {
     std::int64_t arrived_last = 0;  // of the collectives every rank reached
     std::int64_t late_ns = 0;       // summed where it arrived last: after the next-to-last rank
     std::int64_t waited_ns = 0;     // summed: the last rank's arrival less its own
+    // Its collectives on the communicator, in order (indices into TraceModel::nccl_calls); the
+    // first `aligned` of them are the ones every rank reached.
+    std::vector<int> calls;
 };
 
 // A rank that never issued a collective the others did, and the last CUDA or NCCL call its
@@ -53,6 +56,10 @@ struct CommunicatorRanks {
     // The rank that arrived last most often (ties: the lower rank); nullptr without collectives.
     const RankTiming* latest() const;
 };
+
+// When `rank` arrived at the collective of index `number` (0-based) in its communicator's order.
+std::int64_t collective_arrival(const TraceModel& model, const RankTiming& rank,
+                                std::size_t number);
 
 // Every communicator whose ranks are all in the trace, with at least one collective.
 std::vector<CommunicatorRanks> align_ranks(const TraceModel& model);

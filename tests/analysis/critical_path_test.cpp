@@ -89,3 +89,57 @@ TEST_CASE("overlapping shares of one interval add up, to at most all of it") {
     CHECK(intervals[1].end_ns == 30);
     CHECK(intervals[1].weight == 1.0);
 }
+
+namespace {
+
+// Two ranks that meet in one collective, a step of 10 ms: the waiting rank enqueues at 1 ms, with
+// 8 ms of device work of which 3 ms are its wait for the other; the late rank enqueues at 4 ms
+// (3 ms of host work more), with 6 ms of its own device work. Both drains return at 10 ms.
+std::vector<DeviceQueue> two_ranks() {
+    DeviceQueue waiting = one_period(1, 8, 2);
+    DeviceQueue late = one_period(4, 6, 5);
+    waiting.periods[0].peer_wait_ns = 3 * kMs;
+    for (DeviceQueue* queue : {&waiting, &late}) {
+        queue->periods[0].meeting = 0;
+        queue->periods[0].meeting_arrival_ns = queue->enqueue_ns[0];
+    }
+    return {waiting, late};
+}
+
+}  // namespace
+
+TEST_CASE("ranks that meet in a collective gain what the last one's readiness moves") {
+    const auto queues = two_ranks();
+    // The late rank's 3 ms of lateness removed: every rank's step ends 3 ms sooner.
+    HostTimeRemoval on_time{.per_queue = {{}, {{1 * kMs, 4 * kMs, 1.0}}}, .device_scale = 1.0};
+    const auto prediction = predict_speedup(queues, on_time);
+    CHECK(prediction.loop_ns == 20 * kMs);
+    CHECK(prediction.saved_ns == 6 * kMs);
+    CHECK(prediction.speedup == Approx(20.0 / 14.0));
+
+    // Host time removed on the rank that waited only makes it wait longer.
+    HostTimeRemoval waiting_faster{.per_queue = {{{0, 1 * kMs, 1.0}}, {}}, .device_scale = 1.0};
+    CHECK(predict_speedup(queues, waiting_faster).saved_ns == 0);
+
+    // More than the lateness removed from the late rank gains the job only its lateness past the
+    // next rank, plus what the next rank's own removal gains.
+    HostTimeRemoval both{.per_queue = {{{0, 1 * kMs, 1.0}}, {{0, 4 * kMs, 1.0}}},
+                         .device_scale = 1.0};
+    CHECK(predict_speedup(queues, both).saved_ns == 8 * kMs);
+}
+
+TEST_CASE("a faster device does not shorten the time it waited for other ranks") {
+    // Every device twice as fast: the late rank's 6 ms of work take 3, so it is ready 3 ms sooner
+    // and so is the job; the waiting rank's 5 ms of its own work take 2.5 but its 3 ms wait stays
+    // (halved, it would seem ready sooner than the late rank, which it cannot be).
+    const auto queues = two_ranks();
+    HostTimeRemoval faster{.per_queue = {}, .device_scale = 0.5};
+    const auto prediction = predict_speedup(queues, faster);
+    CHECK(prediction.saved_ns == 6 * kMs);
+    // Nor is it work the device had.
+    CHECK(queues[0].device_busy_ns() == 5 * kMs);
+    // Alone, the waiting rank's period with a device twice as fast: only its own 5 ms halve.
+    DeviceQueue alone = queues[0];
+    alone.periods[0].meeting = -1;
+    CHECK(predict_speedup({alone}, faster).saved_ns == 2'500'000);
+}

@@ -2,6 +2,7 @@
 // rank's wait, and a collective one rank never issued.
 #include <catch2/catch.hpp>
 
+#include "analysis/measure/collective_meetings.hpp"
 #include "analysis/measure/rank_alignment.hpp"
 #include "report/ranks_text.hpp"
 #include "tests/analysis/fixture_builder.hpp"
@@ -85,6 +86,42 @@ TEST_CASE("ranks are aligned by their collectives and the late one is named", "[
     CHECK(report::missing_collective_text(c) ==
           "rank 1 never issued collective #10, which ranks 0 and 2 did: it hung before it, or "
           "the recording ended first; rank 1 (pid 101) last called ncclAllReduce at 82.0 ms");
+}
+
+TEST_CASE("the ranks' device queues meet in the collectives every rank reached", "[analysis]") {
+    FixtureBuilder fixture;
+    const auto model = three_ranks(fixture);
+    const auto communicators = analysis::align_ranks(model);
+    // Each rank's queue: one period a step, from the step's start to a drain at 9 ms.
+    std::vector<analysis::DeviceQueue> queues;
+    for (const analysis::RankTiming& rank : communicators.at(0).ranks) {
+        analysis::DeviceQueue queue;
+        queue.thread_index =
+            model.nccl_calls[static_cast<std::size_t>(rank.calls.at(0))].thread_index;
+        for (int k = 0; k < kCollectives; ++k) {
+            analysis::DrainPeriod period;
+            period.start_ns = k * 10 * kMs;
+            period.drain_entry_ns = period.drain_ns = k * 10 * kMs + 9 * kMs;
+            period.device_ns = 6 * kMs;
+            queue.periods.push_back(period);
+        }
+        queues.push_back(queue);
+    }
+    analysis::mark_collectives(model, communicators, queues);
+    for (int k = 0; k < kCollectives - 1; ++k) {
+        INFO("collective " << k);
+        // Rank 0 arrived at 1 ms and waited 4 ms for rank 2, rank 1 waited 3 ms, rank 2 none.
+        CHECK(queues[0].periods[k].peer_wait_ns == 4 * kMs);
+        CHECK(queues[1].periods[k].peer_wait_ns == 3 * kMs);
+        CHECK(queues[2].periods[k].peer_wait_ns == 0);
+        CHECK(queues[0].periods[k].meeting == k);
+        CHECK(queues[2].periods[k].meeting == k);
+        CHECK(queues[2].periods[k].meeting_arrival_ns == k * 10 * kMs + 5 * kMs);
+    }
+    // The collective rank 1 never issued is no meeting.
+    CHECK(queues[0].periods[kCollectives - 1].meeting == -1);
+    CHECK(queues[0].periods[kCollectives - 1].peer_wait_ns == 0);
+    CHECK(queues[0].device_busy_ns() == (kCollectives - 1) * 2 * kMs + 6 * kMs);
 }
 
 TEST_CASE("communicators without every rank in the trace are not aligned", "[analysis]") {

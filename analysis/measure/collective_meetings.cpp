@@ -1,0 +1,93 @@
+#include "analysis/measure/collective_meetings.hpp"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <utility>
+
+#include "analysis/model/saturating.hpp"
+
+namespace causeway::analysis {
+namespace {
+
+struct PeriodRef {
+    std::size_t queue = 0;
+    std::size_t period = 0;
+    auto operator<=>(const PeriodRef&) const = default;
+};
+
+// The period of `queues` that holds `call` (its thread's queue, the period its entry falls in).
+std::optional<PeriodRef> period_of(const std::vector<DeviceQueue>& queues, const NcclCall& call) {
+    for (std::size_t q = 0; q < queues.size(); ++q) {
+        if (queues[q].thread_index != call.thread_index) {
+            continue;
+        }
+        const auto& periods = queues[q].periods;
+        auto after =
+            std::partition_point(periods.begin(), periods.end(),
+                                 [&](const DrainPeriod& p) { return p.drain_ns <= call.ts_ns; });
+        if (after == periods.end() || after->start_ns > call.ts_ns) {
+            return std::nullopt;
+        }
+        return PeriodRef{q, static_cast<std::size_t>(after - periods.begin())};
+    }
+    return std::nullopt;
+}
+
+// One collective every rank reached: each rank's period and arrival.
+struct Collective {
+    std::vector<std::pair<PeriodRef, std::int64_t>> ranks;
+    std::int64_t last_arrival_ns = 0;
+};
+
+}  // namespace
+
+void mark_collectives(const TraceModel& model, const std::vector<CommunicatorRanks>& communicators,
+                      std::vector<DeviceQueue>& queues) {
+    std::vector<Collective> found;
+    std::map<PeriodRef, std::size_t> last_in_period;  // the latest collective each period holds
+    for (const CommunicatorRanks& communicator : communicators) {
+        for (std::size_t k = 0; k < static_cast<std::size_t>(communicator.aligned); ++k) {
+            Collective collective;
+            for (const RankTiming& rank : communicator.ranks) {
+                const auto& call = model.nccl_calls[static_cast<std::size_t>(rank.calls[k])];
+                auto where = period_of(queues, call);
+                if (!where) {
+                    break;
+                }
+                collective.ranks.emplace_back(*where, call.ts_ns);
+                collective.last_arrival_ns = std::max(collective.last_arrival_ns, call.ts_ns);
+            }
+            if (collective.ranks.size() != communicator.ranks.size()) {
+                continue;  // a rank's call lies outside its loop (the filter) or off its queue
+            }
+            for (const auto& [where, arrival_ns] : collective.ranks) {
+                DrainPeriod& period = queues[where.queue].periods[where.period];
+                add_to(period.peer_wait_ns, collective.last_arrival_ns - arrival_ns);
+                auto [slot, inserted] = last_in_period.emplace(where, found.size());
+                if (!inserted &&
+                    found[slot->second].last_arrival_ns <= collective.last_arrival_ns) {
+                    slot->second = found.size();
+                }
+            }
+            found.push_back(std::move(collective));
+        }
+    }
+    std::int32_t meetings = 0;
+    for (std::size_t c = 0; c < found.size(); ++c) {
+        const bool last_everywhere =
+            std::all_of(found[c].ranks.begin(), found[c].ranks.end(),
+                        [&](const auto& rank) { return last_in_period.at(rank.first) == c; });
+        if (!last_everywhere) {
+            continue;
+        }
+        for (const auto& [where, arrival_ns] : found[c].ranks) {
+            DrainPeriod& period = queues[where.queue].periods[where.period];
+            period.meeting = meetings;
+            period.meeting_arrival_ns = arrival_ns;
+        }
+        ++meetings;
+    }
+}
+
+}  // namespace causeway::analysis
