@@ -174,6 +174,28 @@ const char* wait_description(analysis::WaitKind kind) {
 
 }  // namespace
 
+std::string late_cause_text(const std::string& cause) {
+    static const std::map<std::string, std::string> kWords = {
+        {"own_compute", "its own work on a CPU between CUDA calls"},
+        {"cuda_calls", "its own CUDA calls"},
+        {"dataloader_workers", "its DataLoader workers"},
+        {"tree_threads", "other threads of its process taking its CPU"},
+        {"processes_outside", "processes outside the job taking its CPU"},
+        {"run_queue", "waiting for a CPU"},
+        {"timer", "sleeping (a timer)"},
+        {"disk_io", "waiting for the disk"},
+        {"network", "waiting for the network"},
+        {"lock_holder", "waiting for a lock"},
+        {"gil_holder", "waiting for Python's GIL"},
+        {"cpu_quota", "its CPU quota (throttled)"},
+        {"producer_thread", "waiting for another thread's data"},
+        {"waker_thread", "waiting for another thread"},
+        {"unattributed", "nothing this trace attributes"},
+    };
+    auto words = kWords.find(cause);
+    return words != kWords.end() ? words->second : cause;
+}
+
 std::string symptom_text(const analysis::CausalChain& chain) {
     const analysis::FactParams& f = chain.facts;
     const std::string share = format_percent(chain.time_lost_share);
@@ -228,6 +250,14 @@ std::string symptom_text(const analysis::CausalChain& chain) {
             return "the thread that drives the GPU was on a CPU between CUDA calls " +
                    format_duration(chain.time_lost_ns) + " (" + share +
                    " of its loop), its own work, not receiving a batch";
+        case VerdictClass::kCollectiveWait:
+            return "the other ranks waited for " + chain.actor.name + " in " +
+                   std::to_string(fact_count(f, "arrived_last")) + " of " +
+                   std::to_string(fact_count(f, "collectives")) + " collectives (" +
+                   chain.op.value_or("NCCL") + "): " + format_duration(chain.time_lost_ns) + ", " +
+                   share + " of their loops; it arrived " +
+                   format_duration(fact_count(f, "late_avg_ns")) +
+                   " after the next-to-last rank on average";
         case VerdictClass::kHealthy:
         case VerdictClass::kInsufficientData:
             break;  // verdicts without a chain
@@ -286,6 +316,14 @@ std::string root_cause_text(const analysis::CausalChain& chain) {
             return "The thread that drives the GPU waits for a lock held by thread " +
                    lock_holder(chain.actor) + ": " + share +
                    " of its loop. The holder releases it only after its own work under the lock.";
+        case VerdictClass::kCollectiveWait:
+            return "The ranks of the job wait in their collectives for " + chain.actor.name +
+                   " (pid " + std::to_string(chain.actor.pid) + "): no rank leaves a collective " +
+                   "before the last has arrived, so its delay is every rank's. While it was "
+                   "late, " +
+                   format_percent(fact_ratio(chain.facts, "late_cause_share")) +
+                   " of its GPU-driving thread's time went to " +
+                   late_cause_text(fact_text(chain.facts, "late_cause")) + ".";
         case VerdictClass::kHealthy:
         case VerdictClass::kInsufficientData:
             break;  // verdicts without a chain
@@ -315,6 +353,10 @@ std::string effect_text(const analysis::CausalChain& chain, const analysis::Effe
                 ", " + std::to_string(effect.count) + (effect.count == 1 ? " wait" : " waits") +
                 (chain.actor.kind == CauseKind::kUnrecordedWaker ? ", waker not recorded"
                                                                  : ", ended by this actor");
+            break;
+        case EffectKind::kPeerWait:
+            what = "the other ranks waited for it in " + std::to_string(effect.count) +
+                   (effect.count == 1 ? " collective" : " collectives");
             break;
         case EffectKind::kInDevice:
         case EffectKind::kInCopies:

@@ -12,6 +12,9 @@ namespace causeway::report {
 
 // "cudaStreamSynchronize: 20 of 200 calls slow (> 1.20 ms); p99 40.0 ms = 350x p50 (114 us),
 // max 52.0 ms"
+// What the late rank of COLLECTIVE-WAIT did while late, from its `late_cause` fact (a cause kind's
+// name, 'cuda_calls' or 'unattributed'): "its own work on a CPU between CUDA calls".
+std::string late_cause_text(const std::string& cause);
 std::string symptom_text(const analysis::CausalChain& chain);
 // One or two sentences: who or what costs the loop its time, and how much.
 std::string root_cause_text(const analysis::CausalChain& chain);

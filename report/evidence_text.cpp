@@ -2,6 +2,7 @@
 
 #include "analysis/human_units.hpp"
 #include "analysis/measure/python_lines.hpp"
+#include "report/chain_text.hpp"
 
 namespace causeway::report {
 namespace {
@@ -166,6 +167,14 @@ std::string evidence_text(const analysis::Evidence& e) {
             return count_of(e) +
                    " off-CPU intervals have no recorded reason (preempted or asleep), so this "
                    "chain's split between waiting and contention is not proven";
+        case EvidenceKind::kRankArrivedLastShare:
+            return "rank " + std::to_string(fact_count(p, "rank")) + " arrived last at " + pct +
+                   " of " + std::to_string(fact_count(p, "collectives")) + " collectives, " +
+                   format_duration(fact_count(p, "late_avg_ns")) + " late on average";
+        case EvidenceKind::kLateRankCauseShare:
+            return "while rank " + std::to_string(fact_count(p, "rank")) + " was late, " + pct +
+                   " of its GPU-driving thread's time went to " +
+                   late_cause_text(fact_text(p, "cause"));
         case EvidenceKind::kGpuThreadLostCpuAt:
         case EvidenceKind::kGpuThreadWaitsAt:
         case EvidenceKind::kGpuThreadSlowCallsAt:

@@ -4,6 +4,7 @@
 
 #include "analysis/human_units.hpp"
 #include "analysis/measure/python_lines.hpp"
+#include "report/chain_text.hpp"
 
 namespace causeway::report {
 namespace {
@@ -200,6 +201,16 @@ std::string recommendation_text(const analysis::CausalChain& chain,
                    " CPUs (its cpuset.cpus, or a taskset/numactl pinning): give it more (a wider "
                    "cpuset; in Kubernetes more CPUs under the static CPU manager policy) or drop "
                    "the pinning, so its threads stop taking turns on the same CPUs.";
+        case RecommendationKind::kLateRankFirst:
+            return "Make " + chain.actor.name +
+                   " arrive on time: every collective waits for it, so what delays it (" +
+                   late_cause_text(analysis::fact_text(chain.facts, "late_cause")) +
+                   ") delays the whole job; the chains of that cause say what to change on it.";
+        case RecommendationKind::kBalanceRanks:
+            return "If " + chain.actor.name +
+                   " has more to do than the others (a larger shard, uneven batch sizes, "
+                   "logging, evaluation or checkpointing on that rank alone), even the work out "
+                   "or move the extra work off the step.";
         case RecommendationKind::kGilWorkToProcess:
             return "Move " + gil_work(chain) +
                    " out of the training process, into a DataLoader worker or a "

@@ -30,6 +30,8 @@ const char* effect_kind_name(EffectKind kind) {
             return "in_allocation";
         case EffectKind::kFirstCallExcess:
             return "first_call_excess";
+        case EffectKind::kPeerWait:
+            return "peer_wait";
         case EffectKind::kOnCpu:
             break;
     }

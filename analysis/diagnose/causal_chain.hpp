@@ -35,6 +35,7 @@ enum class VerdictClass {
     kHostBound,
     kCpuThrottled,
     kGilContended,
+    kCollectiveWait,
     kHealthy,
     kInsufficientData,
     kLast = kInsufficientData,  // the schemas list every class up to this one
@@ -63,6 +64,8 @@ constexpr const char* verdict_class_name(VerdictClass verdict_class) {
             return "CPU-THROTTLED";
         case VerdictClass::kGilContended:
             return "GIL-CONTENDED";
+        case VerdictClass::kCollectiveWait:
+            return "COLLECTIVE-WAIT";
         case VerdictClass::kHealthy:
             return "HEALTHY";
         case VerdictClass::kInsufficientData:
@@ -107,9 +110,10 @@ enum class EffectKind {
     kInAllocation,     // in allocation and free calls,
     kFirstCallExcess,  // the first calls' excess over later ones
     kOnCpu,            // on a CPU between calls, its own work (HOST-BOUND)
+    kPeerWait,         // the other ranks' devices waited in collectives for the late one
 };
 // 'preempted', 'runq_wait', 'woken', 'in_device', 'in_copies', 'in_allocation',
-// 'first_call_excess', 'on_cpu' (stable: programs read it).
+// 'first_call_excess', 'on_cpu', 'peer_wait' (stable: programs read it).
 const char* effect_kind_name(EffectKind kind);
 
 struct Effect {

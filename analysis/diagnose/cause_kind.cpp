@@ -40,6 +40,8 @@ const char* cause_kind_name(CauseKind kind) {
             return "start_up";
         case CauseKind::kGilHolder:
             return "gil_holder";
+        case CauseKind::kLateRank:
+            return "late_rank";
         case CauseKind::kOwnCompute:
             return "own_compute";
         case CauseKind::kCpuQuota:

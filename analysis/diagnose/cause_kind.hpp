@@ -32,12 +32,15 @@ enum class CauseKind {
     // The thread that held CPython's GIL while a GPU-driving thread of its process waited for it
     // (GIL-CONTENDED).
     kGilHolder,
-    kLast = kGilHolder,  // the schemas list every kind up to this one (report/output_shapes.hpp)
+    // The rank of an NCCL job that arrived last at its collectives, which the others waited for
+    // (COLLECTIVE-WAIT). Never a cause of time off a CPU.
+    kLateRank,
+    kLast = kLateRank,  // the schemas list every kind up to this one (report/output_shapes.hpp)
 };
 // 'dataloader_workers', 'processes_outside', 'tree_threads', 'lock_holder', 'producer_thread',
 // 'waker_thread', 'disk_io', 'network', 'timer', 'interrupt', 'unrecorded_waker',
 // 'unknown_competitor', 'run_queue', 'several', 'device', 'transfers', 'allocator', 'start_up',
-// 'own_compute', 'cpu_quota', 'gil_holder'
+// 'own_compute', 'cpu_quota', 'gil_holder', 'late_rank'
 // (stable: programs read it as a chain's actor kind).
 const char* cause_kind_name(CauseKind kind);
 

@@ -14,6 +14,7 @@
 #include "analysis/diagnose/process_roles.hpp"
 #include "analysis/measure/call_accounting.hpp"
 #include "analysis/measure/device_queue.hpp"
+#include "analysis/measure/rank_alignment.hpp"
 #include "analysis/measure/system_context.hpp"
 #include "analysis/model/trace_model.hpp"
 
@@ -42,9 +43,10 @@ struct ChainInputs {
     const Roles& roles;
     const CallAccounting& accounting;
     const DataLoaderFacts& loader;
-    const std::vector<Cause>& causes;        // attribute_causes()
-    const std::vector<DeviceQueue>& queues;  // one per primary thread, in its order
-    const CauseTimeline& timeline;           // where each cause's time lies on them
+    const std::vector<Cause>& causes;             // attribute_causes()
+    const std::vector<DeviceQueue>& queues;       // one per primary thread, in its order
+    const CauseTimeline& timeline;                // where each cause's time lies on them
+    const std::vector<CommunicatorRanks>& ranks;  // the NCCL job's ranks in the trace
     TimeWindow range;
     SystemContext during_slow_calls;  // while slow calls ran
     SystemContext during_span;        // while the GPU-driving threads ran their loop
@@ -84,6 +86,9 @@ std::optional<CausalChain> transfer_chain(const ChainInputs& in);
 std::optional<CausalChain> allocation_churn_chain(const ChainInputs& in);
 std::optional<CausalChain> cold_start_chain(const ChainInputs& in);
 std::optional<CausalChain> own_compute_chain(const ChainInputs& in);
+// COLLECTIVE-WAIT (chain_collective_wait.cpp): one per communicator whose ranks waited for one
+// of them.
+std::vector<CausalChain> collective_wait_chains(const ChainInputs& in);
 
 // What removing `removal`'s time from the GPU-driving threads saves; absent without a drain of
 // the device's queue.

@@ -9,7 +9,15 @@ namespace causeway::analysis {
 std::optional<CausalChain> gpu_bound_chain(const ChainInputs& in) {
     const CallAccounting& acc = in.accounting;
     const TimeSplit& sync = acc.by_category[static_cast<std::size_t>(OpCategory::kSync)];
-    std::int64_t lost = category_own_ns(acc, OpCategory::kSync);
+    // Time the device waited for other ranks in collectives is theirs (COLLECTIVE-WAIT).
+    std::int64_t peer_wait_ns = 0;
+    for (const DeviceQueue& queue : in.queues) {
+        for (const DrainPeriod& period : queue.periods) {
+            add_to(peer_wait_ns, period.peer_wait_ns);
+        }
+    }
+    std::int64_t lost = std::max<std::int64_t>(
+        0, category_own_ns(acc, OpCategory::kSync) - std::min(peer_wait_ns, sync.total_ns));
     double share = in.share_of_span(lost);
     // The share of the loop the device had work (its queue reconstructed from the calls): a
     // synchronisation that lost its CPU to other load still waited for a busy device, so the

@@ -8,6 +8,7 @@
 #include "analysis/diagnose/evidence_limits.hpp"
 #include "analysis/diagnose/process_roles.hpp"
 #include "analysis/measure/call_accounting.hpp"
+#include "analysis/measure/collective_meetings.hpp"
 #include "analysis/measure/system_context.hpp"
 
 namespace causeway::analysis {
@@ -93,6 +94,8 @@ Diagnosis diagnose(const TraceModel& model, const DiagnosisOptions& options) {
     for (const ThreadAccount& primary : accounting.primary) {
         queues.push_back(reconstruct_queue(model, filter, primary.thread_index));
     }
+    std::vector<CommunicatorRanks> ranks = align_ranks(model);
+    mark_collectives(model, ranks, queues);
     const CauseTimeline timeline = cause_timeline(model, roles, filter, accounting, causes);
     ChainInputs inputs{
         .model = model,
@@ -102,6 +105,7 @@ Diagnosis diagnose(const TraceModel& model, const DiagnosisOptions& options) {
         .causes = causes,
         .queues = queues,
         .timeline = timeline,
+        .ranks = ranks,
         .range = filter.window(),
         .during_slow_calls = context_during(model, accounting.slow_intervals, filter.window()),
         .during_span = context_during(model, primary_spans(accounting), filter.window()),
@@ -111,7 +115,12 @@ Diagnosis diagnose(const TraceModel& model, const DiagnosisOptions& options) {
     d.session = session_summary(model);
     d.range = filter.window();
     if (accounting.accounted_calls >= kMinCallsForVerdict) {
-        d.chains = actor_chains(inputs);
+        // The job's view first: where a late rank's delay costs what its own cause does (its
+        // lateness was that cause's time), the chain that names the rank and the cause leads.
+        d.chains = collective_wait_chains(inputs);
+        for (auto& chain : actor_chains(inputs)) {
+            d.chains.push_back(std::move(chain));
+        }
         for (auto builder : {gpu_bound_chain, transfer_chain, allocation_churn_chain,
                              cold_start_chain, own_compute_chain}) {
             if (auto chain = builder(inputs)) {
@@ -137,7 +146,7 @@ Diagnosis diagnose(const TraceModel& model, const DiagnosisOptions& options) {
     }
     d.processes = processes.get();
     d.evidence_limits = evidence_limits(model, roles, accounting);
-    d.ranks = align_ranks(model);
+    d.ranks = std::move(ranks);
     return d;
 }
 

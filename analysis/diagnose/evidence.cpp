@@ -67,6 +67,10 @@ KeyUnit evidence_key_unit(EvidenceKind kind) {
             return {"waker_runnable_waiting_ns", "ns"};
         case EvidenceKind::kOffcpuReasonUnknown:
             return {"offcpu_reason_unknown", "count"};
+        case EvidenceKind::kRankArrivedLastShare:
+            return {"rank_arrived_last_share", "ratio"};
+        case EvidenceKind::kLateRankCauseShare:
+            return {"late_rank_cause_share", "ratio"};
         case EvidenceKind::kGpuThreadLostCpuAt:
         case EvidenceKind::kGpuThreadWaitsAt:
         case EvidenceKind::kGpuThreadSlowCallsAt:
@@ -85,6 +89,8 @@ Evidence make_evidence(EvidenceKind kind, double value, FactParams params) {
     std::string key = key_unit.key;
     if (kind == EvidenceKind::kAllocOpTime || kind == EvidenceKind::kFirstCall) {
         key += ":" + fact_text(params, "op");
+    } else if (kind == EvidenceKind::kLateRankCauseShare) {
+        key += ":" + fact_text(params, "cause");
     }
     return {kind, std::move(key), value, key_unit.unit, std::move(params)};
 }

@@ -60,6 +60,12 @@ enum class EvidenceKind {
     kActorSpentCpuAt,
     // The GIL holder was at it when it handed the GIL to the GPU-driving thread
     kActorHeldGilAt,
+    // COLLECTIVE-WAIT: the share of the collectives the late rank arrived last at {rank,
+    // collectives, late_avg_ns}; the share of its lateness that went to one cause on its
+    // GPU-driving
+    // thread {rank, cause: a cause kind's name, or 'cuda_calls'}
+    kRankArrivedLastShare,
+    kLateRankCauseShare,
 };
 
 struct Evidence {
@@ -71,7 +77,8 @@ struct Evidence {
     FactParams params{};
 };
 
-// The key and unit of `kind`; a per-op kind's key is completed with ':' and its `op` parameter.
+// The key and unit of `kind`; a per-op kind's key is completed with ':' and its `op` parameter,
+// the late rank's cause share with ':' and its `cause` ('late_rank_cause_share:timer').
 Evidence make_evidence(EvidenceKind kind, double value, FactParams params = {});
 
 }  // namespace causeway::analysis

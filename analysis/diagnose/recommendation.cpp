@@ -72,6 +72,10 @@ const char* recommendation_kind_name(RecommendationKind kind) {
             return "shorter_switch_interval";
         case RecommendationKind::kWiderCpuset:
             return "wider_cpuset";
+        case RecommendationKind::kLateRankFirst:
+            return "late_rank_first";
+        case RecommendationKind::kBalanceRanks:
+            return "balance_ranks";
     }
     return "unknown";
 }

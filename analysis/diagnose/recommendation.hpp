@@ -46,7 +46,10 @@ enum class RecommendationKind {
     kReleaseGil,              // the GIL holder's Python work: code that releases the GIL
     kShorterSwitchInterval,   // {wait_ns, handovers}: a shorter sys.setswitchinterval
     kWiderCpuset,             // {cpus_allowed, cpus}: pinned to fewer CPUs than it keeps busy
-    kLast = kWiderCpuset,     // the schemas list every kind up to this one (report/)
+    kLateRankFirst,           // {rank}: the ranks wait for one; fix what delays it (the chain's
+                              // facts say what it was doing)
+    kBalanceRanks,            // {rank}: or give it less of the work
+    kLast = kBalanceRanks,    // the schemas list every kind up to this one (report/)
 };
 
 // 'index_in_memory', 'fewer_workers', ... (stable: programs read it).

@@ -165,6 +165,26 @@ TEST_CASE(
     const double late_ms =
         rank2["late_ns"].get<double>() / rank2["arrived_last"].get<double>() / 1e6;
     CHECK(late_ms > 3.0);
+
+    // The ranks' wait is a COLLECTIVE-WAIT chain for rank 2, whose lateness was its own work on
+    // its CPU; their devices' waits for it are not GPU-BOUND's.
+    const nlohmann::json* wait = nullptr;
+    for (const auto& chain : diagnosis["chains"]) {
+        CHECK(chain["root_cause_class"] != "GPU-BOUND");
+        if (chain["root_cause_class"] == "COLLECTIVE-WAIT") {
+            wait = &chain;
+        }
+    }
+    REQUIRE(wait != nullptr);
+    CHECK((*wait)["actor"]["kind"] == "late_rank");
+    CHECK((*wait)["actor"]["name"] == "rank 2");
+    CHECK((*wait)["actor"]["pid"] == rank2["pid"]);
+    bool own_compute = false;
+    for (const auto& item : (*wait)["evidence"]) {
+        own_compute = own_compute || item["key"] == "late_rank_cause_share:own_compute";
+    }
+    CHECK(own_compute);
+    CHECK((*wait)["critical_path"]["predicted_speedup"].get<double>() > 1.2);
 }
 
 // A hang: rank 1 stops after 20 steps, asleep in a read, while ranks 0 and 2 issue their 21st

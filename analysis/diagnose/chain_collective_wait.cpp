@@ -1,0 +1,183 @@
+// COLLECTIVE-WAIT: the ranks of an NCCL job wait in their collectives for the one that arrives
+// last (rank_alignment.hpp). Its cost is what the job gains when that rank arrives as the next one
+// did: the time between the two, cut out of its timeline, replayed with the ranks meeting in each
+// collective (collective_meetings.hpp). Why it was late is what its GPU-driving thread did in
+// that time, by the causes of cause_time.hpp.
+#include <algorithm>
+#include <limits>
+#include <map>
+
+#include "analysis/diagnose/chain_builders.hpp"
+
+namespace causeway::analysis {
+namespace {
+
+// The queue of the primary thread `thread_index`, or -1.
+int queue_of(const ChainInputs& in, int thread_index) {
+    for (std::size_t q = 0; q < in.queues.size(); ++q) {
+        if (in.queues[q].thread_index == thread_index) {
+            return static_cast<int>(q);
+        }
+    }
+    return -1;
+}
+
+// What the late rank's lateness was: per queue, from the next-to-last rank's arrival to its own,
+// at the collectives it arrived last at; and what the others waited for it there.
+struct Lateness {
+    HostTimeRemoval removal;
+    std::int64_t collectives = 0;
+    std::int64_t late_ns = 0;
+    std::int64_t others_waited_ns = 0;
+};
+
+Lateness lateness_of(const ChainInputs& in, const CommunicatorRanks& communicator,
+                     const RankTiming& late) {
+    Lateness out;
+    out.removal.per_queue.resize(in.queues.size());
+    for (std::size_t k = 0; k < static_cast<std::size_t>(communicator.aligned); ++k) {
+        const std::int64_t arrival = collective_arrival(in.model, late, k);
+        std::int64_t next_latest = std::numeric_limits<std::int64_t>::min();
+        std::int64_t waited = 0;
+        for (const RankTiming& rank : communicator.ranks) {
+            if (&rank != &late) {
+                const std::int64_t other = collective_arrival(in.model, rank, k);
+                next_latest = std::max(next_latest, other);
+                add_to(waited, arrival - other);
+            }
+        }
+        if (next_latest >= arrival) {
+            continue;  // another rank was as late
+        }
+        ++out.collectives;
+        add_to(out.late_ns, arrival - next_latest);
+        add_to(out.others_waited_ns, waited);
+        const NcclCall& call = in.model.nccl_calls[static_cast<std::size_t>(late.calls[k])];
+        if (int q = queue_of(in, call.thread_index); q >= 0) {
+            out.removal.per_queue[static_cast<std::size_t>(q)].push_back(
+                {.start_ns = next_latest, .end_ns = arrival, .weight = 1.0});
+        }
+    }
+    for (auto& list : out.removal.per_queue) {
+        normalise_intervals(list);
+    }
+    return out;
+}
+
+// Time of `intervals` inside `window` (both sorted and disjoint), weighted.
+double overlap_ns(const std::vector<WeightedInterval>& intervals,
+                  const std::vector<WeightedInterval>& window) {
+    double total = 0;
+    std::size_t w = 0;
+    for (const WeightedInterval& i : intervals) {
+        while (w < window.size() && window[w].end_ns <= i.start_ns) {
+            ++w;
+        }
+        for (std::size_t v = w; v < window.size() && window[v].start_ns < i.end_ns; ++v) {
+            const std::int64_t from = std::max(i.start_ns, window[v].start_ns);
+            const std::int64_t to = std::min(i.end_ns, window[v].end_ns);
+            total += i.weight * static_cast<double>(std::max<std::int64_t>(0, to - from));
+        }
+    }
+    return total;
+}
+
+// What the late rank's GPU-driving thread did while it was late: the cause (a cause kind's name,
+// or 'cuda_calls' for the calls' own time) that took most of it, and its share.
+void add_why_late(const ChainInputs& in, const RankTiming& late, const Lateness& lateness,
+                  CausalChain& chain) {
+    std::string most = "unattributed";
+    double most_ns = 0;
+    double late_total = 0;
+    for (std::size_t q = 0; q < lateness.removal.per_queue.size(); ++q) {
+        const auto& window = lateness.removal.per_queue[q];
+        for (const WeightedInterval& i : window) {
+            late_total += static_cast<double>(i.end_ns - i.start_ns);
+        }
+        std::map<std::string, double> by_cause;
+        for (const auto& [key, per_thread] : in.timeline.by_cause) {
+            by_cause[cause_kind_name(key.kind)] += overlap_ns(per_thread[q], window);
+        }
+        for (const PerThreadTime& category : in.timeline.in_calls) {
+            by_cause["cuda_calls"] += overlap_ns(category[q], window);
+        }
+        for (const auto& [cause, ns] : by_cause) {
+            if (ns > most_ns) {
+                most = cause;
+                most_ns = ns;
+            }
+        }
+    }
+    const double share = late_total > 0 ? most_ns / late_total : 0.0;
+    chain.facts.push_back({"late_cause", most});
+    chain.facts.push_back({"late_cause_share", share});
+    chain.evidence.push_back(make_evidence(EvidenceKind::kLateRankCauseShare, share,
+                                           {{"rank", late.rank}, {"cause", most}}));
+}
+
+std::optional<CausalChain> collective_wait_chain(const ChainInputs& in,
+                                                 const CommunicatorRanks& communicator) {
+    const RankTiming* late = communicator.latest();
+    if (late == nullptr) {
+        return std::nullopt;
+    }
+    const Lateness lateness = lateness_of(in, communicator, *late);
+    const double share = in.share_of_span(lateness.others_waited_ns);
+    if (lateness.collectives == 0 || share < kChainMinShare) {
+        return std::nullopt;
+    }
+    auto cost = critical_path_cost(in, lateness.removal);
+    CausalChain chain;
+    chain.root_cause_class = VerdictClass::kCollectiveWait;
+    const ProcessInfo& process = in.model.processes[static_cast<std::size_t>(late->process_index)];
+    chain.actor = {.kind = CauseKind::kLateRank,
+                   .name = "rank " + std::to_string(late->rank),
+                   .pid = process.pid,
+                   .tid = 0,
+                   .pids = {process.pid},
+                   .in_tree = true,
+                   .container = process.container};
+    chain.time_lost_ns = lateness.others_waited_ns;
+    chain.time_lost_share = share;
+    chain.critical_path = cost;
+    chain.effects.push_back({.kind = EffectKind::kPeerWait,
+                             .ns = lateness.others_waited_ns,
+                             .share = share,
+                             .count = lateness.collectives});
+    chain.op = in.model
+                   .ops[static_cast<std::size_t>(
+                       in.model.nccl_calls[static_cast<std::size_t>(late->calls.front())].op_index)]
+                   .name;
+    const std::int64_t late_avg_ns = lateness.late_ns / lateness.collectives;
+    chain.facts = {{"rank", late->rank},
+                   {"nranks", communicator.nranks},
+                   {"arrived_last", lateness.collectives},
+                   {"collectives", communicator.aligned},
+                   {"late_avg_ns", late_avg_ns}};
+    const double last_share =
+        static_cast<double>(lateness.collectives) / static_cast<double>(communicator.aligned);
+    chain.evidence.push_back(make_evidence(EvidenceKind::kRankArrivedLastShare, last_share,
+                                           {{"rank", late->rank},
+                                            {"collectives", communicator.aligned},
+                                            {"late_avg_ns", late_avg_ns}}));
+    add_why_late(in, *late, lateness, chain);
+    chain.recommendations = {{RecommendationKind::kLateRankFirst, {{"rank", late->rank}}},
+                             {RecommendationKind::kBalanceRanks, {{"rank", late->rank}}}};
+    chain.confidence = last_share >= 0.8 ? confidence_from(cost ? cost->share : share, 0.2, 0.05)
+                                         : Confidence::kMedium;
+    return chain;
+}
+
+}  // namespace
+
+std::vector<CausalChain> collective_wait_chains(const ChainInputs& in) {
+    std::vector<CausalChain> chains;
+    for (const CommunicatorRanks& communicator : in.ranks) {
+        if (auto chain = collective_wait_chain(in, communicator)) {
+            chains.push_back(std::move(*chain));
+        }
+    }
+    return chains;
+}
+
+}  // namespace causeway::analysis
