@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <map>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -543,6 +544,22 @@ TEST_CASE("torch-slow-worker: one slow worker with CPUs to spare gets more worke
 // median depends on the phase of host and device and moved 2x between two such recordings (a
 // real difference between the runs, not noise in one); a recording compared with itself covers
 // the ops (check_self_comparison, in every scenario), hand-built traces the statistics.
+TEST_CASE("nccl-late-rank: COLLECTIVE-WAIT for rank 2 which sleeps, faster when it does not") {
+    const ScenarioRun run = check_scenario("nccl-late-rank");
+    INFO(run.diagnosis.dump(2));
+    const nlohmann::json& top = run.diagnosis["chains"][0];
+    CHECK(top["actor"]["name"] == "rank 2");
+    // Rank 2 arrived last at nearly every all-reduce, and while late it slept (its timer ended
+    // the sleeps).
+    std::map<std::string, double> evidence;
+    for (const auto& item : top["evidence"]) {
+        evidence[item["key"].get<std::string>()] = item["value"].get<double>();
+    }
+    CHECK(evidence["rank_arrived_last_share"] >= 0.9);
+    CHECK(evidence["late_rank_cause_share:timer"] >= 0.8);
+    CHECK(recommends(run.diagnosis, {"late_rank_first"}));
+}
+
 TEST_CASE("compare: two recordings of the same workload keep their throughput and causes") {
     causeway::testing::require_runtime_or_skip();
     causeway::testing::run_in_own_session();

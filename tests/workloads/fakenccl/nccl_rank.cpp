@@ -2,7 +2,8 @@
 // started by cw_nccl_launch. Each step: the rank's host work, its kernels (--compute-us of device
 // time), an ncclAllReduce of the gradients (--count floats) on the same stream, then
 // cudaStreamSynchronize, where a rank waits for the slowest. --late-rank R --late-us U gives rank
-// R U microseconds more host work a step (on its own CPU time), so every other rank waits for it.
+// R U microseconds more host work a step (on its own CPU time), so every other rank waits for it;
+// --late-sleep-us U instead has it sleep U microseconds a step (as a rank waiting for its input).
 // --hang-rank R --hang-after N: rank R stops after N steps and sleeps in a read that never
 // returns, so the others wait in their next collective until the recording stops them.
 // Prints "rank=R steps=N elapsed_s=S steps_per_s=X".
@@ -28,6 +29,7 @@ struct Options {
     std::size_t count = 1 << 20;
     int late_rank = -1;
     long late_us = 0;
+    long late_sleep_us = 0;
     int hang_rank = -1;
     int hang_after = 0;
 };
@@ -75,6 +77,8 @@ bool parse(int argc, char** argv, Options& o) {
             o.late_rank = static_cast<int>(value);
         } else if (name == "--late-us") {
             o.late_us = value;
+        } else if (name == "--late-sleep-us") {
+            o.late_sleep_us = value;
         } else if (name == "--hang-rank") {
             o.hang_rank = static_cast<int>(value);
         } else if (name == "--hang-after") {
@@ -83,7 +87,8 @@ bool parse(int argc, char** argv, Options& o) {
             return false;
         }
     }
-    return argc % 2 == 1 && o.steps > 0 && o.compute_us >= 0 && o.host_us >= 0 && o.late_us >= 0;
+    return argc % 2 == 1 && o.steps > 0 && o.compute_us >= 0 && o.host_us >= 0 && o.late_us >= 0 &&
+           o.late_sleep_us >= 0;
 }
 
 int fail(const char* what, int code) {
@@ -96,9 +101,10 @@ int fail(const char* what, int code) {
 int main(int argc, char** argv) {
     Options o;
     if (!parse(argc, argv, o)) {
-        std::fprintf(stderr,
-                     "usage: cw_nccl_rank [--steps N] [--compute-us U] [--host-us U] [--count N] "
-                     "[--late-rank R --late-us U] [--hang-rank R --hang-after N]\n");
+        std::fprintf(
+            stderr,
+            "usage: cw_nccl_rank [--steps N] [--compute-us U] [--host-us U] [--count N] "
+            "[--late-rank R --late-us U --late-sleep-us U] [--hang-rank R --hang-after N]\n");
         return 2;
     }
     std::string error;
@@ -122,13 +128,19 @@ int main(int argc, char** argv) {
     if (int rc = ncclCommInitRank(&comm, env->world_size, env->id, env->rank); rc != ncclSuccess) {
         return fail("ncclCommInitRank", rc);
     }
-    const long host_us = o.host_us + (env->rank == o.late_rank ? o.late_us : 0);
+    const bool late = env->rank == o.late_rank;
+    const long host_us = o.host_us + (late ? o.late_us : 0);
+    const timespec late_sleep{.tv_sec = late ? o.late_sleep_us / 1'000'000 : 0,
+                              .tv_nsec = late ? o.late_sleep_us % 1'000'000 * 1000 : 0};
     const double start = seconds(CLOCK_MONOTONIC);
     for (int step = 0; step < o.steps; ++step) {
         if (env->rank == o.hang_rank && step == o.hang_after) {
             hang();
         }
         host_work(host_us);
+        if (late_sleep.tv_sec != 0 || late_sleep.tv_nsec != 0) {
+            nanosleep(&late_sleep, nullptr);
+        }
         void* no_arguments[] = {nullptr};
         cudaLaunchKernel(reinterpret_cast<const void*>(&model_kernel), dim3(1), dim3(1),
                          no_arguments, 0, stream);
