@@ -37,6 +37,7 @@ struct open_call {
     __s32 stack_id;
     __u32 python_stack; /* CW_PY_NO_STACK when not walked */
     __u32 pad;
+    __u64 sp; /* the stack pointer at its entry */
     /* NCCL ops only (struct cw_nccl_call): set by save_nccl_arguments. */
     __u64 comm;
     __u64 count;
@@ -275,6 +276,16 @@ int cw_cuda_entry(struct pt_regs *ctx)
             return 0;
         }
     }
+    /* A call open here encloses this one only if its frame is above this one's on the stack
+     * (which grows down); one that is not lost its return (a longjmp out of it) and is dropped, so
+     * that it is not taken for the caller of every later call. */
+    const __u64 sp = PT_REGS_SP(ctx);
+    for (int i = 0; i < CW_MAX_NESTING && open->depth > 0; i++) {
+        if (open->calls[(open->depth - 1) & (CW_MAX_NESTING - 1)].sp > sp)
+            break;
+        open->depth--;
+        __sync_fetch_and_add(&counters.entries_lost, 1);
+    }
     __u32 depth = open->depth;
     if (depth >= CW_MAX_NESTING) {
         __sync_fetch_and_add(&counters.entries_lost, 1);
@@ -282,6 +293,7 @@ int cw_cuda_entry(struct pt_regs *ctx)
     }
     struct open_call *call = &open->calls[depth & (CW_MAX_NESTING - 1)];
     call->op = bpf_get_attach_cookie(ctx);
+    call->sp = sp;
     call->copy_kind = CW_COPY_NONE;
     call->flags = 0;
     call->bytes = call->stream = call->host_addr = call->out_ptr = 0;

@@ -302,6 +302,9 @@ void BpfPrograms::detach_loader() {
     loader_link_ = nullptr;
 }
 
+// A function's return probe is attached before its entry probe: a call that
+// enters between the two in a running process (--pid) would otherwise be seen entering and never
+// returning, and stay open in the kernel's per-thread nesting as the caller of every later call.
 std::vector<tracedb::ProbeRecord> BpfPrograms::attach_cuda_library(const CudaLibrary& library) {
     return uprobe_multi_ ? attach_cuda_multi(library) : attach_cuda_one_by_one(library);
 }
@@ -312,15 +315,22 @@ std::vector<tracedb::ProbeRecord> BpfPrograms::attach_cuda_one_by_one(const Cuda
         if (symbol.library != library.kind) {
             continue;
         }
+        // The return probe first (attach_cuda_library says why).
+        auto exit = attach_uprobe(cuda_->progs.cw_cuda_return, library.path, symbol.name, true,
+                                  symbol.op, symbol.required);
         auto entry = attach_uprobe(cuda_->progs.cw_cuda_entry, library.path, symbol.name, false,
                                    symbol.op, symbol.required);
-        bool entry_attached = entry.attached;
+        const bool entry_attached = entry.attached;
         records.push_back(std::move(entry));
         if (!entry_attached) {
-            continue;  // a return probe without its entry would only count unmatched returns
+            // A return probe without its entry would only count unmatched returns.
+            if (exit.attached) {
+                links_.pop_back();
+                --attached_;
+            }
+            continue;
         }
-        records.push_back(attach_uprobe(cuda_->progs.cw_cuda_return, library.path, symbol.name,
-                                        true, symbol.op, symbol.required));
+        records.push_back(std::move(exit));
     }
     return records;
 }
@@ -346,7 +356,7 @@ std::vector<tracedb::ProbeRecord> BpfPrograms::attach_cuda_multi(const CudaLibra
     if (!offsets) {
         link_error = offsets.error().message;
     } else if (!found_offsets.empty()) {
-        for (bool retprobe : {false, true}) {
+        for (bool retprobe : {true, false}) {  // return probes first (attach_cuda_library)
             bpf_program* program =
                 retprobe ? cuda_->progs.cw_cuda_return : cuda_->progs.cw_cuda_entry;
             UniqueFd link(create_uprobe_multi_link(bpf_program__fd(program), library.path,
