@@ -31,7 +31,8 @@ const volatile bool walk_python = false;
 struct cw_python_thread {
     __u64 tstate;             /* its PyThreadState, 0 when not known */
     __u64 tstate_retry_ns;    /* no thread state found: do not search before this time */
-    __u64 last_walk_ns;       /* last switch-out walk (sampling gap) */
+    __u64 last_walk_ns;       /* last walk at a switch-out that left it runnable (sampling gap) */
+    __u64 last_sleep_walk_ns; /* last walk at a switch-out into a sleep (its own sampling gap) */
     __u64 took_cpu_at_ns;     /* the switch-out at which it took a GPU thread's CPU; 0: none */
     __u32 took_cpu_from_tid;  /* that GPU thread */
     __u32 took_cpu_from_tgid;

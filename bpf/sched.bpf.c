@@ -161,15 +161,18 @@ struct python_sample_about {
 };
 
 /* Walks the Python frames of `task`, the running thread, and sends them as a sample: at most once
- * per python_sample_gap_ns per thread. */
+ * per python_sample_gap_ns per thread for the switch-outs that leave it runnable, and as often
+ * for those into a sleep, apart: a thread that yields in a spinning synchronisation would
+ * otherwise hide the sleep right after it (where a rank waits for its input, or hangs). */
 static void sample_python_stack(const struct cw_python_process* proc, struct cw_python_thread* pt,
                                 struct task_struct* task, __u64 now,
                                 const struct python_sample_about* about) {
-    if (now - pt->last_walk_ns < python_sample_gap_ns) {
+    __u64* last = about->reason == CW_OFFCPU_BLOCKED ? &pt->last_sleep_walk_ns : &pt->last_walk_ns;
+    if (now - *last < python_sample_gap_ns) {
         __sync_fetch_and_add(&python_counters.rate_limited, 1);
         return;
     }
-    pt->last_walk_ns = now;
+    *last = now;
     __u32 key = cw_py_walk(proc, pt, task->pid);
     if (!key)
         return;

@@ -90,7 +90,8 @@ int main(int argc, char** argv) {
     std::string python_sample_gap = "1ms";
     record_cmd->add_option("--python-sample-gap", python_sample_gap,
                            "With --stacks, walk a thread's Python frames at most once per this "
-                           "time when it leaves its CPU, e.g. 1ms (CUDA calls are always walked)");
+                           "time when it leaves its CPU runnable, and as often when it goes to "
+                           "sleep, e.g. 1ms (CUDA calls are always walked)");
     std::string gpu_link;
     record_cmd->add_option("--gpu-link", gpu_link,
                            "The GPU's PCIe link, as gen4x16, where sysfs does not show it (a "

@@ -70,7 +70,8 @@ CREATE TABLE session (
                                             -- counted in thread_sched_total, not stored one by one
     page_bucket_ns    INTEGER NOT NULL,     -- width of a page_alloc bucket (ns)
     python_sample_gap_ns INTEGER,           -- least time between two switch_out_stack rows of
-                                            -- one thread (ns); NULL when Python frames were not
+                                            -- one thread of one kind (left runnable, or into a
+                                            -- sleep) (ns); NULL when Python frames were not
                                             -- walked (no --stacks, --no-python-frames, schema 2)
     start_mono_ns     INTEGER NOT NULL,     -- CLOCK_MONOTONIC at start (ns): the zero of every _ns
     start_wall_ns     INTEGER NOT NULL,     -- CLOCK_REALTIME at start (ns since the Unix epoch)
@@ -360,8 +361,9 @@ CREATE TABLE stack_python_frame (
 -- GPU-driving thread (one that has made CUDA calls), and a thread leaving a CPU that it had taken
 -- from a GPU-driving thread by preempting it. At sched_switch only the thread leaving can be read,
 -- so a competitor's stack is where it was when it gave that CPU up, not when it took it. Sampled:
--- each thread at most once per session.python_sample_gap_ns (data_quality python/rate_limited
--- counts the switch-outs skipped).
+-- each thread at most once per session.python_sample_gap_ns among the switch-outs that leave it
+-- runnable, and as often among those into a sleep (data_quality python/rate_limited counts the
+-- switch-outs skipped).
 CREATE TABLE switch_out_stack (
     thread_id         INTEGER NOT NULL, -- thread.id of the thread leaving its CPU
     ts_ns             INTEGER NOT NULL, -- switch-out (ns since start); equals offcpu.ts_ns of the
