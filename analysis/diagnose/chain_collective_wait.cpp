@@ -1,13 +1,14 @@
 // COLLECTIVE-WAIT: the ranks of an NCCL job wait in their collectives for the one that arrives
 // last (rank_alignment.hpp). Its cost is what the job gains when that rank arrives as the next one
-// did: the time between the two, cut out of its timeline, replayed with the ranks meeting in each
-// collective (collective_meetings.hpp). Why it was late is what its GPU-driving thread did in
-// that time, by the causes of cause_time.hpp.
+// did: at each collective where the ranks meet (collective_meetings.hpp), the time between the
+// two, on every rank. No removal of one of its own causes gains the job more. Why it was late is
+// what its GPU-driving thread did in that time, by the causes of cause_time.hpp.
 #include <algorithm>
 #include <limits>
 #include <map>
 
 #include "analysis/diagnose/chain_builders.hpp"
+#include "analysis/measure/collective_meetings.hpp"
 
 namespace causeway::analysis {
 namespace {
@@ -25,7 +26,7 @@ int queue_of(const ChainInputs& in, int thread_index) {
 // What the late rank's lateness was: per queue, from the next-to-last rank's arrival to its own,
 // at the collectives it arrived last at; and what the others waited for it there.
 struct Lateness {
-    HostTimeRemoval removal;
+    PerThreadTime windows;  // per primary thread: next-to-last arrival to its own, where last
     std::int64_t collectives = 0;
     std::int64_t late_ns = 0;
     std::int64_t others_waited_ns = 0;
@@ -34,7 +35,7 @@ struct Lateness {
 Lateness lateness_of(const ChainInputs& in, const CommunicatorRanks& communicator,
                      const RankTiming& late) {
     Lateness out;
-    out.removal.per_queue.resize(in.queues.size());
+    out.windows.resize(in.queues.size());
     for (std::size_t k = 0; k < static_cast<std::size_t>(communicator.aligned); ++k) {
         const std::int64_t arrival = collective_arrival(in.model, late, k);
         std::int64_t next_latest = std::numeric_limits<std::int64_t>::min();
@@ -54,11 +55,11 @@ Lateness lateness_of(const ChainInputs& in, const CommunicatorRanks& communicato
         add_to(out.others_waited_ns, waited);
         const NcclCall& call = in.model.nccl_calls[static_cast<std::size_t>(late.calls[k])];
         if (int q = queue_of(in, call.thread_index); q >= 0) {
-            out.removal.per_queue[static_cast<std::size_t>(q)].push_back(
+            out.windows[static_cast<std::size_t>(q)].push_back(
                 {.start_ns = next_latest, .end_ns = arrival, .weight = 1.0});
         }
     }
-    for (auto& list : out.removal.per_queue) {
+    for (auto& list : out.windows) {
         normalise_intervals(list);
     }
     return out;
@@ -82,6 +83,32 @@ double overlap_ns(const std::vector<WeightedInterval>& intervals,
     return total;
 }
 
+// What the job gains when `late` arrives at each collective it was last at as the next-to-last rank
+// did (collective_meetings.hpp); absent without its queue or the device's.
+std::optional<CriticalPathCost> on_time_cost(const ChainInputs& in, const RankTiming& late) {
+    const NcclCall& first = in.model.nccl_calls[static_cast<std::size_t>(late.calls.front())];
+    const int q = queue_of(in, first.thread_index);
+    std::int64_t loop_ns = 0;
+    for (const DeviceQueue& queue : in.queues) {
+        add_to(loop_ns, queue.loop_ns());
+    }
+    if (q < 0 || loop_ns <= 0) {
+        return std::nullopt;
+    }
+    const std::int64_t saved =
+        std::min(on_time_saving(in.queues, static_cast<std::size_t>(q)), loop_ns - 1);
+    const double speedup = static_cast<double>(loop_ns) / static_cast<double>(loop_ns - saved);
+    return CriticalPathCost{.cost_ns = saved,
+                            .share = static_cast<double>(saved) / static_cast<double>(loop_ns),
+                            .loop_ns = loop_ns,
+                            .speedup = speedup,
+                            .speedup_low = speedup,
+                            .speedup_high = speedup,
+                            .device_twice_as_fast = false,
+                            .advised_fix = std::nullopt,
+                            .upper_bound = false};
+}
+
 // What the late rank's GPU-driving thread did while it was late: the cause (a cause kind's name,
 // or 'cuda_calls' for the calls' own time) that took most of it, and its share.
 void add_why_late(const ChainInputs& in, const RankTiming& late, const Lateness& lateness,
@@ -89,8 +116,8 @@ void add_why_late(const ChainInputs& in, const RankTiming& late, const Lateness&
     std::string most = "unattributed";
     double most_ns = 0;
     double late_total = 0;
-    for (std::size_t q = 0; q < lateness.removal.per_queue.size(); ++q) {
-        const auto& window = lateness.removal.per_queue[q];
+    for (std::size_t q = 0; q < lateness.windows.size(); ++q) {
+        const auto& window = lateness.windows[q];
         for (const WeightedInterval& i : window) {
             late_total += static_cast<double>(i.end_ns - i.start_ns);
         }
@@ -126,7 +153,7 @@ std::optional<CausalChain> collective_wait_chain(const ChainInputs& in,
     if (lateness.collectives == 0 || share < kChainMinShare) {
         return std::nullopt;
     }
-    auto cost = critical_path_cost(in, lateness.removal);
+    auto cost = on_time_cost(in, *late);
     CausalChain chain;
     chain.root_cause_class = VerdictClass::kCollectiveWait;
     const ProcessInfo& process = in.model.processes[static_cast<std::size_t>(late->process_index)];
@@ -161,6 +188,7 @@ std::optional<CausalChain> collective_wait_chain(const ChainInputs& in,
                                             {"collectives", communicator.aligned},
                                             {"late_avg_ns", late_avg_ns}}));
     add_why_late(in, *late, lateness, chain);
+    add_late_rank_line(in, lateness.windows, chain);
     chain.recommendations = {{RecommendationKind::kLateRankFirst, {{"rank", late->rank}}},
                              {RecommendationKind::kBalanceRanks, {{"rank", late->rank}}}};
     chain.confidence = last_share >= 0.8 ? confidence_from(cost ? cost->share : share, 0.2, 0.05)

@@ -90,4 +90,35 @@ void mark_collectives(const TraceModel& model, const std::vector<CommunicatorRan
     }
 }
 
+std::int64_t on_time_saving(const std::vector<DeviceQueue>& queues, std::size_t late) {
+    struct Arrivals {
+        std::int64_t late_ns = -1;  // the late rank's
+        std::int64_t others_latest_ns = -1;
+        std::int64_t ranks = 0;
+    };
+    std::map<std::int32_t, Arrivals> meetings;
+    for (std::size_t q = 0; q < queues.size(); ++q) {
+        for (const DrainPeriod& p : queues[q].periods) {
+            if (p.meeting < 0) {
+                continue;
+            }
+            Arrivals& m = meetings[p.meeting];
+            ++m.ranks;
+            if (q == late) {
+                m.late_ns = p.meeting_arrival_ns;
+            } else {
+                m.others_latest_ns = std::max(m.others_latest_ns, p.meeting_arrival_ns);
+            }
+        }
+    }
+    std::int64_t saved = 0;
+    for (const auto& [id, m] : meetings) {
+        for (std::int64_t rank = 0;
+             m.late_ns > m.others_latest_ns && m.others_latest_ns >= 0 && rank < m.ranks; ++rank) {
+            add_to(saved, m.late_ns - m.others_latest_ns);
+        }
+    }
+    return saved;
+}
+
 }  // namespace causeway::analysis

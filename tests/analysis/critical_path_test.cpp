@@ -4,10 +4,13 @@
 
 #include <catch2/catch.hpp>
 
+#include "analysis/measure/collective_meetings.hpp"
+
 using causeway::analysis::DeviceQueue;
 using causeway::analysis::DrainPeriod;
 using causeway::analysis::HostTimeRemoval;
 using causeway::analysis::normalise_intervals;
+using causeway::analysis::on_time_saving;
 using causeway::analysis::predict_speedup;
 using causeway::analysis::WeightedInterval;
 
@@ -126,6 +129,11 @@ TEST_CASE("ranks that meet in a collective gain what the last one's readiness mo
     HostTimeRemoval both{.per_queue = {{{0, 1 * kMs, 1.0}}, {{0, 4 * kMs, 1.0}}},
                          .device_scale = 1.0};
     CHECK(predict_speedup(queues, both).saved_ns == 8 * kMs);
+
+    // The late rank arriving on time gains each rank's step its 3 ms of lateness, which no
+    // removal on the late rank alone exceeds; the rank that waited was never late.
+    CHECK(on_time_saving(queues, 1) == 6 * kMs);
+    CHECK(on_time_saving(queues, 0) == 0);
 }
 
 TEST_CASE("a faster device does not shorten the time it waited for other ranks") {
