@@ -375,10 +375,11 @@ std::string code_summary(const analysis::CausalChain& chain) {
         text = "waits at " + analysis::describe_line(*chain.gpu_thread_line);
     }
     if (chain.actor_line) {
-        std::string who = chain.actor.kind == CauseKind::kDataLoaderWorkers ? "workers spend CPU"
-                          : chain.actor.kind == CauseKind::kGilHolder
-                              ? chain.actor.name + " holds the GIL"
-                              : chain.actor.name + " spends CPU";
+        std::string who =
+            chain.actor.kind == CauseKind::kDataLoaderWorkers ? "workers spend CPU"
+            : chain.actor.kind == CauseKind::kGilHolder       ? chain.actor.name + " holds the GIL"
+            : chain.actor.kind == CauseKind::kLateRank        ? chain.actor.name + " is late"
+                                                              : chain.actor.name + " spends CPU";
         text +=
             (text.empty() ? "" : "; ") + who + " at " + analysis::describe_line(*chain.actor_line);
     }

@@ -180,6 +180,7 @@ std::string evidence_text(const analysis::Evidence& e) {
         case EvidenceKind::kGpuThreadSlowCallsAt:
         case EvidenceKind::kActorSpentCpuAt:
         case EvidenceKind::kActorHeldGilAt:
+        case EvidenceKind::kLateRankWasAt:
             break;  // they quote the chain's lines
     }
     return "";
@@ -198,6 +199,8 @@ std::string evidence_text(const analysis::CausalChain& chain, const analysis::Ev
         case EvidenceKind::kActorSpentCpuAt:
             return actor_line_text(chain, "spent the CPU it took",
                                    "sampled when it gave that CPU up");
+        case EvidenceKind::kLateRankWasAt:
+            return actor_line_text(chain, "was late at", "sampled when it left its CPU while late");
         default:
             return evidence_text(e);
     }

@@ -474,6 +474,11 @@ void describe(V& v, const AbsentRank& a) {
     v.field("last_call", a.last_call,
             {.description = "The last CUDA or NCCL call its process made; null without one."});
     v.field("last_call_ns", a.last_call_ns, {.description = "Its entry (ns since the start)."});
+    v.field("stuck_at", a.stuck_at,
+            {.description = "Present where Python frames were recorded: the Python line of that "
+                            "call's thread when last seen (its last switch-out after the call, "
+                            "else the call's own).",
+             .presence = report::Presence::kWhenPresent});
 }
 
 template <class V>

@@ -45,9 +45,10 @@ std::string missing_collective_text(const analysis::CommunicatorRanks& c) {
     for (const auto& rank : c.missing->absent) {
         absent.push_back(rank.rank);
         last_calls += fmt::format(
-            "; rank {} (pid {}) last called {}", rank.rank, rank.pid,
+            "; rank {} (pid {}) last called {}{}", rank.rank, rank.pid,
             rank.last_call ? *rank.last_call + " at " + analysis::format_duration(rank.last_call_ns)
-                           : std::string("nothing recorded"));
+                           : std::string("nothing recorded"),
+            rank.stuck_at ? ", last seen at " + analysis::describe_line(*rank.stuck_at) : "");
     }
     return fmt::format(
         "rank{} {} never issued collective #{}, which rank{} {} did: {} hung before it, or the "

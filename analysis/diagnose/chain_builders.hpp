@@ -77,6 +77,9 @@ void describe_cpu_quota(const ChainInputs& in, const Cause& cause, CausalChain& 
 // for this cause (else at its slow calls), and where the actor's threads were when they gave
 // up a CPU taken from them. Nothing when the trace holds no Python frames.
 void add_actor_code_lines(const ChainInputs& in, const Cause& cause, CausalChain& chain);
+// The Python line of a COLLECTIVE-WAIT's late rank (its actor_line): where its GPU-driving thread
+// was when it left its CPU while late (`late`: per primary thread, the windows it was late in).
+void add_late_rank_line(const ChainInputs& in, const PerThreadTime& late, CausalChain& chain);
 // The Python line of a chain of the device's own time: the GPU-driving threads' calls of its
 // class (sync calls for GPU-BOUND, copies, allocations, first calls), by their time.
 void add_device_code_line(const ChainInputs& in, CausalChain& chain);

@@ -165,6 +165,39 @@ void add_actor_code_lines(const ChainInputs& in, const Cause& cause, CausalChain
     }
 }
 
+void add_late_rank_line(const ChainInputs& in, const PerThreadTime& late, CausalChain& chain) {
+    if (in.model.python_frames.empty()) {
+        return;
+    }
+    LineTally tally;
+    for (const SwitchOutSample& sample : in.model.switch_outs) {
+        const auto* frames = python_frames_of(in.model, sample.stack_id);
+        // Its own switch-outs, also those where it left a CPU taken from another rank.
+        if (frames == nullptr || sample.role == tracedb::SwitchRole::kGilHolder) {
+            continue;
+        }
+        for (std::size_t q = 0; q < in.queues.size() && q < late.size(); ++q) {
+            if (in.queues[q].thread_index != sample.thread_index) {
+                continue;
+            }
+            const auto& windows = late[q];
+            auto window = std::partition_point(
+                windows.begin(), windows.end(),
+                [&](const WeightedInterval& w) { return w.end_ns <= sample.ts_ns; });
+            const OffCpuInterval* off = interval_at(in.model, sample.thread_index, sample.ts_ns);
+            if (window == windows.end() || window->start_ns > sample.ts_ns || off == nullptr) {
+                continue;
+            }
+            // Weighed by how much of the lateness it spent off its CPU from there.
+            tally.add(*frames, std::min(off->end_ns(), window->end_ns) - sample.ts_ns);
+        }
+    }
+    if (auto line = tally.top()) {
+        chain.evidence.push_back(make_evidence(EvidenceKind::kLateRankWasAt, line->share));
+        chain.actor_line = line;
+    }
+}
+
 void add_device_code_line(const ChainInputs& in, CausalChain& chain) {
     if (in.model.python_frames.empty()) {
         return;

@@ -77,6 +77,7 @@ KeyUnit evidence_key_unit(EvidenceKind kind) {
             return {"gpu_thread_python_line", "ratio"};
         case EvidenceKind::kActorSpentCpuAt:
         case EvidenceKind::kActorHeldGilAt:
+        case EvidenceKind::kLateRankWasAt:
             break;
     }
     return {"actor_python_line", "ratio"};

@@ -66,6 +66,8 @@ enum class EvidenceKind {
     // thread {rank, cause: a cause kind's name, or 'cuda_calls'}
     kRankArrivedLastShare,
     kLateRankCauseShare,
+    // COLLECTIVE-WAIT: the late rank was at its actor_line when it left its CPU while late
+    kLateRankWasAt,
 };
 
 struct Evidence {

@@ -88,16 +88,51 @@ void time_collectives(const TraceModel& model, CommunicatorRanks& out) {
     }
 }
 
+// The Python line of a recorded stack, if it has Python frames.
+std::optional<CodeLine> line_of_stack(const TraceModel& model, std::int64_t stack_id) {
+    auto frames = model.python_frames.find(stack_id);
+    return frames != model.python_frames.end() ? stack_line(frames->second) : std::nullopt;
+}
+
+// Where `thread` was after `after_ns`: its last switch-out sampled since (as a GPU-driving thread,
+// or as one leaving a CPU it had taken from another), else `call_stack`.
+std::optional<CodeLine> stuck_line(const TraceModel& model, int thread, std::int64_t after_ns,
+                                   std::int64_t call_stack) {
+    const SwitchOutSample* last = nullptr;
+    for (const SwitchOutSample& sample : model.switch_outs) {
+        if (sample.thread_index == thread && sample.role != tracedb::SwitchRole::kGilHolder &&
+            sample.ts_ns >= after_ns && (last == nullptr || sample.ts_ns > last->ts_ns) &&
+            model.python_frames.count(sample.stack_id) != 0) {
+            last = &sample;
+        }
+    }
+    return last != nullptr ? line_of_stack(model, last->stack_id)
+                           : line_of_stack(model, call_stack);
+}
+
 AbsentRank absent_rank(const TraceModel& model, const RankTiming& rank) {
-    AbsentRank absent{
-        .rank = rank.rank, .pid = rank.pid, .last_call = std::nullopt, .last_call_ns = 0};
+    AbsentRank absent{.rank = rank.rank,
+                      .pid = rank.pid,
+                      .last_call = std::nullopt,
+                      .last_call_ns = 0,
+                      .stuck_at = std::nullopt};
     const CudaCalls& c = model.calls;
+    int last_thread = -1;
+    std::int64_t last_stack = -1;
     for (int t : model.processes[static_cast<std::size_t>(rank.process_index)].thread_indices) {
         const auto& calls = model.calls_by_thread[static_cast<std::size_t>(t)];
-        if (!calls.empty() && (!absent.last_call || c.ts_ns[calls.back()] > absent.last_call_ns)) {
-            absent.last_call = model.ops[static_cast<std::size_t>(c.op_index[calls.back()])].name;
-            absent.last_call_ns = c.ts_ns[calls.back()];
+        // The call the program made: a driver call inside a runtime call is the runtime's.
+        auto last = std::find_if(calls.rbegin(), calls.rend(),
+                                 [&](std::uint32_t i) { return !c.enclosed[i]; });
+        if (last != calls.rend() && (!absent.last_call || c.ts_ns[*last] > absent.last_call_ns)) {
+            absent.last_call = model.ops[static_cast<std::size_t>(c.op_index[*last])].name;
+            absent.last_call_ns = c.ts_ns[*last];
+            last_thread = t;
+            last_stack = c.stack_id[*last];
         }
+    }
+    if (last_thread >= 0) {
+        absent.stuck_at = stuck_line(model, last_thread, absent.last_call_ns, last_stack);
     }
     return absent;
 }

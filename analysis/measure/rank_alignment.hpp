@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/measure/python_lines.hpp"
 #include "analysis/model/trace_model.hpp"
 
 namespace causeway::analysis {
@@ -33,12 +34,16 @@ struct RankTiming {
 };
 
 // A rank that never issued a collective the others did, and the last CUDA or NCCL call its
-// process made (where it was when it stopped), if any.
+// process made (where it was when it stopped; not a driver call inside a runtime call), if any.
 struct AbsentRank {
     std::int64_t rank = 0;
     std::int64_t pid = 0;
     std::optional<std::string> last_call;
     std::int64_t last_call_ns = 0;  // its entry
+    // Where that call's thread was in its Python code when last seen: its last switch-out after
+    // that call (a thread blocked for good leaves its CPU there), else the call's own stack.
+    // Absent without Python frames, or with a stack whose frames were all library code.
+    std::optional<CodeLine> stuck_at;
 };
 
 // A collective that some ranks issued and others had not by the end of the recording.
