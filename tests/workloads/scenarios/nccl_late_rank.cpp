@@ -6,10 +6,13 @@
 //
 // Expected diagnosis: COLLECTIVE-WAIT, the late rank 2, its lateness spent asleep; its predicted
 // gain is what the job gains when rank 2 arrives on time.
+#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -33,23 +36,21 @@ std::string output_of(const std::vector<std::string>& argv) {
     if (pipe(out) != 0) {
         throw std::runtime_error("pipe failed");
     }
-    const pid_t pid = fork();
-    if (pid < 0) {
-        throw std::runtime_error("fork failed");
-    }
-    if (pid == 0) {
-        dup2(out[1], STDOUT_FILENO);
-        close(out[0]);
-        close(out[1]);
-        std::vector<char*> args;
-        for (const auto& arg : argv) {
-            args.push_back(const_cast<char*>(arg.c_str()));
-        }
-        args.push_back(nullptr);
-        execv(args[0], args.data());
-        _exit(127);
-    }
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
+    posix_spawn_file_actions_addclose(&actions, out[0]);
+    std::vector<char*> args(argv.size() + 1, nullptr);
+    std::transform(argv.begin(), argv.end(), args.begin(),
+                   [](const std::string& arg) { return const_cast<char*>(arg.c_str()); });
+    pid_t pid = 0;
+    const int spawned = posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
     close(out[1]);
+    if (spawned != 0) {
+        close(out[0]);
+        throw std::runtime_error(argv[0] + " cannot be run: " + std::strerror(spawned));
+    }
     std::string text;
     char buffer[4096];
     for (ssize_t n; (n = read(out[0], buffer, sizeof buffer)) > 0;) {
