@@ -1,12 +1,13 @@
 # shellcheck shell=bash
-# Section 5: verdict stability. The DataLoader scenarios (the C++ flagship and real PyTorch) are
-# recorded VERDICT_RUNS times each on the machine as it is, then VERDICT_RUNS times while a
+# Section 5: verdict stability. The DataLoader scenarios (the C++ flagship and real PyTorch) and the
+# late NCCL rank (three fake-NCCL ranks, one late: the late rank must be the actor) are recorded
+# VERDICT_RUNS times each on the machine as it is, then VERDICT_RUNS times while a
 # parallel build of this repository loads every CPU; every recording must give the verdict and
 # top-chain actor that tests/scenarios/scenarios.tsv expects. Recordings run the way the suite and
 # the demo run them: in a session of their own whose autogroup has nice -20, so the build shares
 # the machine as a background job would. Sourced by run.sh.
 
-VERDICT_SCENARIOS=(dataloader-oversubscribed torch-dataloader)
+VERDICT_SCENARIOS=(dataloader-oversubscribed torch-dataloader nccl-late-rank)
 VERDICT_DURATION_S=2.5 # training time of each recording (s)
 
 # scenario_field NAME COLUMN: one column (1-based) of the scenario's line in the table.
