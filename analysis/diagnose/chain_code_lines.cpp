@@ -176,21 +176,20 @@ void add_late_rank_line(const ChainInputs& in, const PerThreadTime& late, Causal
         if (frames == nullptr || sample.role == tracedb::SwitchRole::kGilHolder) {
             continue;
         }
-        for (std::size_t q = 0; q < in.queues.size() && q < late.size(); ++q) {
-            if (in.queues[q].thread_index != sample.thread_index) {
-                continue;
-            }
-            const auto& windows = late[q];
-            auto window = std::partition_point(
-                windows.begin(), windows.end(),
-                [&](const WeightedInterval& w) { return w.end_ns <= sample.ts_ns; });
-            const OffCpuInterval* off = interval_at(in.model, sample.thread_index, sample.ts_ns);
-            if (window == windows.end() || window->start_ns > sample.ts_ns || off == nullptr) {
-                continue;
-            }
-            // Weighed by how much of the lateness it spent off its CPU from there.
-            tally.add(*frames, std::min(off->end_ns(), window->end_ns) - sample.ts_ns);
+        const int q = queue_of_thread(in.queues, sample.thread_index);
+        if (q < 0 || static_cast<std::size_t>(q) >= late.size()) {
+            continue;
         }
+        const auto& windows = late[static_cast<std::size_t>(q)];
+        auto window = std::partition_point(
+            windows.begin(), windows.end(),
+            [&](const WeightedInterval& w) { return w.end_ns <= sample.ts_ns; });
+        const OffCpuInterval* off = interval_at(in.model, sample.thread_index, sample.ts_ns);
+        if (window == windows.end() || window->start_ns > sample.ts_ns || off == nullptr) {
+            continue;
+        }
+        // Weighed by how much of the lateness it spent off its CPU from there.
+        tally.add(*frames, std::min(off->end_ns(), window->end_ns) - sample.ts_ns);
     }
     if (auto line = tally.top()) {
         chain.evidence.push_back(make_evidence(EvidenceKind::kLateRankWasAt, line->share));

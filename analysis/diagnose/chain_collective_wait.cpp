@@ -9,26 +9,16 @@
 
 #include "analysis/diagnose/chain_builders.hpp"
 #include "analysis/measure/collective_meetings.hpp"
+#include "analysis/measure/system_context.hpp"
 
 namespace causeway::analysis {
 namespace {
 
-// The queue of the primary thread `thread_index`, or -1.
-int queue_of(const ChainInputs& in, int thread_index) {
-    for (std::size_t q = 0; q < in.queues.size(); ++q) {
-        if (in.queues[q].thread_index == thread_index) {
-            return static_cast<int>(q);
-        }
-    }
-    return -1;
-}
-
-// What the late rank's lateness was: per queue, from the next-to-last rank's arrival to its own,
-// at the collectives it arrived last at; and what the others waited for it there.
+// Where the late rank was late: per queue, from the next-to-last rank's arrival to its own, at
+// the collectives it arrived last at; and what the others waited for it there. (How often and by
+// how much it was last is its RankTiming's.)
 struct Lateness {
     PerThreadTime windows;  // per primary thread: next-to-last arrival to its own, where last
-    std::int64_t collectives = 0;
-    std::int64_t late_ns = 0;
     std::int64_t others_waited_ns = 0;
 };
 
@@ -50,11 +40,9 @@ Lateness lateness_of(const ChainInputs& in, const CommunicatorRanks& communicato
         if (next_latest >= arrival) {
             continue;  // another rank was as late
         }
-        ++out.collectives;
-        add_to(out.late_ns, arrival - next_latest);
         add_to(out.others_waited_ns, waited);
         const NcclCall& call = in.model.nccl_calls[static_cast<std::size_t>(late.calls[k])];
-        if (int q = queue_of(in, call.thread_index); q >= 0) {
+        if (int q = queue_of_thread(in.queues, call.thread_index); q >= 0) {
             out.windows[static_cast<std::size_t>(q)].push_back(
                 {.start_ns = next_latest, .end_ns = arrival, .weight = 1.0});
         }
@@ -65,20 +53,16 @@ Lateness lateness_of(const ChainInputs& in, const CommunicatorRanks& communicato
     return out;
 }
 
-// Time of `intervals` inside `window` (both sorted and disjoint), weighted.
+// Time of `intervals` inside `window` (sorted and disjoint), weighted.
 double overlap_ns(const std::vector<WeightedInterval>& intervals,
                   const std::vector<WeightedInterval>& window) {
+    Intervals merged;
+    for (const WeightedInterval& w : window) {
+        merged.emplace_back(w.start_ns, w.end_ns);
+    }
     double total = 0;
-    std::size_t w = 0;
     for (const WeightedInterval& i : intervals) {
-        while (w < window.size() && window[w].end_ns <= i.start_ns) {
-            ++w;
-        }
-        for (std::size_t v = w; v < window.size() && window[v].start_ns < i.end_ns; ++v) {
-            const std::int64_t from = std::max(i.start_ns, window[v].start_ns);
-            const std::int64_t to = std::min(i.end_ns, window[v].end_ns);
-            total += i.weight * static_cast<double>(std::max<std::int64_t>(0, to - from));
-        }
+        total += i.weight * static_cast<double>(overlap_with(merged, i.start_ns, i.end_ns));
     }
     return total;
 }
@@ -87,26 +71,12 @@ double overlap_ns(const std::vector<WeightedInterval>& intervals,
 // did (collective_meetings.hpp); absent without its queue or the device's.
 std::optional<CriticalPathCost> on_time_cost(const ChainInputs& in, const RankTiming& late) {
     const NcclCall& first = in.model.nccl_calls[static_cast<std::size_t>(late.calls.front())];
-    const int q = queue_of(in, first.thread_index);
-    std::int64_t loop_ns = 0;
-    for (const DeviceQueue& queue : in.queues) {
-        add_to(loop_ns, queue.loop_ns());
-    }
-    if (q < 0 || loop_ns <= 0) {
+    const int q = queue_of_thread(in.queues, first.thread_index);
+    if (q < 0) {
         return std::nullopt;
     }
-    const std::int64_t saved =
-        std::min(on_time_saving(in.queues, static_cast<std::size_t>(q)), loop_ns - 1);
-    const double speedup = static_cast<double>(loop_ns) / static_cast<double>(loop_ns - saved);
-    return CriticalPathCost{.cost_ns = saved,
-                            .share = static_cast<double>(saved) / static_cast<double>(loop_ns),
-                            .loop_ns = loop_ns,
-                            .speedup = speedup,
-                            .speedup_low = speedup,
-                            .speedup_high = speedup,
-                            .device_twice_as_fast = false,
-                            .advised_fix = std::nullopt,
-                            .upper_bound = false};
+    return cost_of(known_saving(in.queues, on_time_saving(in.queues, static_cast<std::size_t>(q))),
+                   false);
 }
 
 // What the late rank's GPU-driving thread did while it was late: the cause (a cause kind's name,
@@ -150,7 +120,7 @@ std::optional<CausalChain> collective_wait_chain(const ChainInputs& in,
     }
     const Lateness lateness = lateness_of(in, communicator, *late);
     const double share = in.share_of_span(lateness.others_waited_ns);
-    if (lateness.collectives == 0 || share < kChainMinShare) {
+    if (late->arrived_last == 0 || share < kChainMinShare) {
         return std::nullopt;
     }
     auto cost = on_time_cost(in, *late);
@@ -170,19 +140,19 @@ std::optional<CausalChain> collective_wait_chain(const ChainInputs& in,
     chain.effects.push_back({.kind = EffectKind::kPeerWait,
                              .ns = lateness.others_waited_ns,
                              .share = share,
-                             .count = lateness.collectives});
+                             .count = late->arrived_last});
     chain.op = in.model
                    .ops[static_cast<std::size_t>(
                        in.model.nccl_calls[static_cast<std::size_t>(late->calls.front())].op_index)]
                    .name;
-    const std::int64_t late_avg_ns = lateness.late_ns / lateness.collectives;
+    const std::int64_t late_avg_ns = late->late_ns / late->arrived_last;
     chain.facts = {{"rank", late->rank},
                    {"nranks", communicator.nranks},
-                   {"arrived_last", lateness.collectives},
+                   {"arrived_last", late->arrived_last},
                    {"collectives", communicator.aligned},
                    {"late_avg_ns", late_avg_ns}};
     const double last_share =
-        static_cast<double>(lateness.collectives) / static_cast<double>(communicator.aligned);
+        static_cast<double>(late->arrived_last) / static_cast<double>(communicator.aligned);
     chain.evidence.push_back(make_evidence(EvidenceKind::kRankArrivedLastShare, last_share,
                                            {{"rank", late->rank},
                                             {"collectives", communicator.aligned},

@@ -22,9 +22,7 @@ std::optional<CriticalPathCost> union_cost(const ChainInputs& in,
     return critical_path_cost(in, removal);
 }
 
-std::optional<CriticalPathCost> critical_path_cost(const ChainInputs& in,
-                                                   const HostTimeRemoval& removal) {
-    const SpeedupPrediction p = predict_speedup(in.queues, removal);
+std::optional<CriticalPathCost> cost_of(const SpeedupPrediction& p, bool device_twice_as_fast) {
     if (p.loop_ns <= 0) {
         return std::nullopt;
     }
@@ -34,9 +32,14 @@ std::optional<CriticalPathCost> critical_path_cost(const ChainInputs& in,
                             .speedup = p.speedup,
                             .speedup_low = p.speedup_low,
                             .speedup_high = p.speedup_high,
-                            .device_twice_as_fast = removal.device_scale < 1.0,
+                            .device_twice_as_fast = device_twice_as_fast,
                             .advised_fix = std::nullopt,
                             .upper_bound = false};
+}
+
+std::optional<CriticalPathCost> critical_path_cost(const ChainInputs& in,
+                                                   const HostTimeRemoval& removal) {
+    return cost_of(predict_speedup(in.queues, removal), removal.device_scale < 1.0);
 }
 
 AdvisedFixPrediction advised_fix(RecommendationKind fix, const CriticalPathCost& fix_cost,

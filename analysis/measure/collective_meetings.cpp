@@ -1,6 +1,7 @@
 #include "analysis/measure/collective_meetings.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <optional>
 #include <utility>
@@ -18,20 +19,19 @@ struct PeriodRef {
 
 // The period of `queues` that holds `call` (its thread's queue, the period its entry falls in).
 std::optional<PeriodRef> period_of(const std::vector<DeviceQueue>& queues, const NcclCall& call) {
-    for (std::size_t q = 0; q < queues.size(); ++q) {
-        if (queues[q].thread_index != call.thread_index) {
-            continue;
-        }
-        const auto& periods = queues[q].periods;
-        auto after =
-            std::partition_point(periods.begin(), periods.end(),
-                                 [&](const DrainPeriod& p) { return p.drain_ns <= call.ts_ns; });
-        if (after == periods.end() || after->start_ns > call.ts_ns) {
-            return std::nullopt;
-        }
-        return PeriodRef{q, static_cast<std::size_t>(after - periods.begin())};
+    const int q = queue_of_thread(queues, call.thread_index);
+    if (q < 0) {
+        return std::nullopt;
     }
-    return std::nullopt;
+    const auto& periods = queues[static_cast<std::size_t>(q)].periods;
+    auto after = std::partition_point(periods.begin(), periods.end(), [&](const DrainPeriod& p) {
+        return p.drain_ns <= call.ts_ns;
+    });
+    if (after == periods.end() || after->start_ns > call.ts_ns) {
+        return std::nullopt;
+    }
+    return PeriodRef{static_cast<std::size_t>(q),
+                     static_cast<std::size_t>(after - periods.begin())};
 }
 
 // One collective every rank reached: each rank's period and arrival.
@@ -113,9 +113,12 @@ std::int64_t on_time_saving(const std::vector<DeviceQueue>& queues, std::size_t 
     }
     std::int64_t saved = 0;
     for (const auto& [id, m] : meetings) {
-        for (std::int64_t rank = 0;
-             m.late_ns > m.others_latest_ns && m.others_latest_ns >= 0 && rank < m.ranks; ++rank) {
-            add_to(saved, m.late_ns - m.others_latest_ns);
+        if (m.late_ns > m.others_latest_ns && m.others_latest_ns >= 0) {
+            // Every rank's step ends that much sooner (saturating: a hostile trace's times).
+            const std::int64_t gap = m.late_ns - m.others_latest_ns;
+            add_to(saved, gap > std::numeric_limits<std::int64_t>::max() / m.ranks
+                              ? std::numeric_limits<std::int64_t>::max()
+                              : gap * m.ranks);
         }
     }
     return saved;

@@ -148,6 +148,14 @@ double speedup_of(std::int64_t loop_ns, std::int64_t saved_ns) {
     return left > 0 ? static_cast<double>(loop_ns) / static_cast<double>(left) : 1.0;
 }
 
+std::int64_t loops_ns(const std::vector<DeviceQueue>& queues) {
+    std::int64_t loop_ns = 0;
+    for (const DeviceQueue& queue : queues) {
+        add_to(loop_ns, queue.loop_ns());
+    }
+    return loop_ns;
+}
+
 }  // namespace
 
 void normalise_intervals(std::vector<WeightedInterval>& intervals) {
@@ -186,9 +194,7 @@ void normalise_intervals(std::vector<WeightedInterval>& intervals) {
 SpeedupPrediction predict_speedup(const std::vector<DeviceQueue>& queues,
                                   const HostTimeRemoval& removal) {
     SpeedupPrediction prediction;
-    for (const DeviceQueue& queue : queues) {
-        add_to(prediction.loop_ns, queue.loop_ns());
-    }
+    prediction.loop_ns = loops_ns(queues);
     auto clamp_saved = [&](double saved) {
         return std::clamp<std::int64_t>(static_cast<std::int64_t>(saved), 0, prediction.loop_ns);
     };
@@ -204,6 +210,16 @@ SpeedupPrediction predict_speedup(const std::vector<DeviceQueue>& queues,
     prediction.speedup = speedup_of(prediction.loop_ns, prediction.saved_ns);
     prediction.speedup_low = speedup_of(prediction.loop_ns, prediction.saved_low_ns);
     prediction.speedup_high = speedup_of(prediction.loop_ns, prediction.saved_high_ns);
+    return prediction;
+}
+
+SpeedupPrediction known_saving(const std::vector<DeviceQueue>& queues, std::int64_t saved_ns) {
+    SpeedupPrediction prediction;
+    prediction.loop_ns = loops_ns(queues);
+    prediction.saved_ns = prediction.saved_low_ns = prediction.saved_high_ns =
+        std::clamp<std::int64_t>(saved_ns, 0, prediction.loop_ns);
+    prediction.speedup = prediction.speedup_low = prediction.speedup_high =
+        speedup_of(prediction.loop_ns, prediction.saved_ns);
     return prediction;
 }
 

@@ -173,6 +173,13 @@ bool drains_queue(const OpInfo& op) {
     return op.category == OpCategory::kSync || waits_for_device(op);
 }
 
+int queue_of_thread(const std::vector<DeviceQueue>& queues, int thread_index) {
+    auto found = std::find_if(queues.begin(), queues.end(), [&](const DeviceQueue& queue) {
+        return queue.thread_index == thread_index;
+    });
+    return found == queues.end() ? -1 : static_cast<int>(found - queues.begin());
+}
+
 std::int64_t DeviceQueue::device_busy_ns() const {
     std::int64_t busy = 0;
     for (const DrainPeriod& p : periods) {

@@ -94,6 +94,9 @@ struct DeviceQueue {
 DeviceQueue reconstruct_queue(const TraceModel& model, const ResolvedFilter& filter,
                               int thread_index);
 
+// The index in `queues` of thread `thread_index`'s queue, or -1.
+int queue_of_thread(const std::vector<DeviceQueue>& queues, int thread_index);
+
 // Whether calls of `op` put work on the device's queue, or wait for it to drain.
 bool enqueues_work(const OpInfo& op);
 bool drains_queue(const OpInfo& op);
