@@ -37,7 +37,9 @@ Status take(Result<T> value, T& out) {
     return Ok{};
 }
 
-NodeLoop* find_node(std::vector<NodeLoop>& nodes, const std::string& name) {
+// The node named `name` (NodeLoop* or const NodeLoop*, as `nodes`); nullptr when none is.
+template <class Nodes>
+auto* find_node(Nodes& nodes, const std::string& name) {
     auto it =
         std::find_if(nodes.begin(), nodes.end(), [&](const NodeLoop& n) { return n.node == name; });
     return it == nodes.end() ? nullptr : &*it;
@@ -98,7 +100,8 @@ Status read_causes(const ClickHouseClient& client, const std::string& job,
     std::string sql =
         "SELECT node, cause, toInt64(sum(lost_ns)) AS lost, any(verdict), "
         "argMax(actor_kind, lost_ns), argMax(actor, lost_ns), argMax(container_runtime, lost_ns), "
-        "argMax(container_id, lost_ns), argMax(pod_uid, lost_ns), argMax(pod_qos, lost_ns) FROM " +
+        "argMax(container_id, lost_ns), argMax(pod_uid, lost_ns), argMax(pod_qos, lost_ns), "
+        "argMax(speedup, lost_ns), argMax(device_twice_as_fast, lost_ns) FROM " +
         node_cause_table() + " WHERE " + visible_rows_condition(job) +
         " GROUP BY node, cause ORDER BY node, lost DESC, cause";
     return for_each_row(
@@ -107,18 +110,25 @@ Status read_causes(const ClickHouseClient& client, const std::string& job,
             std::string verdict;
             NodeCause cause;
             analysis::ContainerIdentity container;
+            double speedup = 0;
+            std::uint8_t device_twice_as_fast = 0;
             for (auto s :
                  {take(in.string(), name), take(in.string(), cause.cause),
                   take(in.int64(), cause.lost_ns), take(in.string(), verdict),
                   take(in.string(), cause.actor_kind), take(in.string(), cause.actor),
                   take(in.string(), container.runtime), take(in.string(), container.container_id),
-                  take(in.string(), container.pod_uid), take(in.string(), container.qos_class)}) {
+                  take(in.string(), container.pod_uid), take(in.string(), container.qos_class),
+                  take(in.float64(), speedup), take(in.uint8(), device_twice_as_fast)}) {
                 if (!s) {
                     return s;
                 }
             }
             if (!container.container_id.empty() || !container.pod_uid.empty()) {
                 cause.container = std::move(container);
+            }
+            if (speedup > 0) {
+                cause.speedup = speedup;
+                cause.device_twice_as_fast = device_twice_as_fast != 0;
             }
             if (NodeLoop* node = find_node(nodes, name)) {
                 node->verdict = verdict;
@@ -128,10 +138,136 @@ Status read_causes(const ClickHouseClient& client, const std::string& job,
         });
 }
 
+// The communicator and rank a row of the node_rank or node_collective table is about.
+Status read_rank_key(RowBinaryReader& in, PushedRank& rank) {
+    std::int64_t order = 0;
+    for (auto s : {take(in.string(), rank.node), take(in.int64(), rank.communicator.first),
+                   take(in.int64(), order), take(in.int64(), rank.rank)}) {
+        if (!s) {
+            return s;
+        }
+    }
+    rank.communicator.second = static_cast<int>(order);
+    return Ok{};
+}
+
+// The NCCL ranks of the visible pushes, with their collectives in order.
+Result<std::vector<PushedRank>> read_pushed_ranks(const ClickHouseClient& client,
+                                                  const std::string& job) {
+    const std::string key = "node, comm_size, comm_order, rank";
+    std::vector<PushedRank> ranks;
+    auto read = for_each_row(
+        client,
+        "SELECT " + key + ", pid, last_call, stuck_at FROM " + node_rank_table() + " WHERE " +
+            visible_rows_condition(job) + " ORDER BY " + key,
+        "the NCCL ranks of job " + job, [&](RowBinaryReader& in) -> Status {
+            PushedRank rank;
+            for (auto s : {read_rank_key(in, rank), take(in.int64(), rank.pid),
+                           take(in.string(), rank.last_call), take(in.string(), rank.stuck_at)}) {
+                if (!s) {
+                    return s;
+                }
+            }
+            ranks.push_back(std::move(rank));
+            return Ok{};
+        });
+    if (!read) {
+        return read.error();
+    }
+    std::size_t next = 0;  // the rows come in the ranks' order, each rank's in its collectives'
+    read = for_each_row(
+        client,
+        "SELECT " + key + ", arrival_ns, left_ns FROM " + node_collective_table() + " WHERE " +
+            visible_rows_condition(job) + " ORDER BY " + key + ", number",
+        "the collectives of job " + job, [&](RowBinaryReader& in) -> Status {
+            PushedRank row;
+            std::int64_t arrival = 0;
+            std::int64_t left = 0;
+            for (auto s :
+                 {read_rank_key(in, row), take(in.int64(), arrival), take(in.int64(), left)}) {
+                if (!s) {
+                    return s;
+                }
+            }
+            auto same = [&](const PushedRank& r) {
+                return r.node == row.node && r.communicator == row.communicator &&
+                       r.rank == row.rank;
+            };
+            while (next < ranks.size() && !same(ranks[next])) {
+                ++next;
+            }
+            if (next == ranks.size()) {
+                return Error{"collectives of rank " + std::to_string(row.rank) + " on node " +
+                             row.node + " of job " + job + " have no rank row"};
+            }
+            ranks[next].arrival_ns.push_back(arrival);
+            ranks[next].left_ns.push_back(left);
+            return Ok{};
+        });
+    if (!read) {
+        return read.error();
+    }
+    return ranks;
+}
+
+// Aligns the job's ranks across its nodes; each node's wait in collectives and its clock.
+Status read_communicators(const ClickHouseClient& client, FleetOverview& overview) {
+    auto pushed = read_pushed_ranks(client, overview.job);
+    if (!pushed) {
+        return pushed.error();
+    }
+    RankMeetings meetings = meet_ranks(*pushed);
+    for (const NodeClock& clock : meetings.clocks) {
+        if (NodeLoop* node = find_node(overview.nodes, clock.node);
+            node && (clock.reference || clock.samples > 0)) {
+            node->clock_offset_ns = clock.offset_ns;
+        }
+        if (clock.reference) {
+            overview.clock_reference = clock.node;
+        }
+    }
+    for (const JobCommunicator& communicator : meetings.communicators) {
+        for (const RankOnNode& rank : communicator.ranks) {
+            if (NodeLoop* node = find_node(overview.nodes, rank.node)) {
+                node->collective_wait_ns += rank.waited_ns;
+            }
+        }
+    }
+    overview.communicators = std::move(meetings.communicators);
+    return Ok{};
+}
+
 double median_rate(std::vector<double> rates) {
     std::sort(rates.begin(), rates.end());
     std::size_t mid = rates.size() / 2;
     return rates.size() % 2 == 1 ? rates[mid] : (rates[mid - 1] + rates[mid]) / 2;
+}
+
+// The node the job waits for: a rank that never arrived at a collective, else the rank the
+// others waited for in collectives, else the node with the slowest GPU loop.
+void choose_straggler(const FleetOverview& overview, const NodeLoop*& node, Straggler& straggler) {
+    for (const JobCommunicator& communicator : overview.communicators) {
+        if (!communicator.absent.empty()) {
+            straggler.basis = StragglerBasis::kNeverArrived;
+            straggler.absent = communicator.absent.front();
+            straggler.rank = straggler.absent->rank;
+            if (const NodeLoop* found = find_node(overview.nodes, straggler.absent->node)) {
+                node = found;
+            }
+            return;
+        }
+    }
+    for (const JobCommunicator& communicator : overview.communicators) {
+        if (communicator.late_rank) {
+            straggler.basis = StragglerBasis::kOthersWaitForIt;
+            straggler.late = communicator.late_rank;
+            straggler.rank = straggler.late->rank;
+            if (const NodeLoop* found = find_node(overview.nodes, straggler.late->node)) {
+                node = found;
+            }
+            return;
+        }
+    }
 }
 
 void find_straggler(FleetOverview& overview) {
@@ -153,28 +289,45 @@ void find_straggler(FleetOverview& overview) {
     if (slowest == nullptr) {
         return;
     }
-    Straggler straggler{.node = slowest->node,
-                        .rank = slowest->rank,
-                        .loop_calls_per_s = slowest->loop_calls_per_s,
-                        .cause = slowest->verdict};
-    if (!slowest->causes.empty() && slowest->causes.front().lost_ns > 0) {
-        const NodeCause& top = slowest->causes.front();
-        straggler.cause = top.cause;
-        straggler.cause_lost_ns = top.lost_ns;
-        straggler.actor = top.actor;
-        straggler.container = top.container;
-    }
-    double median = median_rate(rates);
-    straggler.slower_than_median_pct =
-        median > 0 ? (median - slowest->loop_calls_per_s) / median * 100 : 0;
     overview.skew_pct = fastest->loop_calls_per_s > 0
                             ? (fastest->loop_calls_per_s - slowest->loop_calls_per_s) /
                                   fastest->loop_calls_per_s * 100
                             : 0;
+    const NodeLoop* node = slowest;
+    Straggler straggler;
+    straggler.rank = slowest->rank;
+    choose_straggler(overview, node, straggler);
+    straggler.node = node->node;
+    straggler.loop_calls_per_s = node->loop_calls_per_s;
+    straggler.cause = node->verdict;
+    if (!node->causes.empty() && node->causes.front().lost_ns > 0) {
+        const NodeCause& top = node->causes.front();
+        straggler.cause = top.cause;
+        straggler.cause_lost_ns = top.lost_ns;
+        straggler.actor = top.actor;
+        straggler.container = top.container;
+        straggler.cause_speedup = top.speedup;
+        straggler.device_twice_as_fast = top.device_twice_as_fast;
+    }
+    const double median = median_rate(rates);
+    straggler.slower_than_median_pct =
+        median > 0 ? (median - node->loop_calls_per_s) / median * 100 : 0;
     overview.straggler = std::move(straggler);
 }
 
 }  // namespace
+
+const char* straggler_basis_name(StragglerBasis basis) {
+    switch (basis) {
+        case StragglerBasis::kSlowestLoop:
+            return "slowest_loop";
+        case StragglerBasis::kOthersWaitForIt:
+            return "others_wait_for_it";
+        case StragglerBasis::kNeverArrived:
+            return "never_arrived";
+    }
+    return "slowest_loop";
+}
 
 Result<FleetOverview> fleet_overview(const ClickHouseClient& client, const std::string& job) {
     FleetOverview overview;
@@ -187,6 +340,9 @@ Result<FleetOverview> fleet_overview(const ClickHouseClient& client, const std::
     if (overview.nodes.empty()) {
         return Error{"job " + job + " has no complete push on " + client.url() +
                      " (push its nodes with `causeway push --job " + job + "`)"};
+    }
+    if (auto aligned = read_communicators(client, overview); !aligned) {
+        return aligned.error();
     }
     find_straggler(overview);
     return overview;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "analysis/diagnose/diagnosis.hpp"
+#include "analysis/measure/rank_series.hpp"
 #include "fleet/push_tables.hpp"
 #include "fleet/row_binary.hpp"
 #include "fleet/trace_tables.hpp"
@@ -252,18 +253,13 @@ Status mark_push(const ClickHouseClient& client, const Owner& owner, const PushO
         row.bytes());
 }
 
-Status push_node_causes(const ClickHouseClient& client, const tracedb::TraceReader& trace,
+Status push_node_causes(const ClickHouseClient& client, const analysis::Diagnosis& diagnosis,
                         const Owner& owner, const CauseWords& words) {
-    auto model = analysis::load_trace(trace);
-    if (!model) {
-        return Error{"cannot analyse " + trace.path() +
-                     " for the fleet summary: " + model.error().message};
-    }
-    auto diagnosis = analysis::diagnose(*model, analysis::DiagnosisOptions{});
     RowBinaryWriter rows;
     const char* verdict = analysis::verdict_class_name(diagnosis.verdict.verdict_class);
     auto add_row = [&](std::uint64_t index, const char* cause, const std::string& root_cause,
-                       std::int64_t lost_ns, const analysis::Actor* actor) {
+                       std::int64_t lost_ns, const analysis::Actor* actor,
+                       const std::optional<analysis::CriticalPathCost>& cost) {
         write_owner(rows, owner);
         rows.uint64(index);
         rows.string(cause);
@@ -278,21 +274,119 @@ Status push_node_causes(const ClickHouseClient& client, const tracedb::TraceRead
         rows.string(container.container_id);
         rows.string(container.pod_uid);
         rows.string(container.qos_class);
+        rows.float64(cost ? cost->speedup : 0);
+        rows.uint8(cost && cost->device_twice_as_fast ? 1 : 0);
     };
     for (std::size_t i = 0; i < diagnosis.chains.size(); ++i) {
         const auto& chain = diagnosis.chains[i];
         add_row(i, analysis::verdict_class_name(chain.root_cause_class), words.root_cause(chain),
-                chain.time_lost_ns, &chain.actor);
+                chain.time_lost_ns, &chain.actor, chain.critical_path);
     }
     if (diagnosis.chains.empty()) {
         // A node with no chain still says what it is (HEALTHY, INSUFFICIENT-DATA).
-        add_row(0, verdict, words.verdict_summary(diagnosis), 0, nullptr);
+        add_row(0, verdict, words.verdict_summary(diagnosis), 0, nullptr, std::nullopt);
     }
     return client.insert_row_binary(
         node_cause_table(),
         "job, node, push_id, attempt, chain_index, cause, root_cause, lost_ns, verdict, "
-        "actor_kind, actor, container_runtime, container_id, pod_uid, pod_qos",
+        "actor_kind, actor, container_runtime, container_id, pod_uid, pod_qos, speedup, "
+        "device_twice_as_fast",
         rows.bytes());
+}
+
+// The NCCL ranks of the node and their collectives on its wall clock, for aligning them with
+// the ranks of other nodes (fleet/rank_meetings.hpp).
+Status push_node_ranks(const ClickHouseClient& client, const analysis::TraceModel& model,
+                       const Owner& owner) {
+    const auto series = analysis::rank_series(model);
+    if (series.empty()) {
+        return Ok{};
+    }
+    RowBinaryWriter ranks;
+    RowBinaryWriter collectives;
+    const std::int64_t wall = model.session.start_wall_ns;
+    for (const analysis::RankSeries& rank : series) {
+        auto write_rank = [&](RowBinaryWriter& out) {
+            write_owner(out, owner);
+            out.int64(rank.communicator.first);
+            out.int64(rank.communicator.second);
+            out.int64(rank.rank);
+        };
+        write_rank(ranks);
+        ranks.int64(rank.pid);
+        ranks.uint64(rank.arrival_ns.size());
+        ranks.string(rank.last_seen.last_call.value_or(""));
+        ranks.string(rank.last_seen.stuck_at ? analysis::describe_line(*rank.last_seen.stuck_at)
+                                             : "");
+        for (std::size_t k = 0; k < rank.arrival_ns.size(); ++k) {
+            write_rank(collectives);
+            collectives.uint64(k);
+            collectives.int64(wall + rank.arrival_ns[k]);
+            collectives.int64(rank.left_ns[k] < 0 ? -1 : wall + rank.left_ns[k]);
+        }
+    }
+    const std::string owner_columns = "job, node, push_id, attempt, comm_size, comm_order, rank, ";
+    if (auto sent = client.insert_row_binary(
+            node_rank_table(), owner_columns + "pid, collectives, last_call, stuck_at",
+            ranks.bytes());
+        !sent) {
+        return sent;
+    }
+    return client.insert_row_binary(node_collective_table(),
+                                    owner_columns + "number, arrival_ns, left_ns",
+                                    collectives.bytes());
+}
+
+// What the fleet reads instead of the node's calls: its diagnosis, one row per chain, and its
+// NCCL ranks' collectives.
+Status push_node_summary(const ClickHouseClient& client, const tracedb::TraceReader& trace,
+                         const Owner& owner, const CauseWords& words) {
+    auto model = analysis::load_trace(trace);
+    if (!model) {
+        return Error{"cannot analyse " + trace.path() +
+                     " for the fleet summary: " + model.error().message};
+    }
+    const auto diagnosis = analysis::diagnose(*model, analysis::DiagnosisOptions{});
+    if (auto causes = push_node_causes(client, diagnosis, owner, words); !causes) {
+        return causes;
+    }
+    return push_node_ranks(client, *model, owner);
+}
+
+// Adds each column a table made by an earlier causeway lacks.
+Status add_missing_columns(const ClickHouseClient& client, const std::vector<TableColumn>& added) {
+    for (const TableColumn& added_column : added) {
+        const AddedColumn& column = added_column.column;
+        auto body = client.query(
+            "SELECT count() FROM system.columns WHERE database = currentDatabase() AND table = " +
+            quote(added_column.table) + " AND name = " + quote(column.name) + " FORMAT RowBinary");
+        if (!body) {
+            return body.error();
+        }
+        auto present = RowBinaryReader(*body, "the columns of " + added_column.table).uint64();
+        if (!present) {
+            return present.error();
+        }
+        if (*present == 0) {
+            if (auto altered = client.query("ALTER TABLE " + added_column.table + " ADD COLUMN " +
+                                            column.name + " " + column.type);
+                !altered) {
+                return altered.error();
+            }
+        }
+    }
+    return Ok{};
+}
+
+// Runs `creates`, then adds the columns that tables made before lack.
+Status make_tables(const ClickHouseClient& client, const std::vector<std::string>& creates,
+                   const std::vector<TableColumn>& added) {
+    for (const auto& sql : creates) {
+        if (auto done = client.query(sql); !done) {
+            return done.error();
+        }
+    }
+    return add_missing_columns(client, added);
 }
 
 }  // namespace
@@ -302,17 +396,11 @@ Status create_tables(const ClickHouseClient& client, const std::string& cluster,
     if (!statements) {
         return statements.error();
     }
-    for (const auto& sql : statements->local) {
-        if (auto done = client.query(sql); !done) {
-            return done.error();
-        }
+    if (auto made = make_tables(client, statements->local, statements->local_added);
+        !made || local_only) {
+        return made;
     }
-    for (const auto& sql : local_only ? std::vector<std::string>{} : statements->distributed) {
-        if (auto done = client.query(sql); !done) {
-            return done.error();
-        }
-    }
-    return Ok{};
+    return make_tables(client, statements->distributed, statements->distributed_added);
 }
 
 Result<PushSummary> push_trace(const ClickHouseClient& client, const std::string& db_path,
@@ -378,8 +466,9 @@ Result<PushSummary> push_trace(const ClickHouseClient& client, const std::string
     if (auto confirmed = confirm_stored(client, owner, sent); !confirmed) {
         return incomplete(confirmed.error());
     }
-    if (auto causes = push_node_causes(client, *trace, owner, options.words); !causes) {
-        return causes.error();
+    if (auto summary_pushed = push_node_summary(client, *trace, owner, options.words);
+        !summary_pushed) {
+        return summary_pushed.error();
     }
     if (auto marked =
             mark_push(client, owner, options, recording->host, db_path, true, summary.rows);

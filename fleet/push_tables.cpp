@@ -11,6 +11,12 @@ std::string push_table() {
 std::string node_cause_table() {
     return table_prefix() + "node_cause";
 }
+std::string node_rank_table() {
+    return table_prefix() + "node_rank";
+}
+std::string node_collective_table() {
+    return table_prefix() + "node_collective";
+}
 
 std::string visible_pushes_sql(const std::string& job) {
     return "SELECT job, node, argMax(push_id, version_ns) AS push_id, "

@@ -1,7 +1,7 @@
 #pragma once
 // The two ClickHouse tables that are not copies of trace tables.
 //
-// causeway_v5_push: one row per push attempt state change; the row with the largest version_ns
+// causeway_v6_push: one row per push attempt state change; the row with the largest version_ns
 // of a (job, node) is that node's current state (ReplacingMergeTree keeps only it after merges;
 // readers take argMax so they never depend on a merge having run).
 //   job         String  the training job
@@ -15,7 +15,7 @@
 //   host        String  session.host of the recording
 //   source      String  the trace DB path it was pushed from
 //
-// causeway_v5_node_cause: the node's diagnosis, one row per causal chain, computed by the
+// causeway_v6_node_cause: the node's diagnosis, one row per causal chain, computed by the
 // analysis library at push time so that the fleet query only sums them.
 //   job, node, push_id, attempt  as above
 //   chain_index   UInt64  the chain's rank in the node's diagnosis (0 = the largest)
@@ -30,6 +30,27 @@
 //                         the container and Kubernetes pod of the actor's processes where their
 //                         cgroup path names them (analysis/model/container_identity.hpp); ''
 //                         otherwise
+//   speedup       Float64 the chain's predicted speed-up of the loop when its cause is removed
+//                         (0: not predicted, or pushed by a causeway that did not store it)
+//   device_twice_as_fast UInt8  1 when speedup is for a device twice as fast (GPU-BOUND)
+//
+// causeway_v6_node_rank: the NCCL ranks the node's processes held, one row per rank and
+// communicator (analysis/measure/rank_series.hpp), for aligning them with other nodes' ranks.
+//   job, node, push_id, attempt  as above
+//   comm_size, comm_order  Int64  the communicator: its size, and its order among the process's
+//                                 communicators of that size (the same on every rank)
+//   rank          Int64   the rank
+//   pid           Int64   its process
+//   collectives   UInt64  collectives it issued on the communicator
+//   last_call     String  its process's last CUDA or NCCL call ('' when none)
+//   stuck_at      String  where its thread was after that call ("file:line in function"; '')
+//
+// causeway_v6_node_collective: one row per collective of each of those ranks.
+//   job, node, push_id, attempt, comm_size, comm_order, rank  as causeway_v6_node_rank
+//   number        UInt64  0-based, in the communicator's order
+//   arrival_ns    Int64   its entry, on the node's wall clock (ns since the Unix epoch)
+//   left_ns       Int64   the end of the synchronisation that followed it, on the same clock;
+//                         -1 when none did
 
 #include <string>
 
@@ -37,6 +58,8 @@ namespace causeway::fleet {
 
 std::string push_table();
 std::string node_cause_table();
+std::string node_rank_table();
+std::string node_collective_table();
 
 // SELECT job, node, push_id, attempt, rank of the complete pushes of `job`: the rows a reader may
 // see. Pushes still being written, and attempts a later one replaced, are not in it.

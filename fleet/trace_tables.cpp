@@ -36,9 +36,18 @@ bool has_column(const TraceTable& table, const std::string& name) {
 }
 
 // One table as MergeTree (named `name`), or as MergeTree `name`_local plus a Distributed `name`.
-void add_table(SchemaStatements& out, const std::string& name, const std::string& columns,
-               const std::string& engine, const std::string& order_by, const std::string& cluster) {
+// `added`: its columns that a table made by an earlier causeway lacks.
+void add_table(SchemaStatements& out, const std::string& name, std::string columns,
+               const std::string& engine, const std::string& order_by, const std::string& cluster,
+               const std::vector<AddedColumn>& added = {}) {
     std::string local_name = cluster.empty() ? name : name + "_local";
+    for (const AddedColumn& column : added) {
+        columns += ", " + column.name + " " + column.type;
+        out.local_added.push_back({local_name, column});
+        if (!cluster.empty()) {
+            out.distributed_added.push_back({name, column});
+        }
+    }
     out.local.push_back("CREATE TABLE IF NOT EXISTS " + local_name + " (" + columns +
                         ") ENGINE = " + engine + " ORDER BY (" + order_by + ")");
     if (!cluster.empty()) {
@@ -127,7 +136,17 @@ Result<SchemaStatements> schema_statements(const std::string& cluster) {
               "cause String, root_cause String, lost_ns Int64, verdict String, "
               "actor_kind String, actor String, container_runtime String, container_id String, "
               "pod_uid String, pod_qos String",
-              "MergeTree", "job, node, push_id, attempt, chain_index", cluster);
+              "MergeTree", "job, node, push_id, attempt, chain_index", cluster,
+              {{"speedup", "Float64 DEFAULT 0"}, {"device_twice_as_fast", "UInt8 DEFAULT 0"}});
+    const std::string rank_owner =
+        "job String, node String, push_id String, attempt UInt64, comm_size Int64, "
+        "comm_order Int64, rank Int64";
+    add_table(out, node_rank_table(),
+              rank_owner + ", pid Int64, collectives UInt64, last_call String, stuck_at String",
+              "MergeTree", "job, node, push_id, attempt, comm_size, comm_order, rank", cluster);
+    add_table(out, node_collective_table(),
+              rank_owner + ", number UInt64, arrival_ns Int64, left_ns Int64", "MergeTree",
+              "job, node, push_id, attempt, comm_size, comm_order, rank, number", cluster);
     return out;
 }
 

@@ -31,7 +31,7 @@ struct TraceTable {
 // The tables of schemas/trace.sql, in name order.
 Result<std::vector<TraceTable>> trace_tables();
 
-// The prefix of every table of this schema version: 'causeway_v5_' (the trace schema's version).
+// The prefix of every table of this schema version: 'causeway_v6_' (the trace schema's version).
 std::string table_prefix();
 // The ClickHouse table of a trace table (reads and writes go through it).
 std::string clickhouse_table(const std::string& trace_table);
@@ -47,13 +47,27 @@ inline constexpr const char* kOwnerColumns = "job, node, push_id, attempt, row_i
 
 std::string column_list(const TraceTable& table);
 
-// CREATE TABLE IF NOT EXISTS statements for every table of the schema (trace tables, the push
-// table and the node-cause table). Without a cluster: MergeTree tables under the names above.
-// With one: MergeTree tables named ..._local (to be created on every shard) and Distributed
-// tables under the names above, sharded by (job, node) so that one node's rows sit on one shard.
+// A column that a table made by an earlier causeway lacks (a summary table's columns can grow
+// within one trace schema version): added where missing, read as its default in older rows.
+struct AddedColumn {
+    std::string name;
+    std::string type;  // with its DEFAULT
+};
+struct TableColumn {
+    std::string table;
+    AddedColumn column;
+};
+
+// CREATE TABLE IF NOT EXISTS statements for every table of the schema (trace tables and the
+// tables of push_tables.hpp). Without a cluster: MergeTree tables under the names above. With
+// one: MergeTree tables named ..._local (to be created on every shard) and Distributed tables
+// under the names above, sharded by (job, node) so that one node's rows sit on one shard.
 struct SchemaStatements {
     std::vector<std::string> local;        // run on every shard (or the only server)
     std::vector<std::string> distributed;  // run where clients read and write; empty without one
+    // Columns to add where a table already made lacks them, after the statements above.
+    std::vector<TableColumn> local_added;
+    std::vector<TableColumn> distributed_added;
 };
 Result<SchemaStatements> schema_statements(const std::string& cluster);
 

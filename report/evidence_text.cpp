@@ -200,7 +200,7 @@ std::string evidence_text(const analysis::CausalChain& chain, const analysis::Ev
             return actor_line_text(chain, "spent the CPU it took",
                                    "sampled when it gave that CPU up");
         case EvidenceKind::kLateRankWasAt:
-            return actor_line_text(chain, "was late at", "sampled when it left its CPU while late");
+            return actor_line_text(chain, "was late", "sampled when it left its CPU while late");
         default:
             return evidence_text(e);
     }

@@ -60,6 +60,8 @@ inline const auto kRecommendationKindNames =
     enum_names<analysis::RecommendationKind::kLast>(analysis::recommendation_kind_name);
 inline const auto kConfidenceNames =
     enum_names<analysis::Confidence::kLast>(analysis::confidence_name);
+inline const auto kStragglerBasisNames =
+    enum_names<fleet::StragglerBasis::kLast>(fleet::straggler_basis_name);
 
 // A chain's evidence, effects and the verdict as their JSON gives them: the fact and its words
 // (report/evidence_text.hpp, chain_text.hpp, verdict_text.hpp), which quote the chain or the
@@ -956,6 +958,11 @@ void describe(V& v, const NodeCause& cause) {
     v.field("actor", cause.actor, {.description = "Its name. Untrusted: from the traced system."});
     v.field("container", cause.container,
             {.description = "The actor's container and pod, where its cgroup path names them."});
+    v.field("speedup", cause.speedup,
+            {.description = "What removing that chain's cause speeds the node's loop up by; null "
+                            "when not predicted."});
+    v.field("device_twice_as_fast", cause.device_twice_as_fast,
+            {.description = "The speed-up is for a device twice as fast (GPU-BOUND)."});
 }
 
 template <class V>
@@ -969,13 +976,87 @@ void describe(V& v, const NodeLoop& node) {
     v.field("all_calls", node.all_calls);
     v.field("verdict", node.verdict);
     v.field("causes", node.causes, {.description = "Largest loss first."});
+    v.field("collective_wait_ns", node.collective_wait_ns,
+            {.description = "Its NCCL ranks' time in collectives waiting for the last rank to "
+                            "arrive (ns)."});
+    v.field("clock_offset_ns", node.clock_offset_ns,
+            {.description = "Its clock against the reference node's, estimated from when the "
+                            "ranks left each collective; null when it shares none with it."});
+}
+
+template <class V>
+void describe(V& v, const RankOnNode& rank) {
+    v.object_description("One rank of a communicator, on the node that pushed it.");
+    v.field("node", rank.node);
+    v.field("rank", rank.rank);
+    v.field("pid", rank.pid);
+    v.field("collectives", rank.collectives);
+    v.field("arrived_last", rank.arrived_last,
+            {.description = "Collectives every rank reached at which it arrived last."});
+    v.field("late_ns", rank.late_ns,
+            {.description = "Summed where it arrived last: its arrival after the next-to-last "
+                            "rank's (ns)."});
+    v.field("waited_ns", rank.waited_ns,
+            {.description = "Summed: the last rank's arrival less its own (ns)."});
+}
+
+template <class V>
+void describe(V& v, const LateRank& late) {
+    v.object_description("The rank the others waited for in collectives.");
+    v.field("node", late.node);
+    v.field("rank", late.rank);
+    v.field("arrived_last_share", late.arrived_last_share);
+    v.field("mean_late_ns", late.mean_late_ns,
+            {.description = "After the next-to-last rank, where it was last (ns)."});
+    v.field("span_ns", late.span_ns, {.description = "From the first collective to the last."});
+    v.field("late_ns", late.late_ns,
+            {.description = "What the job gains when it arrives at each collective as the "
+                            "next-to-last rank did (ns)."});
+    v.field("job_speedup", late.job_speedup, {.description = "span / (span - late)."});
+}
+
+template <class V>
+void describe(V& v, const AbsentRankOnNode& absent) {
+    v.object_description("A rank that never issued a collective the others entered.");
+    v.field("collective", absent.collective,
+            {.description = "The collective it never issued (1-based, in the communicator's "
+                            "order)."});
+    v.field("node", absent.node);
+    v.field("rank", absent.rank);
+    v.field("pid", absent.pid);
+    v.field("last_call", absent.last_call,
+            {.description = "Its process's last CUDA or NCCL call; empty when none."});
+    v.field("stuck_at", absent.stuck_at,
+            {.description = "Where its thread was after that call (file:line in function); "
+                            "empty when unknown. Untrusted."});
+}
+
+template <class V>
+void describe(V& v, const JobCommunicator& communicator) {
+    v.object_description(
+        "An NCCL communicator of the job, its ranks aligned across the nodes by their "
+        "collectives.");
+    v.field("nranks", communicator.nranks);
+    v.field("aligned", communicator.aligned, {.description = "Collectives every rank reached."});
+    v.field("ranks", communicator.ranks, {.description = "By rank."});
+    v.field("late_rank", communicator.late_rank,
+            {.description = "The rank that arrived last most often, when the others' wait for "
+                            "it is at least a tenth of the span; else null."});
+    v.field("missing_number", communicator.missing_number,
+            {.description = "A collective (1-based) some ranks never issued; 0 when none."});
+    v.field("absent", communicator.absent, {.description = "The ranks that did not issue it."});
 }
 
 template <class V>
 void describe(V& v, const Straggler& straggler) {
-    v.object_description("The slowest node and its largest cause.");
+    v.object_description(
+        "The node the job waits for (a rank that never arrived at a collective, else the rank the "
+        "others waited for, else the slowest GPU loop) and its largest cause.");
     v.field("node", straggler.node);
-    v.field("rank", known_rank(straggler.rank));
+    v.field("basis", std::string(straggler_basis_name(straggler.basis)),
+            {.allowed_values = report::kStragglerBasisNames});
+    v.field("rank", known_rank(straggler.rank),
+            {.description = "Its NCCL rank where a collective names it, else its pushed rank."});
     v.field("loop_calls_per_s", straggler.loop_calls_per_s);
     v.field("cause", straggler.cause);
     v.field("cause_lost_ns", straggler.cause_lost_ns);
@@ -984,6 +1065,12 @@ void describe(V& v, const Straggler& straggler) {
             {.description = "The largest cause's actor; empty without a chain. Untrusted."});
     v.field("container", straggler.container,
             {.description = "The actor's container and pod, where its cgroup path names them."});
+    v.field("cause_speedup", straggler.cause_speedup,
+            {.description = "What removing that cause speeds its node's loop up by."});
+    v.field("device_twice_as_fast", straggler.device_twice_as_fast);
+    v.field("late", straggler.late, {.description = "basis others_wait_for_it: how late."});
+    v.field("absent", straggler.absent,
+            {.description = "basis never_arrived: where it was last seen."});
 }
 
 template <class V>
@@ -991,9 +1078,14 @@ void describe(V& v, const FleetOverview& overview) {
     v.object_description("Every node of a job side by side, summed in ClickHouse.");
     v.field("job", overview.job);
     v.field("nodes", overview.nodes, {.description = "In node name order."});
+    v.field("communicators", overview.communicators,
+            {.description = "The job's NCCL communicators whose every rank was pushed."});
+    v.field("clock_reference", overview.clock_reference,
+            {.description = "The node whose clock the others' are set to; empty without "
+                            "communicators."});
     v.field("straggler", overview.straggler,
-            {.description = "The slowest node and its largest cause; null when no node has CUDA "
-                            "calls."});
+            {.description = "The node the job waits for and its largest cause; null when no "
+                            "node has CUDA calls."});
     v.field("skew_pct", overview.skew_pct);
 }
 

@@ -24,22 +24,6 @@ bool is_collective(const OpInfo& op) {
     return false;
 }
 
-// Communicators of the job, by (size, order among the process's communicators of that size):
-// the indices into model.nccl_comms.
-std::map<std::pair<std::int64_t, int>, std::vector<int>> communicators(const TraceModel& model) {
-    std::map<std::pair<std::int64_t, int>, std::vector<int>> groups;
-    std::map<std::pair<int, std::int64_t>, int> made;  // (process, size) -> communicators so far
-    for (std::size_t c = 0; c < model.nccl_comms.size(); ++c) {
-        const NcclComm& comm = model.nccl_comms[c];
-        if (!comm.nranks || !comm.rank || *comm.nranks < 2) {
-            continue;
-        }
-        const int order = made[{comm.process_index, *comm.nranks}]++;
-        groups[{*comm.nranks, order}].push_back(static_cast<int>(c));
-    }
-    return groups;
-}
-
 // Whether `comms` are ranks 0..nranks-1 once each.
 bool complete(const TraceModel& model, const std::vector<int>& comms, std::int64_t nranks) {
     if (static_cast<std::int64_t>(comms.size()) != nranks) {
@@ -56,36 +40,17 @@ bool complete(const TraceModel& model, const std::vector<int>& comms, std::int64
     return true;
 }
 
-// Each communicator's collectives (indices into model.nccl_calls), in order.
-std::map<int, std::vector<int>> collectives(const TraceModel& model) {
-    std::map<int, std::vector<int>> out;
-    for (std::size_t c = 0; c < model.nccl_calls.size(); ++c) {
-        const NcclCall& call = model.nccl_calls[c];
-        if (call.comm_index >= 0 &&
-            is_collective(model.ops[static_cast<std::size_t>(call.op_index)])) {
-            out[call.comm_index].push_back(static_cast<int>(c));
-        }
-    }
-    return out;
-}
-
 // Who arrived last at each collective every rank reached, by how much, and how long each rank
 // waited for the last.
 void time_collectives(const TraceModel& model, CommunicatorRanks& out) {
-    for (std::size_t k = 0; k < static_cast<std::size_t>(out.aligned); ++k) {
-        auto at = [&](std::size_t r) { return collective_arrival(model, out.ranks[r], k); };
-        std::size_t last = 0;
-        for (std::size_t r = 1; r < out.ranks.size(); ++r) {
-            last = at(r) > at(last) ? r : last;
+    std::vector<std::vector<std::int64_t>> arrivals;
+    for (const RankTiming& rank : out.ranks) {
+        auto& at = arrivals.emplace_back();
+        for (std::size_t k = 0; k < static_cast<std::size_t>(out.aligned); ++k) {
+            at.push_back(collective_arrival(model, rank, k));
         }
-        std::int64_t next_latest = std::numeric_limits<std::int64_t>::min();
-        for (std::size_t r = 0; r < out.ranks.size(); ++r) {
-            add_to(out.ranks[r].waited_ns, at(last) - at(r));
-            next_latest = r != last ? std::max(next_latest, at(r)) : next_latest;
-        }
-        ++out.ranks[last].arrived_last;
-        add_to(out.ranks[last].late_ns, at(last) - next_latest);
     }
+    time_arrivals(arrivals, out.aligned, out.ranks);
 }
 
 // The Python line of a recorded stack, if it has Python frames.
@@ -110,7 +75,35 @@ std::optional<CodeLine> stuck_line(const TraceModel& model, int thread, std::int
                            : line_of_stack(model, call_stack);
 }
 
-AbsentRank absent_rank(const TraceModel& model, const RankTiming& rank) {
+}  // namespace
+
+std::map<CommunicatorKey, std::vector<int>> communicators(const TraceModel& model) {
+    std::map<CommunicatorKey, std::vector<int>> groups;
+    std::map<std::pair<int, std::int64_t>, int> made;  // (process, size) -> communicators so far
+    for (std::size_t c = 0; c < model.nccl_comms.size(); ++c) {
+        const NcclComm& comm = model.nccl_comms[c];
+        if (!comm.nranks || !comm.rank || *comm.nranks < 2) {
+            continue;
+        }
+        const int order = made[{comm.process_index, *comm.nranks}]++;
+        groups[{*comm.nranks, order}].push_back(static_cast<int>(c));
+    }
+    return groups;
+}
+
+std::map<int, std::vector<int>> collectives_by_communicator(const TraceModel& model) {
+    std::map<int, std::vector<int>> out;
+    for (std::size_t c = 0; c < model.nccl_calls.size(); ++c) {
+        const NcclCall& call = model.nccl_calls[c];
+        if (call.comm_index >= 0 &&
+            is_collective(model.ops[static_cast<std::size_t>(call.op_index)])) {
+            out[call.comm_index].push_back(static_cast<int>(c));
+        }
+    }
+    return out;
+}
+
+AbsentRank last_seen(const TraceModel& model, const RankTiming& rank) {
     AbsentRank absent{.rank = rank.rank,
                       .pid = rank.pid,
                       .last_call = std::nullopt,
@@ -137,7 +130,23 @@ AbsentRank absent_rank(const TraceModel& model, const RankTiming& rank) {
     return absent;
 }
 
-}  // namespace
+void time_arrivals(const std::vector<std::vector<std::int64_t>>& arrivals, std::int64_t aligned,
+                   std::vector<RankTiming>& ranks) {
+    for (std::size_t k = 0; k < static_cast<std::size_t>(aligned); ++k) {
+        auto at = [&](std::size_t r) { return arrivals[r][k]; };
+        std::size_t last = 0;
+        for (std::size_t r = 1; r < ranks.size(); ++r) {
+            last = at(r) > at(last) ? r : last;
+        }
+        std::int64_t next_latest = std::numeric_limits<std::int64_t>::min();
+        for (std::size_t r = 0; r < ranks.size(); ++r) {
+            add_to(ranks[r].waited_ns, at(last) - at(r));
+            next_latest = r != last ? std::max(next_latest, at(r)) : next_latest;
+        }
+        ++ranks[last].arrived_last;
+        add_to(ranks[last].late_ns, at(last) - next_latest);
+    }
+}
 
 std::int64_t collective_arrival(const TraceModel& model, const RankTiming& rank,
                                 std::size_t number) {
@@ -156,7 +165,7 @@ const RankTiming* CommunicatorRanks::latest() const {
 
 std::vector<CommunicatorRanks> align_ranks(const TraceModel& model) {
     std::vector<CommunicatorRanks> out;
-    const auto calls_of = collectives(model);
+    const auto calls_of = collectives_by_communicator(model);
     for (auto& [key, comms] : communicators(model)) {
         const std::int64_t nranks = key.first;
         if (!complete(model, comms, nranks)) {
@@ -197,7 +206,7 @@ std::vector<CommunicatorRanks> align_ranks(const TraceModel& model) {
             missing.number = group.aligned + 1;
             for (const RankTiming& rank : group.ranks) {
                 if (rank.collectives == group.aligned) {
-                    missing.absent.push_back(absent_rank(model, rank));
+                    missing.absent.push_back(last_seen(model, rank));
                 }
             }
             group.missing = std::move(missing);

@@ -11,8 +11,10 @@
 // each (the unique id that joins them is not recorded).
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "analysis/measure/python_lines.hpp"
@@ -61,6 +63,25 @@ struct CommunicatorRanks {
     // The rank that arrived last most often (ties: the lower rank); nullptr without collectives.
     const RankTiming* latest() const;
 };
+
+// A communicator of the job: (size, order among each process's communicators of that size).
+using CommunicatorKey = std::pair<std::int64_t, int>;
+
+// The communicators of the trace with a size of at least 2 and a known rank, by key: indices into
+// model.nccl_comms, one per process that holds it.
+std::map<CommunicatorKey, std::vector<int>> communicators(const TraceModel& model);
+
+// Each communicator's collectives (indices into model.nccl_calls), in order, by its index into
+// model.nccl_comms.
+std::map<int, std::vector<int>> collectives_by_communicator(const TraceModel& model);
+
+// The last CUDA or NCCL call of `rank`'s process and where its thread was after it.
+AbsentRank last_seen(const TraceModel& model, const RankTiming& rank);
+
+// Sets arrived_last, late_ns and waited_ns of `ranks` from when each arrived at the first
+// `aligned` collectives: arrivals[r][k] is ranks[r]'s arrival at collective k, on one clock.
+void time_arrivals(const std::vector<std::vector<std::int64_t>>& arrivals, std::int64_t aligned,
+                   std::vector<RankTiming>& ranks);
 
 // When `rank` arrived at the collective of index `number` (0-based) in its communicator's order.
 std::int64_t collective_arrival(const TraceModel& model, const RankTiming& rank,

@@ -39,9 +39,14 @@ ToolSpec make_fleet_overview_tool(const std::string& clickhouse_url) {
         "Fleet overview of a training job",
         "Compares every node (host or rank) of a distributed training job stored in ClickHouse: "
         "the GPU loop's CUDA calls per second on each node, the time each node lost by cause "
-        "(INPUT-BOUND, CPU-CONTENDED, ...), the straggler (the slowest node, which holds every "
-        "rank back at each collective) with its cause, and the skew between nodes. Then read the "
-        "straggler's own trace with get_causal_chains (trace '<job>.<node>').",
+        "(INPUT-BOUND, CPU-CONTENDED, ...) with the cause's actor and predicted speed-up, the "
+        "job's NCCL ranks aligned across the nodes by their collectives (each node's clock set "
+        "from when the ranks left them; each node's wait for the other ranks), the straggler "
+        "with its cause, and the skew between nodes. The straggler is a rank that never issued "
+        "a collective the others entered (basis never_arrived: its last call and Python line), "
+        "else the rank the others waited for (others_wait_for_it: how late, and the job's "
+        "speed-up were it on time), else the slowest loop. Then read the straggler's own trace "
+        "with get_causal_chains (trace '<job>.<node>').",
         tool_schema("get_fleet_overview.input.json"),
         tool_schema("get_fleet_overview.output.json"),
         [clickhouse_url](const json& arguments, const TraceSet&,

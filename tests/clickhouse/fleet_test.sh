@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # e2e:clickhouse_fleet — four nodes of one job pushed through a Distributed table over two real
 # clickhouse-server shards on loopback:
+#   * tables made by an earlier causeway gain the columns added since, keeping their rows;
 #   * `fleet` names the DataLoader-starved node as the straggler, with INPUT-BOUND as its cause;
 #   * `explain --clickhouse` prints the same JSON as `explain --db` on the pushed file;
 #   * pushing a recording again sends nothing;
@@ -14,44 +15,25 @@ causeway="$1"
 fixture="$2"
 collector="$3"
 workload="$4"
-here="$(cd "$(dirname "$0")" && pwd)"
-# The tables' prefix: the trace schema's version (fleet/trace_tables.cpp).
-tables="causeway_v$(sed -n 's/^PRAGMA user_version = \([0-9]*\);$/\1/p' "$here/../../schemas/trace.sql")"
-work="$(mktemp -d "${TMPDIR:-/tmp}/causeway-fleet-test.XXXXXX")"
-pids=()
-cleanup() {
-    for pid in "${pids[@]}"; do
-        kill -CONT "$pid" 2>/dev/null || true
-        kill "$pid" 2>/dev/null || true
-    done
-    for pid in "${pids[@]}"; do
-        while kill -0 "$pid" 2>/dev/null; do sleep 0.1; done
-    done
-    rm -rf "$work"
-}
-trap cleanup EXIT
-fail() {
-    echo "FAIL: $*" >&2
-    exit 1
-}
+# shellcheck source=tests/clickhouse/shards.sh
+source "$(dirname "$0")/shards.sh"
 
-status=0
-"$here/start_shards.sh" "$work" >/dev/null || status=$?
-if ((status == 77)); then
-    if [[ "${CAUSEWAY_REQUIRE_CLICKHOUSE:-0}" == 1 || "${CAUSEWAY_REQUIRE_RUNTIME:-0}" == 1 ]]; then
-        fail "clickhouse-server is not installed; run scripts/install-deps.sh" \
-            "(CAUSEWAY_REQUIRE_CLICKHOUSE or CAUSEWAY_REQUIRE_RUNTIME is set)"
-    fi
-    echo "SKIP: clickhouse-server is not installed (scripts/install-deps.sh installs it)"
-    exit 77
-fi
-((status == 0)) || fail "the ClickHouse shards did not start (see $work/shard*/server.err.log)"
-# shellcheck disable=SC1091
-source "$work/env"
-pids+=("$SHARD1_PID" "$SHARD2_PID")
-ch() {  # URL SQL: one query, TabSeparated answer
-    curl -sSf "$1" --data-binary "$2 FORMAT TabSeparated"
+ddl() {  # URL SQL: a statement without an answer
+    curl -sSf "$1" --data-binary "$2" >/dev/null
 }
+# The node-cause tables as a causeway before their speedup columns made them, holding a row.
+old_cause_columns="job String, node String, push_id String, attempt UInt64, chain_index UInt64,
+    cause String, root_cause String, lost_ns Int64, verdict String, actor_kind String,
+    actor String, container_runtime String, container_id String, pod_uid String, pod_qos String"
+for url in "$SHARD1_URL" "$SHARD2_URL"; do
+    ddl "$url" "CREATE TABLE ${tables}_node_cause_local ($old_cause_columns) ENGINE = MergeTree
+        ORDER BY (job, node, push_id, attempt, chain_index)"
+done
+ddl "$SHARD1_URL" "CREATE TABLE ${tables}_node_cause ($old_cause_columns) ENGINE =
+    Distributed(causeway_test, currentDatabase(), ${tables}_node_cause_local,
+    cityHash64(job, node))"
+ddl "$SHARD1_URL" "INSERT INTO ${tables}_node_cause_local (job, node, cause) VALUES
+    ('old-job', 'old-node', 'GPU-BOUND')"
 
 # The shards hold the MergeTree tables; shard 1 also the Distributed tables every push and
 # query goes through.
@@ -66,12 +48,26 @@ for n in 1 2 3 4; do
         --node "node-$n" --rank $((n - 1)) "$work/node-$n.db" >/dev/null
 done
 
+echo "== tables made before gain the columns added since, and keep their rows"
+# The local tables with --create-tables-only, the Distributed one with the first push.
+for table in "$SHARD1_URL ${tables}_node_cause_local" "$SHARD2_URL ${tables}_node_cause_local" \
+    "$SHARD1_URL ${tables}_node_cause"; do
+    read -r url name <<<"$table"
+    [[ "$(ch "$url" "SELECT count() FROM system.columns WHERE database = currentDatabase()
+        AND table = '$name' AND name IN ('speedup', 'device_twice_as_fast')")" == 2 ]] ||
+        fail "$name on $url lacks the columns added since it was made"
+done
+[[ "$(ch "$SHARD1_URL" "SELECT cause, speedup FROM ${tables}_node_cause WHERE job = 'old-job'")" == \
+    $'GPU-BOUND\t0' ]] || fail "the old row did not survive, or reads a speedup"
+
 echo "== fleet names the starved node and its cause"
 "$causeway" fleet --clickhouse "$SHARD1_URL" --job train-1 --json >"$work/fleet.json"
 "$causeway" fleet --clickhouse "$SHARD1_URL" --job train-1
 [[ "$(jq -r '.nodes | length' "$work/fleet.json")" == 4 ]] || fail "fleet does not list 4 nodes"
 [[ "$(jq -r '.straggler.node' "$work/fleet.json")" == node-3 ]] || fail "straggler is not node-3"
 [[ "$(jq -r '.straggler.rank' "$work/fleet.json")" == 2 ]] || fail "straggler rank is not 2"
+[[ "$(jq -r '.straggler.basis' "$work/fleet.json")" == slowest_loop ]] ||
+    fail "a job without collectives has a straggler not chosen by its loop rate"
 [[ "$(jq -r '.straggler.cause' "$work/fleet.json")" == INPUT-BOUND ]] ||
     fail "the straggler's cause is not INPUT-BOUND"
 # Its cause's actor, a feeder process outside the job, with the docker container it runs in.

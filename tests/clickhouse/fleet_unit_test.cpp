@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "fleet/push_tables.hpp"
 #include "fleet/row_binary.hpp"
 #include "fleet/trace_tables.hpp"
 #include "report/fleet_json.hpp"
@@ -61,7 +62,13 @@ TEST_CASE("every trace table has a ClickHouse table, calls ordered per thread in
     CHECK_FALSE(find("process")->thread_time_ordered);
     auto statements = schema_statements("c1");
     REQUIRE(statements);
-    CHECK(statements->local.size() == tables->size() + 2);  // plus push and node_cause
+    // plus push, node_cause, node_rank and node_collective
+    CHECK(statements->local.size() == tables->size() + 4);
+    // node_cause's columns added since its first version, where a table made before lacks them
+    REQUIRE(statements->local_added.size() == 2);
+    CHECK(statements->local_added[0].table == node_cause_table() + "_local");
+    CHECK(statements->local_added[0].column.name == "speedup");
+    CHECK(statements->distributed_added[0].table == node_cause_table());
     CHECK(statements->distributed.size() == statements->local.size());
     auto calls =
         std::find_if(statements->local.begin(), statements->local.end(), [](const std::string& s) {
@@ -107,6 +114,30 @@ TEST_CASE("fleet JSON matches the get_fleet_overview output schema", "[fleet][un
     CHECK(json["nodes"][1]["rank"].is_null());
     CHECK(json["nodes"][0]["causes"][0]["container"]["pod_uid"] == pod.pod_uid);
     CHECK(json["straggler"]["container"]["qos_class"] == "Burstable");
+    CHECK(json["straggler"]["basis"] == "slowest_loop");
+
+    // A job whose ranks were aligned across its nodes, its straggler the rank others waited for.
+    overview.communicators.push_back({.nranks = 2,
+                                      .aligned = 10,
+                                      .ranks = {{"node-1", 0, 11, 10, 0, 0, 30'000'000},
+                                                {"node-2", 1, 12, 10, 10, 30'000'000, 0}},
+                                      .late_rank = LateRank{.node = "node-2",
+                                                            .rank = 1,
+                                                            .arrived_last_share = 1,
+                                                            .mean_late_ns = 3'000'000,
+                                                            .span_ns = 60'000'000,
+                                                            .late_ns = 30'000'000,
+                                                            .job_speedup = 2}});
+    overview.clock_reference = "node-1";
+    overview.nodes[0].clock_offset_ns = 0;
+    overview.straggler->basis = StragglerBasis::kOthersWaitForIt;
+    overview.straggler->late = overview.communicators[0].late_rank;
+    overview.straggler->cause_speedup = 1.9;
+    json = causeway::report::to_json(overview);
+    CHECK(causeway::server::schema_violation(schema, json) == "");
+    CHECK(json["straggler"]["basis"] == "others_wait_for_it");
+    CHECK(json["straggler"]["late"]["job_speedup"] == 2);
+    CHECK(json["nodes"][1]["clock_offset_ns"].is_null());
 }
 
 TEST_CASE("SQL in a URL is percent-encoded but for RFC 3986's unreserved bytes",
