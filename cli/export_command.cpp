@@ -36,6 +36,10 @@ int run_export(const ExportArgs& args) {
         args.out_path.c_str(), with_commas(summary->cuda_slices).c_str(),
         with_commas(summary->offcpu_slices).c_str(), with_commas(summary->counter_samples).c_str(),
         with_commas(summary->tracks).c_str());
+    if (summary->collective_slices > 0) {
+        std::printf(", %s NCCL collective slices on the ranks' aligned tracks",
+                    with_commas(summary->collective_slices).c_str());
+    }
     if (summary->overlap_lanes > 0) {
         std::printf(" (%s extra lanes where recorded intervals overlap without nesting)",
                     with_commas(summary->overlap_lanes).c_str());

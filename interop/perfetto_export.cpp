@@ -9,6 +9,7 @@
 #include "analysis/measure/python_lines.hpp"
 #include "analysis/model/text_caps.hpp"
 #include "interop/json_event_writer.hpp"
+#include "interop/perfetto_ranks.hpp"
 #include "interop/track_lanes.hpp"
 
 namespace causeway::interop {
@@ -356,6 +357,11 @@ Result<PerfettoExportSummary> PerfettoExporter::run() {
             return status.error();
         }
     }
+    auto collectives = write_rank_tracks(trace_, out_, system_pid_ + 1);
+    if (!collectives) {
+        return collectives.error();
+    }
+    summary_.collective_slices = *collectives;
     const std::pair<const char*, bool> series[] = {
         {"SELECT process_id, 'page allocations', bucket_ns, count, bytes FROM page_alloc "
          "ORDER BY process_id, bucket_ns",

@@ -5,8 +5,10 @@
 
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "tests/collector/collector_process.hpp"
 #include "tests/support/runtime_guard.hpp"
@@ -17,6 +19,24 @@ using namespace causeway::testing;
 namespace {
 
 constexpr int kRounds = 7;
+
+// The events of the Perfetto export of `db` on the NCCL ranks' aligned tracks (categories
+// nccl.*), in the export's order.
+std::vector<nlohmann::json> rank_track_events(const TempDir& dir, const std::string& db) {
+    const std::string out = dir.file("ranks.json");
+    std::filesystem::remove(out);
+    output_of(shell_quoted(CAUSEWAY_CLI_BIN) + " export --format perfetto " + shell_quoted(db) +
+              " " + shell_quoted(out));
+    std::ifstream in(out);
+    const auto exported = nlohmann::json::parse(in);
+    std::vector<nlohmann::json> events;
+    for (const auto& event : exported["traceEvents"]) {
+        if (event.value("cat", "").rfind("nccl.", 0) == 0) {
+            events.push_back(event);
+        }
+    }
+    return events;
+}
 
 // "SELECT count(*) ..." over the calls of `op`, with its nccl_call row joined (n) and its stream.
 std::string calls_of(const std::string& op, const std::string& condition = "1") {
@@ -185,6 +205,25 @@ TEST_CASE(
     }
     CHECK(own_compute);
     CHECK((*wait)["critical_path"]["predicted_speedup"].get<double>() > 1.2);
+
+    // The Perfetto export aligns the ranks: every all-reduce on each rank's track, from its
+    // arrival to rank 2's, so the others' slices are their wait for it.
+    const auto events = rank_track_events(dir, db);
+    REQUIRE(events.size() == static_cast<std::size_t>(3 * kSteps));
+    int rank2_last = 0;
+    double others_waited_us = 0;
+    for (const auto& event : events) {
+        if (event["args"]["last_rank"] == 2) {
+            ++rank2_last;
+            const bool own = event["tid"] == 3;  // rank 2's track
+            CHECK(event["args"]["arrived_last"] == own);
+            CHECK((own ? event["dur"].get<double>() == 0 : true));
+            others_waited_us += own ? 0 : event["dur"].get<double>();
+        }
+    }
+    CHECK(rank2_last >= 3 * kSteps * 9 / 10);
+    CHECK(others_waited_us / (rank2_last * 2.0 / 3.0) > 3000);  // 3 ms a collective
+    CHECK(events[0]["name"] == "ncclAllReduce #1");
 }
 
 // A hang: rank 1 stops after 20 steps, asleep in a read, while ranks 0 and 2 issue their 21st
@@ -211,4 +250,23 @@ TEST_CASE("a rank that never issues a collective the others did is named, with i
     CHECK(communicator["missing"]["absent"][0]["last_call"].is_string());
     CHECK(communicator["missing_text"].get<std::string>().rfind(
               "rank 1 never issued collective #21, which ranks 0 and 2 did", 0) == 0);
+
+    // In the Perfetto export, ranks 0 and 2 wait in collective 21 until the recording ends, and
+    // rank 1's track marks its last call.
+    int waiting = 0;
+    int marked = 0;
+    for (const auto& event : rank_track_events(dir, db)) {
+        if (event["args"].value("completed", true) == false) {
+            CHECK(event["args"]["collective"] == 21);
+            CHECK(event["tid"] != 2);
+            ++waiting;
+        }
+        if (event["cat"] == "nccl.absent") {
+            CHECK(event["tid"] == 2);
+            CHECK(event["args"]["never_issued_collective"] == 21);
+            ++marked;
+        }
+    }
+    CHECK(waiting == 2);
+    CHECK(marked == 1);
 }
