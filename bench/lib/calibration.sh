@@ -13,9 +13,6 @@ CALIBRATION_RECORDINGS=3 # recordings per scenario, explained each (count)
 CALIBRATION_ROUNDS=3     # untraced (before, after) rounds per scenario (count)
 CALIBRATION_RUN_S=1.5    # training time of each untraced run and recording (s)
 
-# neighbour_path NEIGHBOUR: the program's path, or '-'.
-neighbour_path() { [[ $1 == - ]] && echo - || echo "$BUILD_DIR/tests/workloads/scenarios/$1"; }
-
 # untraced_rate PROGRAM NEIGHBOUR ARGS...: batches/s of one untraced run (NEIGHBOUR '-' for none).
 untraced_rate() {
   local program=$1 neighbour=$2

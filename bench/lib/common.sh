@@ -72,3 +72,6 @@ record_with_collector() {
     "$COLLECTOR" record --db "$db" --quiet -- "$@" 2>>"$BENCH_OUT/raw.log" ||
     die "causeway-collector record failed on: $* (see $BENCH_OUT/raw.log)"
 }
+
+# neighbour_path NEIGHBOUR: the path of a scenario's neighbour program (scenarios.tsv), or '-'.
+neighbour_path() { [[ $1 == - ]] && echo - || echo "$BUILD_DIR/tests/workloads/scenarios/$1"; }

@@ -1,13 +1,15 @@
 # shellcheck shell=bash
 # Section 5: verdict stability. The DataLoader scenarios (the C++ flagship and real PyTorch) and the
-# late NCCL rank (three fake-NCCL ranks, one late: the late rank must be the actor) are recorded
+# late NCCL ranks (fake-NCCL ranks, one late on a timer, on its DataLoader workers or beside a hog:
+# the late rank must be the actor) are recorded
 # VERDICT_RUNS times each on the machine as it is, then VERDICT_RUNS times while a
 # parallel build of this repository loads every CPU; every recording must give the verdict and
 # top-chain actor that tests/scenarios/scenarios.tsv expects. Recordings run the way the suite and
 # the demo run them: in a session of their own whose autogroup has nice -20, so the build shares
 # the machine as a background job would. Sourced by run.sh.
 
-VERDICT_SCENARIOS=(dataloader-oversubscribed torch-dataloader nccl-late-rank)
+VERDICT_SCENARIOS=(dataloader-oversubscribed torch-dataloader nccl-late-rank nccl-dataloader-rank
+  nccl-neighbour-rank)
 VERDICT_DURATION_S=2.5 # training time of each recording (s)
 
 # scenario_field NAME COLUMN: one column (1-based) of the scenario's line in the table.
@@ -15,14 +17,17 @@ scenario_field() {
   awk -v name="$1" -v column="$2" '$1 == name { print $column }' "$REPO_DIR/tests/scenarios/scenarios.tsv"
 }
 
-# verdict_once NAME [ARGS...]: records the scenario once (its program given ARGS) and prints
-# "verdict actor_kind top_chain_cost_share" (its critical path's share of the loop).
+# verdict_once NAME [ARGS...]: records the scenario once (its program given ARGS, beside its
+# neighbour where the table names one) and prints "verdict actor_kind top_chain_cost_share" (its
+# critical path's share of the loop).
 verdict_once() {
-  local program db=$BENCH_OUT/verdict.db
+  local program neighbour db=$BENCH_OUT/verdict.db
   program=$(scenario_field "$1" 2)
+  neighbour=$(scenario_field "$1" 7)
   shift
   rm -f "$db" "$db-wal" "$db-shm"
-  in_own_session "$COLLECTOR" record --db "$db" --quiet -- "$BUILD_DIR/tests/workloads/scenarios/$program" \
+  in_own_session "$BENCH_DIR/lib/with_neighbour.sh" "$(neighbour_path "$neighbour")" \
+    "$COLLECTOR" record --db "$db" --quiet -- "$BUILD_DIR/tests/workloads/scenarios/$program" \
     --duration "$VERDICT_DURATION_S" "$@" >>"$BENCH_OUT/raw.log" 2>&1 ||
     die "recording $program failed (see $BENCH_OUT/raw.log)"
   "$CAUSEWAY" explain --db "$db" --json |

@@ -544,20 +544,38 @@ TEST_CASE("torch-slow-worker: one slow worker with CPUs to spare gets more worke
 // median depends on the phase of host and device and moved 2x between two such recordings (a
 // real difference between the runs, not noise in one); a recording compared with itself covers
 // the ops (check_self_comparison, in every scenario), hand-built traces the statistics.
-TEST_CASE("nccl-late-rank: COLLECTIVE-WAIT for rank 2 which sleeps, faster when it does not") {
-    const ScenarioRun run = check_scenario("nccl-late-rank");
+namespace {
+
+// The COLLECTIVE-WAIT chain of `run` names `rank` as the one the others waited for at nearly
+// every collective, and `cause` as what took most of its lateness (at least `least_share` of it);
+// it advises that rank first.
+void check_late_rank(const ScenarioRun& run, const std::string& rank, const std::string& cause,
+                     double least_share) {
     INFO(run.diagnosis.dump(2));
     const nlohmann::json& top = run.diagnosis["chains"][0];
-    CHECK(top["actor"]["name"] == "rank 2");
-    // Rank 2 arrived last at nearly every all-reduce, and while late it slept (its timer ended
-    // the sleeps).
+    CHECK(top["actor"]["name"] == "rank " + rank);
     std::map<std::string, double> evidence;
     for (const auto& item : top["evidence"]) {
         evidence[item["key"].get<std::string>()] = item["value"].get<double>();
     }
     CHECK(evidence["rank_arrived_last_share"] >= 0.9);
-    CHECK(evidence["late_rank_cause_share:timer"] >= 0.8);
+    CHECK(evidence["late_rank_cause_share:" + cause] >= least_share);
     CHECK(recommends(run.diagnosis, {"late_rank_first"}));
+}
+
+}  // namespace
+
+TEST_CASE("nccl-late-rank: COLLECTIVE-WAIT for rank 2 which sleeps, faster when it does not") {
+    // While late, rank 2 slept (its timer ended the sleeps).
+    check_late_rank(check_scenario("nccl-late-rank"), "2", "timer", 0.8);
+}
+
+TEST_CASE("nccl-dataloader-rank: COLLECTIVE-WAIT for rank 1, whose workers take its CPU") {
+    check_late_rank(check_scenario("nccl-dataloader-rank"), "1", "dataloader_workers", 0.4);
+}
+
+TEST_CASE("nccl-neighbour-rank: COLLECTIVE-WAIT for rank 0, beside a hog outside the job") {
+    check_late_rank(check_scenario("nccl-neighbour-rank"), "0", "processes_outside", 0.4);
 }
 
 TEST_CASE("compare: two recordings of the same workload keep their throughput and causes") {

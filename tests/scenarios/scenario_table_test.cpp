@@ -32,11 +32,11 @@ std::set<std::string> names_of(const char* (*name_of)(decltype(kLast))) {
 
 }  // namespace
 
-TEST_CASE("the scenario table lists fourteen built programs with known verdicts and actors") {
+TEST_CASE("the scenario table lists sixteen built programs with known verdicts and actors") {
     const auto verdicts = names_of<VerdictClass::kLast>(verdict_class_name);
     const auto actor_kinds = names_of<CauseKind::kLast>(cause_kind_name);
     const auto scenarios = read_scenario_table(CAUSEWAY_SCENARIO_TABLE);
-    REQUIRE(scenarios.size() == 14);
+    REQUIRE(scenarios.size() == 16);
     for (const auto& spec : scenarios) {
         INFO(spec.name);
         CHECK(::access((std::string(CAUSEWAY_SCENARIO_PROGRAMS) + "/" + spec.program).c_str(),

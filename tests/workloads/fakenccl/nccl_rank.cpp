@@ -4,9 +4,17 @@
 // cudaStreamSynchronize, where a rank waits for the slowest. --late-rank R --late-us U gives rank
 // R U microseconds more host work a step (on its own CPU time), so every other rank waits for it;
 // --late-sleep-us U instead has it sleep U microseconds a step (as a rank waiting for its input).
+// --late-workers N instead gives rank R N DataLoader-like worker processes (pt_data_worker) that
+// burn CPU for as long as it runs, taking the CPU its host work needs. --pin 1 binds each rank
+// to one CPU (rank modulo the CPUs online), as a launcher binds ranks to their cores; the late
+// rank's workers share its CPU.
 // --hang-rank R --hang-after N: rank R stops after N steps and sleeps in a read that never
 // returns, so the others wait in their next collective until the recording stops them.
 // Prints "rank=R steps=N elapsed_s=S steps_per_s=X".
+#include <sched.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -14,6 +22,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "cuda_runtime_api.h"
 #include "fakecuda.h"
@@ -30,6 +39,8 @@ struct Options {
     int late_rank = -1;
     long late_us = 0;
     long late_sleep_us = 0;
+    int late_workers = 0;
+    bool pin = false;
     int hang_rank = -1;
     int hang_after = 0;
 };
@@ -79,6 +90,10 @@ bool parse(int argc, char** argv, Options& o) {
             o.late_us = value;
         } else if (name == "--late-sleep-us") {
             o.late_sleep_us = value;
+        } else if (name == "--late-workers") {
+            o.late_workers = static_cast<int>(value);
+        } else if (name == "--pin") {
+            o.pin = value != 0;
         } else if (name == "--hang-rank") {
             o.hang_rank = static_cast<int>(value);
         } else if (name == "--hang-after") {
@@ -88,7 +103,43 @@ bool parse(int argc, char** argv, Options& o) {
         }
     }
     return argc % 2 == 1 && o.steps > 0 && o.compute_us >= 0 && o.host_us >= 0 && o.late_us >= 0 &&
-           o.late_sleep_us >= 0;
+           o.late_sleep_us >= 0 && o.late_workers >= 0;
+}
+
+// Binds this process to one CPU, chosen by `rank`.
+void pin_to_cpu(int rank) {
+    const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(static_cast<int>(rank % (cpus > 0 ? cpus : 1)), &set);
+    sched_setaffinity(0, sizeof set, &set);
+}
+
+// Starts `count` worker processes named pt_data_worker that burn CPU until this process ends
+// them (or dies: they get SIGKILL then).
+std::vector<pid_t> start_workers(int count) {
+    std::vector<pid_t> workers;
+    for (int i = 0; i < count; ++i) {
+        const pid_t pid = fork();
+        if (pid == 0) {
+            prctl(PR_SET_PDEATHSIG, SIGKILL);
+            prctl(PR_SET_NAME, "pt_data_worker");
+            for (;;) {
+                host_work(1'000'000);
+            }
+        }
+        if (pid > 0) {
+            workers.push_back(pid);
+        }
+    }
+    return workers;
+}
+
+void stop_workers(const std::vector<pid_t>& workers) {
+    for (pid_t pid : workers) {
+        kill(pid, SIGKILL);
+        waitpid(pid, nullptr, 0);
+    }
 }
 
 int fail(const char* what, int code) {
@@ -101,10 +152,10 @@ int fail(const char* what, int code) {
 int main(int argc, char** argv) {
     Options o;
     if (!parse(argc, argv, o)) {
-        std::fprintf(
-            stderr,
-            "usage: cw_nccl_rank [--steps N] [--compute-us U] [--host-us U] [--count N] "
-            "[--late-rank R --late-us U --late-sleep-us U] [--hang-rank R --hang-after N]\n");
+        std::fprintf(stderr,
+                     "usage: cw_nccl_rank [--steps N] [--compute-us U] [--host-us U] [--count N] "
+                     "[--late-rank R --late-us U --late-sleep-us U --late-workers N] [--pin 1] "
+                     "[--hang-rank R --hang-after N]\n");
         return 2;
     }
     std::string error;
@@ -129,6 +180,10 @@ int main(int argc, char** argv) {
         return fail("ncclCommInitRank", rc);
     }
     const bool late = env->rank == o.late_rank;
+    if (o.pin) {
+        pin_to_cpu(env->rank);
+    }
+    const std::vector<pid_t> workers = start_workers(late ? o.late_workers : 0);
     const long host_us = o.host_us + (late ? o.late_us : 0);
     const timespec late_sleep{.tv_sec = late ? o.late_sleep_us / 1'000'000 : 0,
                               .tv_nsec = late ? o.late_sleep_us % 1'000'000 * 1000 : 0};
@@ -152,6 +207,7 @@ int main(int argc, char** argv) {
         cudaStreamSynchronize(stream);
     }
     const double elapsed = seconds(CLOCK_MONOTONIC) - start;
+    stop_workers(workers);
     ncclCommDestroy(comm);
     cudaFree(gradients);
     cudaStreamDestroy(stream);

@@ -6,76 +6,12 @@
 //
 // Expected diagnosis: COLLECTIVE-WAIT, the late rank 2, its lateness spent asleep; its predicted
 // gain is what the job gains when rank 2 arrives on time.
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <algorithm>
 #include <cmath>
-#include <cstring>
-#include <stdexcept>
 #include <string>
-#include <vector>
 
-#include "tests/workloads/scenarios/scenario_run.hpp"
+#include "tests/workloads/scenarios/nccl_job.hpp"
 
 using namespace causeway::scenarios;
-
-namespace {
-
-constexpr int kRanks = 3;
-constexpr int kLateRank = 2;
-constexpr long kComputeUs = 2000;  // each rank's kernels a step
-constexpr long kHostUs = 200;      // each rank's host work a step
-// Beside those, a step's all-reduce and synchronisation take about this long on the fake device.
-constexpr double kStepOverheadUs = 600;
-
-// Runs `argv` with its stdout read back; throws when it does not exit 0.
-std::string output_of(const std::vector<std::string>& argv) {
-    int out[2];
-    if (pipe(out) != 0) {
-        throw std::runtime_error("pipe failed");
-    }
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
-    posix_spawn_file_actions_addclose(&actions, out[0]);
-    std::vector<char*> args(argv.size() + 1, nullptr);
-    std::transform(argv.begin(), argv.end(), args.begin(),
-                   [](const std::string& arg) { return const_cast<char*>(arg.c_str()); });
-    pid_t pid = 0;
-    const int spawned = posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    close(out[1]);
-    if (spawned != 0) {
-        close(out[0]);
-        throw std::runtime_error(argv[0] + " cannot be run: " + std::strerror(spawned));
-    }
-    std::string text;
-    char buffer[4096];
-    for (ssize_t n; (n = read(out[0], buffer, sizeof buffer)) > 0;) {
-        text.append(buffer, static_cast<std::size_t>(n));
-    }
-    close(out[0]);
-    int status = 0;
-    waitpid(pid, &status, 0);
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        throw std::runtime_error(argv[0] + " failed:\n" + text);
-    }
-    return text;
-}
-
-// A value `name=<x>` of rank 0's line "rank=0 steps=N elapsed_s=S steps_per_s=X".
-double rank0_value(const std::string& output, const std::string& name) {
-    const auto line = output.find("rank=0 ");
-    const auto at = output.find(name + "=", line);
-    if (line == std::string::npos || at == std::string::npos) {
-        throw std::runtime_error("rank 0 reported no " + name + ":\n" + output);
-    }
-    return std::stod(output.substr(at + name.size() + 1));
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
     CLI::App app{"nccl-late-rank: three NCCL ranks wait for the one that sleeps each step"};
@@ -90,19 +26,13 @@ int main(int argc, char** argv) {
     CLI11_PARSE(app, argc, argv);
 
     return run_reporting_errors("nccl-late-rank", [&] {
-        // Every rank must make the same number of steps (a rank that stopped early would leave
-        // the others in a collective): the count that takes about --duration.
         const long late_us = fixed ? 0 : std::lround(late_ms * 1000);
-        const double step_us =
-            static_cast<double>(kComputeUs + kHostUs + late_us) + kStepOverheadUs;
-        const long steps = std::max(20L, std::lround(duration_s * 1e6 / step_us));
-        const std::string output =
-            output_of({CW_NCCL_LAUNCH_BIN, std::to_string(kRanks), CW_NCCL_RANK_BIN, "--steps",
-                       std::to_string(steps), "--compute-us", std::to_string(kComputeUs),
-                       "--host-us", std::to_string(kHostUs), "--late-rank",
-                       std::to_string(kLateRank), "--late-sleep-us", std::to_string(late_us)});
-        print_throughput("nccl-late-rank", fixed ? "fixed" : "late",
-                         {.batches = static_cast<std::int64_t>(rank0_value(output, "steps")),
-                          .elapsed_s = rank0_value(output, "elapsed_s")});
+        const NcclJob job{
+            .ranks = 3,
+            .compute_us = 2000,
+            .host_us = 200,
+            .extra_step_us = 600.0 + static_cast<double>(late_us),
+            .rank_args = {"--late-rank", "2", "--late-sleep-us", std::to_string(late_us)}};
+        print_throughput("nccl-late-rank", fixed ? "fixed" : "late", run_nccl_job(job, duration_s));
     });
 }

@@ -1,5 +1,7 @@
 // noisy_hog: the noisy neighbour of scenario 4. It spins one thread per CPU (or --threads), each
-// pinned to a CPU in turn, until --duration has passed or it is sent SIGTERM/SIGINT. The suite
+// pinned to a CPU in turn, until --duration has passed or it is sent SIGTERM/SIGINT. Built as
+// noisy_hog_one_cpu (NOISY_HOG_THREADS=1), it spins one thread, on CPU 0, by default: the
+// neighbour of scenario 11, which loads the core of one rank. The suite
 // starts it before the traced command, so it is outside the traced process tree; its name is what
 // the diagnosis must report as the competitor.
 #include <pthread.h>
@@ -18,6 +20,10 @@
 #include "tests/workloads/scenarios/scenario_run.hpp"
 
 using namespace causeway::scenarios;
+
+#ifndef NOISY_HOG_THREADS
+#define NOISY_HOG_THREADS 0  // one per CPU
+#endif
 
 namespace {
 
@@ -49,7 +55,7 @@ void spin_until_stopped() {
 
 int main(int argc, char** argv) {
     CLI::App app{"noisy_hog: keeps CPUs busy, one pinned spinning thread per CPU"};
-    int threads = online_cpus();
+    int threads = NOISY_HOG_THREADS > 0 ? NOISY_HOG_THREADS : online_cpus();
     double duration_s = 60;
     app.add_option("--threads", threads, "spinning threads, pinned to CPUs 0, 1, ... in turn")
         ->check(CLI::PositiveNumber)
