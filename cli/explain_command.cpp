@@ -17,6 +17,7 @@ struct ExplainOptions {
     bool json = false;
     bool threads = false;
     bool all_processes = false;
+    bool verbose = false;
 };
 
 int run_explain(const ExplainOptions& options) {
@@ -33,8 +34,9 @@ int run_explain(const ExplainOptions& options) {
     if (options.json) {
         std::cout << report::json_text(report::to_json(diagnosis)) << "\n";
     } else {
-        std::cout << report::render_diagnosis(diagnosis, trace_label(options.input),
-                                              report::TerminalStyle::for_stdout());
+        std::cout << report::render_diagnosis(
+            diagnosis, trace_label(options.input), report::TerminalStyle::for_stdout(),
+            options.verbose ? report::TextDetail::kEverything : report::TextDetail::kSummary);
     }
     return 0;
 }
@@ -50,6 +52,10 @@ void add_explain_command(CLI::App& app, int& exit_code) {
     command->add_flag("--threads", options->threads, "list the threads of each process");
     command->add_flag("--all-processes", options->all_processes,
                       "list every process (default: the first 50)");
+    command->add_flag("--verbose", options->verbose,
+                      "every data-quality counter and every process row (default: one screen: "
+                      "counters that are not zero, and outside processes that took at least 1% "
+                      "of the recording in CPU)");
     command->callback([options, &exit_code] { exit_code = run_explain(*options); });
 }
 

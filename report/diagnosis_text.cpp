@@ -214,21 +214,60 @@ std::string render_process_table(const analysis::ProcessBreakdown& breakdown) {
 }
 
 std::string render_data_quality(const analysis::DataQualityReport& report,
-                                const TerminalStyle& style) {
+                                const TerminalStyle& style, TextDetail detail) {
     std::string out;
+    std::size_t zero = 0;
     for (const auto& item : report.items) {
+        if (item.value == 0 && detail == TextDetail::kSummary) {
+            ++zero;
+            continue;
+        }
         std::string severity = item.severity == "data_loss" ? style.red("DATA LOSS")
                                : item.severity == "error"   ? style.yellow("error")
                                                             : "info";
         out += "  " + severity + "  " + item.source + "/" + item.counter + " = " +
                std::to_string(item.value) + ": " + printable(item.description) + "\n";
     }
-    return "\n" + style.bold("Data quality") + "\n" +
-           (out.empty() ? "  nothing lost, nothing unmatched\n" : out);
+    const std::string at_zero = std::to_string(zero) + (zero == 1 ? " counter" : " counters") +
+                                " at 0; --verbose lists " + (zero == 1 ? "it" : "them");
+    if (out.empty()) {
+        out = "  nothing lost, nothing unmatched" + (zero == 0 ? "" : " (" + at_zero + ")") + "\n";
+    } else if (zero > 0) {
+        out += "  (" + at_zero + ")\n";
+    }
+    return "\n" + style.bold("Data quality") + "\n" + out;
 }
 
+namespace {
+
+// The process table of the summary: the traced tree's processes, and the outside processes that
+// took at least kFoldedCpuShare of the recording in CPU from its threads; one line for the rest.
+std::string render_summary_processes(const analysis::Diagnosis& d) {
+    const double least_taken = kFoldedCpuShare * static_cast<double>(d.range.dur_ns());
+    analysis::ProcessBreakdown shown = d.processes;
+    std::int64_t folded = 0;
+    std::int64_t folded_taken_ns = 0;
+    std::erase_if(shown.processes, [&](const analysis::ProcessRow& p) {
+        const bool fold = p.role == analysis::Role::kCompetitor &&
+                          static_cast<double>(p.cpu_taken_ns) < least_taken;
+        folded += fold ? 1 : 0;
+        folded_taken_ns += fold ? p.cpu_taken_ns : 0;
+        return fold;
+    });
+    shown.total_processes -= folded;
+    std::string out = render_process_table(shown);
+    if (folded > 0) {
+        out += "  ... " + std::to_string(folded) + " more processes outside the tree took " +
+               format_duration(folded_taken_ns) + " of its threads' CPU in all, each under " +
+               format_percent(kFoldedCpuShare) + " of the recording (--verbose lists them)\n";
+    }
+    return out;
+}
+
+}  // namespace
+
 std::string render_diagnosis(const analysis::Diagnosis& d, const std::string& db_path,
-                             const TerminalStyle& style) {
+                             const TerminalStyle& style, TextDetail detail) {
     std::string out = "Verdict: " + colour_verdict(d.verdict.verdict_class, style) + "  " +
                       printable(verdict_summary(d)) + "\n";
     if (d.data_quality.data_loss) {
@@ -255,9 +294,11 @@ std::string render_diagnosis(const analysis::Diagnosis& d, const std::string& db
                render_ranks(d.ranks);
     }
     if (!d.processes.processes.empty()) {
-        out += "\n" + style.bold("Processes") + "\n" + render_process_table(d.processes);
+        out += "\n" + style.bold("Processes") + "\n" +
+               (detail == TextDetail::kEverything ? render_process_table(d.processes)
+                                                  : render_summary_processes(d));
     }
-    return out + render_data_quality(d.data_quality, style);
+    return out + render_data_quality(d.data_quality, style, detail);
 }
 
 }  // namespace causeway::report

@@ -80,7 +80,7 @@ std::string render_stats(const analysis::TraceStats& stats, const std::string& d
                render_ops(stats);
     }
     out += "\n" + style.bold("Host") + "\n" + render_host(stats.host);
-    return out + render_data_quality(stats.data_quality, style);
+    return out + render_data_quality(stats.data_quality, style, TextDetail::kEverything);
 }
 
 }  // namespace causeway::report

@@ -51,9 +51,10 @@ push_ranks() {
             --node "node-$r" --rank "$r" "$work/$2$r.db" >/dev/null
     done
 }
-# ARGS...: rank 0's steps per second, untraced.
+# ARGS...: rank 0's steps per second, untraced (the ranks' lines may come interleaved).
 steps_per_s() {
-    "$launch" 3 "$python" "$script" "$@" | sed -n 's/^rank=0 .*steps_per_s=\([0-9.]*\).*/\1/p'
+    "$launch" 3 "$python" "$script" "$@" | grep -o 'rank=0 steps=[0-9]* elapsed_s=[0-9.]* steps_per_s=[0-9.]*' |
+        sed 's/.*steps_per_s=//'
 }
 # A B LOW HIGH: whether LOW <= A / B <= HIGH.
 ratio_within() {

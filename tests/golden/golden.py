@@ -130,6 +130,7 @@ def cli_outputs(tools, name, folder):
     before, after = FIXTURES[name]["halves"]
     commands = {
         "explain.txt": ["explain", "--db", db],
+        "explain-verbose.txt": ["explain", "--verbose", "--db", db],
         "explain.json": ["explain", "--json", "--db", db],
         "stats.txt": ["stats", "--db", db],
         "stats.json": ["stats", "--json", "--db", db],
