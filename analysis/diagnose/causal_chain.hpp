@@ -111,6 +111,7 @@ enum class EffectKind {
     kFirstCallExcess,  // the first calls' excess over later ones
     kOnCpu,            // on a CPU between calls, its own work (HOST-BOUND)
     kPeerWait,         // the other ranks' devices waited in collectives for the late one
+    kLast = kPeerWait,  // report/'s words are checked for every kind up to this one
 };
 // 'preempted', 'runq_wait', 'woken', 'in_device', 'in_copies', 'in_allocation',
 // 'first_call_excess', 'on_cpu', 'peer_wait' (stable: programs read it).

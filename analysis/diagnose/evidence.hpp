@@ -68,6 +68,7 @@ enum class EvidenceKind {
     kLateRankCauseShare,
     // COLLECTIVE-WAIT: the late rank was at its actor_line when it left its CPU while late
     kLateRankWasAt,
+    kLast = kLateRankWasAt,  // report/'s words are checked for every kind up to this one
 };
 
 struct Evidence {

@@ -8,8 +8,13 @@
 # the demo run them: in a session of their own whose autogroup has nice -20, so the build shares
 # the machine as a background job would. Sourced by run.sh.
 
-VERDICT_SCENARIOS=(dataloader-oversubscribed torch-dataloader nccl-late-rank nccl-dataloader-rank
-  nccl-neighbour-rank)
+# BENCH_VERDICT_SCENARIOS (names separated by spaces) runs some of them.
+read -r -a VERDICT_SCENARIOS <<<"${BENCH_VERDICT_SCENARIOS:-dataloader-oversubscribed \
+  torch-dataloader nccl-late-rank nccl-dataloader-rank nccl-neighbour-rank}"
+# The NCCL scenarios' late rank and the cause that took most of its lateness (as their e2e tests
+# expect): every recording must name both.
+declare -A VERDICT_LATE=([nccl-late-rank]=rank2/timer [nccl-dataloader-rank]=rank1/dataloader_workers
+  [nccl-neighbour-rank]=rank0/processes_outside)
 VERDICT_DURATION_S=2.5 # training time of each recording (s)
 
 # scenario_field NAME COLUMN: one column (1-based) of the scenario's line in the table.
@@ -18,8 +23,9 @@ scenario_field() {
 }
 
 # verdict_once NAME [ARGS...]: records the scenario once (its program given ARGS, beside its
-# neighbour where the table names one) and prints "verdict actor_kind top_chain_cost_share" (its
-# critical path's share of the loop).
+# neighbour where the table names one) and prints "verdict actor_kind top_chain_cost_share late"
+# (its critical path's share of the loop; late: a late rank's name and the cause of its lateness,
+# rank2/timer, or '-').
 verdict_once() {
   local program neighbour db=$BENCH_OUT/verdict.db
   program=$(scenario_field "$1" 2)
@@ -31,7 +37,8 @@ verdict_once() {
     --duration "$VERDICT_DURATION_S" "$@" >>"$BENCH_OUT/raw.log" 2>&1 ||
     die "recording $program failed (see $BENCH_OUT/raw.log)"
   "$CAUSEWAY" explain --db "$db" --json |
-    jq -r '"\(.verdict.name) \(.chains[0].actor.kind // "none") \(.chains[0].critical_path.share // 0)"'
+    jq -r '.chains[0] as $top | ($top.evidence // [] | map(.key | select(startswith("late_rank_cause_share:")))) as $why |
+      "\(.verdict.name) \($top.actor.kind // "none") \($top.critical_path.share // 0) \(if $top.actor.kind == "late_rank" then "\($top.actor.name | gsub(" "; ""))/\($why[0] // "" | sub("late_rank_cause_share:"; ""))" else "-" end)"'
 }
 
 # verdict_series NAME LOAD: VERDICT_RUNS recordings; records one results row and one target row.
@@ -43,18 +50,19 @@ verdict_series() {
   for ((run = 1; run <= VERDICT_RUNS; run++)); do
     line=$(verdict_once "$name")
     log "verdicts $name ($load) $run/$VERDICT_RUNS: $line"
-    read -r verdict actor share <<<"$line"
+    read -r verdict actor share late <<<"$line"
     # A verdict of choices (A|B, where the machine's speed decides) agrees with any of them; the
     # first is the fix's own cause, whose actor must then lead.
     if [[ "|$expected_verdict|" == *"|$verdict|"* &&
-      ($verdict != "${expected_verdict%%|*}" || $actor == "${expected_actor%%:*}") ]]; then
+      ($verdict != "${expected_verdict%%|*}" || $actor == "${expected_actor%%:*}") &&
+      $late == "${VERDICT_LATE[$name]:--}" ]]; then
       agree=$((agree + 1))
     fi
     shares+=("$share")
   done
   local sorted
   sorted=$(printf '%s\n' "${shares[@]}" | sort -g)
-  record verdicts "$name, $load: recordings giving $expected_verdict by $expected_actor" \
+  record verdicts "$name, $load: recordings giving $expected_verdict by $expected_actor${VERDICT_LATE[$name]:+ (${VERDICT_LATE[$name]})}" \
     "$agree/$VERDICT_RUNS" recordings \
     "top chain's critical-path cost $(calc "$(head -1 <<<"$sorted") * 100" 0)-$(calc "$(tail -1 <<<"$sorted") * 100" 0)% of the loop, median $(calc "$(printf '%s\n' "${shares[@]}" | median) * 100" 0)%"
   target "$name: the same verdict in every recording ($load)" \
