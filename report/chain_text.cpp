@@ -319,11 +319,11 @@ std::string root_cause_text(const analysis::CausalChain& chain) {
         case VerdictClass::kCollectiveWait:
             return "The ranks of the job wait in their collectives for " + chain.actor.name +
                    " (pid " + std::to_string(chain.actor.pid) + "): no rank leaves a collective " +
-                   "before the last has arrived, so its delay is every rank's. While it was "
-                   "late, " +
+                   "before the last has arrived, so its delay is every rank's. It was late for " +
+                   late_cause_text(fact_text(chain.facts, "late_cause")) + " (" +
                    format_percent(fact_ratio(chain.facts, "late_cause_share")) +
-                   " of its GPU-driving thread's time went to " +
-                   late_cause_text(fact_text(chain.facts, "late_cause")) + ".";
+                   " of its lateness: its GPU-driving thread's time there beyond the next "
+                   "rank's).";
         case VerdictClass::kHealthy:
         case VerdictClass::kInsufficientData:
             break;  // verdicts without a chain

@@ -172,9 +172,9 @@ std::string evidence_text(const analysis::Evidence& e) {
                    " of " + std::to_string(fact_count(p, "collectives")) + " collectives, " +
                    format_duration(fact_count(p, "late_avg_ns")) + " late on average";
         case EvidenceKind::kLateRankCauseShare:
-            return "while rank " + std::to_string(fact_count(p, "rank")) + " was late, " + pct +
-                   " of its GPU-driving thread's time went to " +
-                   late_cause_text(fact_text(p, "cause"));
+            return "rank " + std::to_string(fact_count(p, "rank")) + " was late for " +
+                   late_cause_text(fact_text(p, "cause")) + ": its GPU-driving thread spent " +
+                   pct + " of its lateness more there than the next-to-last rank's did";
         case EvidenceKind::kGpuThreadLostCpuAt:
         case EvidenceKind::kGpuThreadWaitsAt:
         case EvidenceKind::kGpuThreadSlowCallsAt:

@@ -2,7 +2,8 @@
 // last (rank_alignment.hpp). Its cost is what the job gains when that rank arrives as the next one
 // did: at each collective where the ranks meet (collective_meetings.hpp), the time between the
 // two, on every rank. No removal of one of its own causes gains the job more. Why it was late is
-// what its GPU-driving thread did in that time, by the causes of cause_time.hpp.
+// what its GPU-driving thread spent more time on than the next-to-last rank's did in their steps
+// into those collectives, by the causes of cause_time.hpp.
 #include <algorithm>
 #include <limits>
 #include <map>
@@ -19,20 +20,40 @@ namespace {
 // how much it was last is its RankTiming's.)
 struct Lateness {
     PerThreadTime windows;  // per primary thread: next-to-last arrival to its own, where last
+    // Per primary thread, where it was last at a collective (not the first): the late rank's step
+    // into it (from its arrival at the one before), and the next-to-last rank's.
+    PerThreadTime late_steps;
+    PerThreadTime next_steps;
+    std::int64_t late_ns = 0;  // summed: its arrival after the next-to-last rank's
     std::int64_t others_waited_ns = 0;
 };
+
+// Adds the step of `rank` into collective `k` (from its arrival at k - 1) to its queue's list.
+void add_step(const ChainInputs& in, const RankTiming& rank, std::size_t k, PerThreadTime& steps) {
+    const NcclCall& call = in.model.nccl_calls[static_cast<std::size_t>(rank.calls[k])];
+    if (int q = queue_of_thread(in.queues, call.thread_index); q >= 0) {
+        steps[static_cast<std::size_t>(q)].push_back(
+            {.start_ns = collective_arrival(in.model, rank, k - 1),
+             .end_ns = collective_arrival(in.model, rank, k),
+             .weight = 1.0});
+    }
+}
 
 Lateness lateness_of(const ChainInputs& in, const CommunicatorRanks& communicator,
                      const RankTiming& late) {
     Lateness out;
-    out.windows.resize(in.queues.size());
+    for (PerThreadTime* list : {&out.windows, &out.late_steps, &out.next_steps}) {
+        list->resize(in.queues.size());
+    }
     for (std::size_t k = 0; k < static_cast<std::size_t>(communicator.aligned); ++k) {
         const std::int64_t arrival = collective_arrival(in.model, late, k);
         std::int64_t next_latest = std::numeric_limits<std::int64_t>::min();
+        const RankTiming* next = nullptr;
         std::int64_t waited = 0;
         for (const RankTiming& rank : communicator.ranks) {
             if (&rank != &late) {
                 const std::int64_t other = collective_arrival(in.model, rank, k);
+                next = other > next_latest ? &rank : next;
                 next_latest = std::max(next_latest, other);
                 add_to(waited, arrival - other);
             }
@@ -41,14 +62,21 @@ Lateness lateness_of(const ChainInputs& in, const CommunicatorRanks& communicato
             continue;  // another rank was as late
         }
         add_to(out.others_waited_ns, waited);
+        add_to(out.late_ns, arrival - next_latest);
+        if (k > 0) {
+            add_step(in, late, k, out.late_steps);
+            add_step(in, *next, k, out.next_steps);
+        }
         const NcclCall& call = in.model.nccl_calls[static_cast<std::size_t>(late.calls[k])];
         if (int q = queue_of_thread(in.queues, call.thread_index); q >= 0) {
             out.windows[static_cast<std::size_t>(q)].push_back(
                 {.start_ns = next_latest, .end_ns = arrival, .weight = 1.0});
         }
     }
-    for (auto& list : out.windows) {
-        normalise_intervals(list);
+    for (PerThreadTime* lists : {&out.windows, &out.late_steps, &out.next_steps}) {
+        for (auto& list : *lists) {
+            normalise_intervals(list);
+        }
     }
     return out;
 }
@@ -79,33 +107,40 @@ std::optional<CriticalPathCost> on_time_cost(const ChainInputs& in, const RankTi
                    false);
 }
 
-// What the late rank's GPU-driving thread did while it was late: the cause (a cause kind's name,
-// or 'cuda_calls' for the calls' own time) that took most of it, and its share.
-void add_why_late(const ChainInputs& in, const RankTiming& late, const Lateness& lateness,
-                  CausalChain& chain) {
-    std::string most = "unattributed";
-    double most_ns = 0;
-    double late_total = 0;
-    for (std::size_t q = 0; q < lateness.windows.size(); ++q) {
-        const auto& window = lateness.windows[q];
-        for (const WeightedInterval& i : window) {
-            late_total += static_cast<double>(i.end_ns - i.start_ns);
-        }
-        std::map<std::string, double> by_cause;
+// The time the GPU-driving threads spent in `steps`, by cause: a cause kind's name, or
+// 'cuda_calls' for the calls' own time.
+std::map<std::string, double> time_by_cause(const ChainInputs& in, const PerThreadTime& steps) {
+    std::map<std::string, double> by_cause;
+    for (std::size_t q = 0; q < steps.size(); ++q) {
         for (const auto& [key, per_thread] : in.timeline.by_cause) {
-            by_cause[cause_kind_name(key.kind)] += overlap_ns(per_thread[q], window);
+            by_cause[cause_kind_name(key.kind)] += overlap_ns(per_thread[q], steps[q]);
         }
         for (const PerThreadTime& category : in.timeline.in_calls) {
-            by_cause["cuda_calls"] += overlap_ns(category[q], window);
-        }
-        for (const auto& [cause, ns] : by_cause) {
-            if (ns > most_ns) {
-                most = cause;
-                most_ns = ns;
-            }
+            by_cause["cuda_calls"] += overlap_ns(category[q], steps[q]);
         }
     }
-    const double share = late_total > 0 ? most_ns / late_total : 0.0;
+    return by_cause;
+}
+
+// Why the late rank was late: the cause its GPU-driving thread spent the most more time on than
+// the next-to-last rank's did, in their steps into the collectives it was last at (work every
+// rank does is no reason to be late), and that excess's share of its lateness.
+void add_why_late(const ChainInputs& in, const RankTiming& late, const Lateness& lateness,
+                  CausalChain& chain) {
+    const auto late_time = time_by_cause(in, lateness.late_steps);
+    const auto next_time = time_by_cause(in, lateness.next_steps);
+    std::string most = "unattributed";
+    double most_ns = 0;
+    for (const auto& [cause, ns] : late_time) {
+        const auto next = next_time.find(cause);
+        const double excess = ns - (next != next_time.end() ? next->second : 0.0);
+        if (excess > most_ns) {
+            most = cause;
+            most_ns = excess;
+        }
+    }
+    const double share =
+        lateness.late_ns > 0 ? std::min(1.0, most_ns / static_cast<double>(lateness.late_ns)) : 0.0;
     chain.facts.push_back({"late_cause", most});
     chain.facts.push_back({"late_cause_share", share});
     chain.evidence.push_back(make_evidence(EvidenceKind::kLateRankCauseShare, share,
