@@ -102,15 +102,15 @@ struct Actor {
 // One way the actor cost the threads that drive the GPU. A chain's time lost is the sum of its
 // effects.
 enum class EffectKind {
-    kPreempted,        // runnable but not running while the actor held the CPU
-    kRunqWait,         // waiting for a CPU after wakeups
-    kWoken,            // asleep between calls in a sleep the actor ended
-    kInDevice,         // the device chains' own time: in synchronisation,
-    kInCopies,         // in copies,
-    kInAllocation,     // in allocation and free calls,
-    kFirstCallExcess,  // the first calls' excess over later ones
-    kOnCpu,            // on a CPU between calls, its own work (HOST-BOUND)
-    kPeerWait,         // the other ranks' devices waited in collectives for the late one
+    kPreempted,         // runnable but not running while the actor held the CPU
+    kRunqWait,          // waiting for a CPU after wakeups
+    kWoken,             // asleep between calls in a sleep the actor ended
+    kInDevice,          // the device chains' own time: in synchronisation,
+    kInCopies,          // in copies,
+    kInAllocation,      // in allocation and free calls,
+    kFirstCallExcess,   // the first calls' excess over later ones
+    kOnCpu,             // on a CPU between calls, its own work (HOST-BOUND)
+    kPeerWait,          // the other ranks' devices waited in collectives for the late one
     kLast = kPeerWait,  // report/'s words are checked for every kind up to this one
 };
 // 'preempted', 'runq_wait', 'woken', 'in_device', 'in_copies', 'in_allocation',
