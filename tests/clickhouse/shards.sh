@@ -34,7 +34,9 @@ if ((status == 77)); then
     echo "SKIP: clickhouse-server is not installed (scripts/install-deps.sh installs it)"
     exit 77
 fi
-((status == 0)) || fail "the ClickHouse shards did not start (see $work/shard*/server.err.log)"
+# The work folder goes on exit: the servers' own words come with the failure.
+((status == 0)) || fail "the ClickHouse shards did not start; their error logs end:
+$(tail -n 15 "$work"/shard*/server.err.log 2>/dev/null)"
 # shellcheck disable=SC1091
 source "$work/env"
 pids+=("$SHARD1_PID" "$SHARD2_PID")

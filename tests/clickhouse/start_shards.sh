@@ -14,13 +14,20 @@ if [[ -z "$server" ]]; then
     exit 77
 fi
 
-# A port nobody listens on now. Ports are checked, not guessed blindly: a clash shows up as a
-# server that does not come up, and the caller's error names the port.
-used_ports="$(ss -Htln | awk '{print $4}' | sed 's/.*://')"
+# A port no socket uses now, below the kernel's range of ephemeral ports: a port inside it can be
+# taken at any moment as the local end of an outgoing connection (the tests' own clients make
+# many), and binding a server to it then fails with "Address already in use". Ports are checked,
+# not guessed blindly: a clash shows up as a server that does not come up, and the caller's error
+# names the port.
+read -r ephemeral_low _ </proc/sys/net/ipv4/ip_local_port_range
+port_low=10000
+port_span=$((ephemeral_low - port_low))
+((port_span >= 1000)) || { port_low=20000; port_span=30000; } # no room below it: take the chance
+used_ports="$(ss -Htan | awk '{print $4}' | sed 's/.*://')"
 pick_port() {
     local port
     while :; do
-        port=$((20000 + RANDOM % 40000))
+        port=$((port_low + RANDOM % port_span))
         if ! grep -qx "$port" <<<"$used_ports"; then
             used_ports+=$'\n'"$port"
             echo "$port"
