@@ -4,16 +4,33 @@
 # skeleton with `bpftool gen skeleton`, and defines <target>: an INTERFACE library whose include
 # directory holds <name>.skel.h. Linking <target> also links libbpf (causeway_libbpf).
 #
-# vmlinux.h (the kernel's types, for CO-RE) is generated once per build tree from the running
-# kernel's BTF and is on the BPF include path, next to the repository root (so sources include
-# "bpf/causeway_abi.h") and the source's own folder. Headers listed after DEPENDS, and every
-# header the compiler reports through its depfile, rebuild the skeleton when they change.
+# vmlinux.h (the kernel's types, for CO-RE) is the one committed for the target architecture,
+# bpf/vmlinux/<arch>/vmlinux.h, written from a kernel's BTF by scripts/regenerate-vmlinux.sh: libbpf
+# relocates each field access to the running kernel's layout when it loads a program, so the build
+# does not depend on the build host's kernel. It is on the BPF include path, next to the
+# repository root (so sources include "bpf/causeway_abi.h") and the source's own folder. Headers
+# listed after DEPENDS, and every header the compiler reports through its depfile, rebuild the
+# skeleton when they change.
 
 find_program(CAUSEWAY_BPFTOOL NAMES bpftool PATHS /usr/sbin /sbin /usr/local/sbin REQUIRED)
 find_program(CAUSEWAY_BPF_CLANG NAMES clang clang-14 REQUIRED)
 find_program(CAUSEWAY_LLVM_STRIP NAMES llvm-strip llvm-strip-14)
-set(CAUSEWAY_VMLINUX_BTF /sys/kernel/btf/vmlinux
-    CACHE FILEPATH "Kernel BTF from which vmlinux.h is generated for the BPF programs")
+# The architecture's folder under bpf/vmlinux and its name in libbpf's __TARGET_ARCH_<name>.
+if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
+  set(CAUSEWAY_BPF_ARCH x86_64)
+  set(CAUSEWAY_BPF_TARGET_ARCH x86)
+elseif(CMAKE_SYSTEM_PROCESSOR MATCHES "^(aarch64|arm64)$")
+  set(CAUSEWAY_BPF_ARCH arm64)
+  set(CAUSEWAY_BPF_TARGET_ARCH arm64)
+else()
+  message(FATAL_ERROR "The BPF programs have no port to ${CMAKE_SYSTEM_PROCESSOR}")
+endif()
+set(CAUSEWAY_VMLINUX_DIR ${PROJECT_SOURCE_DIR}/bpf/vmlinux/${CAUSEWAY_BPF_ARCH})
+if(NOT EXISTS ${CAUSEWAY_VMLINUX_DIR}/vmlinux.h)
+  message(FATAL_ERROR "No vmlinux.h is committed for ${CAUSEWAY_BPF_ARCH}: run "
+                      "scripts/regenerate-vmlinux.sh on a ${CAUSEWAY_BPF_ARCH} machine whose "
+                      "kernel has BTF (CONFIG_DEBUG_INFO_BTF=y)")
+endif()
 
 set(CAUSEWAY_BPF_GEN_DIR ${CMAKE_BINARY_DIR}/bpf-gen)
 
@@ -24,28 +41,8 @@ if(NOT TARGET causeway_libbpf)
   target_link_libraries(causeway_libbpf INTERFACE bpf elf z zstd)
 endif()
 
-function(_causeway_vmlinux_header out_var)
-  set(vmlinux_h ${CAUSEWAY_BPF_GEN_DIR}/vmlinux/vmlinux.h)
-  if(NOT TARGET causeway_vmlinux_h)
-    if(NOT EXISTS ${CAUSEWAY_VMLINUX_BTF})
-      message(FATAL_ERROR "Kernel BTF ${CAUSEWAY_VMLINUX_BTF} not found: the BPF programs need a "
-                          "kernel built with CONFIG_DEBUG_INFO_BTF=y (or set "
-                          "-DCAUSEWAY_VMLINUX_BTF=<file> to a BTF file of the target kernel)")
-    endif()
-    add_custom_command(
-      OUTPUT ${vmlinux_h}
-      COMMAND ${CMAKE_COMMAND} -E make_directory ${CAUSEWAY_BPF_GEN_DIR}/vmlinux
-      COMMAND sh -c "'${CAUSEWAY_BPFTOOL}' btf dump file '${CAUSEWAY_VMLINUX_BTF}' format c > '${vmlinux_h}.tmp' && mv '${vmlinux_h}.tmp' '${vmlinux_h}'"
-      COMMENT "Generating vmlinux.h from ${CAUSEWAY_VMLINUX_BTF}"
-      VERBATIM)
-    add_custom_target(causeway_vmlinux_h DEPENDS ${vmlinux_h})
-  endif()
-  set(${out_var} ${vmlinux_h} PARENT_SCOPE)
-endfunction()
-
 function(causeway_bpf_skeleton target name source)
   cmake_parse_arguments(ARG "" "" "DEPENDS" ${ARGN})
-  _causeway_vmlinux_header(vmlinux_h)
   get_filename_component(source_abs ${source} ABSOLUTE)
   get_filename_component(source_dir ${source_abs} DIRECTORY)
   set(out_dir ${CAUSEWAY_BPF_GEN_DIR}/${name})
@@ -66,12 +63,12 @@ function(causeway_bpf_skeleton target name source)
   add_custom_command(
     OUTPUT ${object}
     COMMAND ${CMAKE_COMMAND} -E make_directory ${out_dir}
-    COMMAND ${CAUSEWAY_BPF_CLANG} -target bpf -mcpu=v3 -g -O2 -D__TARGET_ARCH_x86
+    COMMAND ${CAUSEWAY_BPF_CLANG} -target bpf -mcpu=v3 -g -O2 -D__TARGET_ARCH_${CAUSEWAY_BPF_TARGET_ARCH}
             -Wall -Wno-unused-function -Werror
-            -I${CAUSEWAY_BPF_GEN_DIR}/vmlinux -I${PROJECT_SOURCE_DIR} -I${source_dir}
+            -I${CAUSEWAY_VMLINUX_DIR} -I${PROJECT_SOURCE_DIR} -I${source_dir}
             -MD -MF ${object}.d -c ${source_abs} -o ${object}
     ${strip_command}
-    DEPENDS ${source_abs} ${headers} ${vmlinux_h} causeway_vmlinux_h
+    DEPENDS ${source_abs} ${headers} ${CAUSEWAY_VMLINUX_DIR}/vmlinux.h
     DEPFILE ${object}.d
     COMMENT "Compiling BPF program ${name}.bpf.o"
     VERBATIM)
