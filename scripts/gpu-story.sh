@@ -8,7 +8,9 @@
 #     DataLoader run and `causeway compare` of the two, and the speed-up explain predicted for the
 #     cause the fix removed beside the one compare measured.
 # Usage: sudo scripts/gpu-story.sh [--duration S] [--rounds N] [--device-ms MS] [--workers N]
-#                                  [--out DIR]
+#                                  [--cpus LIST] [--out DIR]
+# --cpus LIST runs the workload on those CPUs alone (taskset), as on a machine with fewer; the
+# collector stays unbound.
 # Binaries come from $CAUSEWAY_BUILD_DIR (default build/), or $CAUSEWAY_COLLECTOR and $CAUSEWAY_CLI;
 # Python is $PYTHON (default python3). The trace DBs stay in --out (default a new folder in /tmp).
 set -euo pipefail
@@ -16,7 +18,8 @@ cd "$(dirname "$0")/.."
 duration_s=4
 rounds=3
 device_ms=2
-workers=$((2 * $(nproc)))
+workers=
+cpus=
 out_dir=
 while (($#)); do
     case $1 in
@@ -24,10 +27,11 @@ while (($#)); do
     --rounds) rounds=${2:?--rounds needs a count}; shift 2 ;;
     --device-ms) device_ms=${2:?--device-ms needs milliseconds}; shift 2 ;;
     --workers) workers=${2:?--workers needs a count}; shift 2 ;;
+    --cpus) cpus=${2:?--cpus needs a CPU list}; shift 2 ;;
     --out) out_dir=${2:?--out needs a folder}; shift 2 ;;
     *)
         echo "usage: sudo scripts/gpu-story.sh [--duration S] [--rounds N] [--device-ms MS]" \
-            "[--workers N] [--out DIR]" >&2
+            "[--workers N] [--cpus LIST] [--out DIR]" >&2
         exit 2
         ;;
     esac
@@ -46,7 +50,13 @@ if ! "$python" -c 'import sys, torch; sys.exit(0 if torch.cuda.is_available() el
     exit 2
 fi
 "$python" -c 'import torch; print(f"PyTorch {torch.__version__} on {torch.cuda.get_device_name()}")'
-echo "$(nproc) CPUs, $workers DataLoader workers, $device_ms ms of device time a step"
+# The command prefix that runs the workload: bound to --cpus where given.
+pin=()
+[[ -n $cpus ]] && pin=(taskset -c "$cpus")
+workload_cpus=$("${pin[@]}" nproc)
+workers=${workers:-$((2 * workload_cpus))}
+echo "$workload_cpus CPUs${cpus:+ ($cpus)} for the workload, $workers DataLoader workers," \
+    "$device_ms ms of device time a step"
 
 # The variant's arguments: the DataLoader (before) or its fix (direct indexing).
 variant_args() {
@@ -60,8 +70,8 @@ run_workload() {  # variant, then any command prefix; prints batches/s
     local variant=$1
     shift
     # shellcheck disable=SC2046 # the variant's arguments are words
-    "$@" "$python" "$workload" --device cuda $(variant_args "$variant") --duration "$duration_s" \
-        --device-ms "$device_ms" | sed -n 's/^throughput_batches_per_s=//p'
+    "$@" "${pin[@]}" "$python" "$workload" --device cuda $(variant_args "$variant") \
+        --duration "$duration_s" --device-ms "$device_ms" | sed -n 's/^throughput_batches_per_s=//p'
 }
 
 step "Untraced: DataLoader workers (before) and direct indexing (after), $rounds rounds interleaved"
@@ -94,8 +104,8 @@ for variant in before after; do
     step "Recording $variant: $collector record --db $out_dir/$variant.db -- $python $workload ..."
     # shellcheck disable=SC2046 # the variant's arguments are words
     "$collector" record --db "$out_dir/$variant.db" --quiet "${cuda_libs[@]}" -- \
-        "$python" "$workload" --device cuda $(variant_args "$variant") --duration "$duration_s" \
-        --device-ms "$device_ms"
+        "${pin[@]}" "$python" "$workload" --device cuda $(variant_args "$variant") \
+        --duration "$duration_s" --device-ms "$device_ms"
 done
 step "Diagnosis: $cli explain --db $out_dir/before.db"
 "$cli" explain --db "$out_dir/before.db"
