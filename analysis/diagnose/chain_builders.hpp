@@ -93,9 +93,6 @@ std::optional<CausalChain> own_compute_chain(const ChainInputs& in);
 // of them.
 std::vector<CausalChain> collective_wait_chains(const ChainInputs& in);
 
-// A chain's cost from a prediction over the queues' loops; absent without a drain of the device's
-// queue (no loop).
-std::optional<CriticalPathCost> cost_of(const SpeedupPrediction& p, bool device_twice_as_fast);
 // What removing `removal`'s time from the GPU-driving threads saves; absent without a drain of
 // the device's queue.
 std::optional<CriticalPathCost> critical_path_cost(const ChainInputs& in,

@@ -1,9 +1,10 @@
 // COLLECTIVE-WAIT: the ranks of an NCCL job wait in their collectives for the one that arrives
 // last (rank_alignment.hpp). Its cost is what the job gains when that rank arrives as the next one
 // did: at each collective where the ranks meet (collective_meetings.hpp), the time between the
-// two, on every rank. No removal of one of its own causes gains the job more. Why it was late is
-// what its GPU-driving thread spent more time on than the next-to-last rank's did in their steps
-// into those collectives, by the causes of cause_time.hpp.
+// two, on every rank, less what the late rank's device still had to do before the collective
+// (the critical-path replay). No removal of one of its own causes gains the job more. Why it was
+// late is what its GPU-driving thread spent more time on than the next-to-last rank's did in their
+// steps into those collectives, by the causes of cause_time.hpp.
 #include <algorithm>
 #include <limits>
 #include <map>
@@ -96,15 +97,29 @@ double overlap_ns(const std::vector<WeightedInterval>& intervals,
 }
 
 // What the job gains when `late` arrives at each collective it was last at as the next-to-last rank
-// did (collective_meetings.hpp); absent without its queue or the device's.
+// did (collective_meetings.hpp), and at least what removing any one cause of its GPU-driving
+// thread's time gains (a rank woken late after a collective starts its next step late too);
+// absent without its queue or the device's.
 std::optional<CriticalPathCost> on_time_cost(const ChainInputs& in, const RankTiming& late) {
     const NcclCall& first = in.model.nccl_calls[static_cast<std::size_t>(late.calls.front())];
     const int q = queue_of_thread(in.queues, first.thread_index);
     if (q < 0) {
         return std::nullopt;
     }
-    return cost_of(known_saving(in.queues, on_time_saving(in.queues, static_cast<std::size_t>(q))),
-                   false);
+    const auto late_queue = static_cast<std::size_t>(q);
+    auto best = critical_path_cost(in, on_time_removal(in.queues, late_queue));
+    for (const auto& [key, per_thread] : in.timeline.by_cause) {
+        if (late_queue >= per_thread.size() || per_thread[late_queue].empty()) {
+            continue;
+        }
+        PerThreadTime on_late_rank(per_thread.size());
+        on_late_rank[late_queue] = per_thread[late_queue];
+        auto cause = union_cost(in, {&on_late_rank});
+        if (cause && best && cause->cost_ns > best->cost_ns) {
+            best = cause;
+        }
+    }
+    return best;
 }
 
 // The time the GPU-driving threads spent in `steps`, by cause: a cause kind's name, or

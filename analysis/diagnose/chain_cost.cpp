@@ -5,6 +5,26 @@
 #include "analysis/diagnose/chain_builders.hpp"
 
 namespace causeway::analysis {
+namespace {
+
+// A chain's cost from a prediction over the queues' loops; absent without a drain of the device's
+// queue (no loop).
+std::optional<CriticalPathCost> cost_of(const SpeedupPrediction& p, bool device_twice_as_fast) {
+    if (p.loop_ns <= 0) {
+        return std::nullopt;
+    }
+    return CriticalPathCost{.cost_ns = p.saved_ns,
+                            .share = p.saved_share(),
+                            .loop_ns = p.loop_ns,
+                            .speedup = p.speedup,
+                            .speedup_low = p.speedup_low,
+                            .speedup_high = p.speedup_high,
+                            .device_twice_as_fast = device_twice_as_fast,
+                            .advised_fix = std::nullopt,
+                            .upper_bound = false};
+}
+
+}  // namespace
 
 std::optional<CriticalPathCost> union_cost(const ChainInputs& in,
                                            const std::vector<const PerThreadTime*>& parts) {
@@ -20,21 +40,6 @@ std::optional<CriticalPathCost> union_cost(const ChainInputs& in,
         normalise_intervals(list);
     }
     return critical_path_cost(in, removal);
-}
-
-std::optional<CriticalPathCost> cost_of(const SpeedupPrediction& p, bool device_twice_as_fast) {
-    if (p.loop_ns <= 0) {
-        return std::nullopt;
-    }
-    return CriticalPathCost{.cost_ns = p.saved_ns,
-                            .share = p.saved_share(),
-                            .loop_ns = p.loop_ns,
-                            .speedup = p.speedup,
-                            .speedup_low = p.speedup_low,
-                            .speedup_high = p.speedup_high,
-                            .device_twice_as_fast = device_twice_as_fast,
-                            .advised_fix = std::nullopt,
-                            .upper_bound = false};
 }
 
 std::optional<CriticalPathCost> critical_path_cost(const ChainInputs& in,

@@ -1,7 +1,6 @@
 #include "analysis/measure/collective_meetings.hpp"
 
 #include <algorithm>
-#include <limits>
 #include <map>
 #include <optional>
 #include <utility>
@@ -81,20 +80,32 @@ void mark_collectives(const TraceModel& model, const std::vector<CommunicatorRan
         if (!last_everywhere) {
             continue;
         }
+        // The collective ends on every rank's device at once: the earliest finish a drain
+        // showed measures the work of the ranks whose drains did not show theirs.
+        std::int64_t done_ns = -1;
         for (const auto& [where, arrival_ns] : found[c].ranks) {
             DrainPeriod& period = queues[where.queue].periods[where.period];
             period.meeting = meetings;
             period.meeting_arrival_ns = arrival_ns;
+            if (period.waited && (done_ns < 0 || period.device_done_ns < done_ns)) {
+                done_ns = period.device_done_ns;
+            }
+        }
+        for (const auto& [where, arrival_ns] : found[c].ranks) {
+            DrainPeriod& period = queues[where.queue].periods[where.period];
+            if (!period.waited && done_ns >= 0) {
+                set_device_done(queues[where.queue], period, done_ns);
+            }
         }
         ++meetings;
     }
 }
 
-std::int64_t on_time_saving(const std::vector<DeviceQueue>& queues, std::size_t late) {
+HostTimeRemoval on_time_removal(const std::vector<DeviceQueue>& queues, std::size_t late) {
+    // Per meeting: the late rank's period and arrival, and the latest arrival of the others.
     struct Arrivals {
-        std::int64_t late_ns = -1;  // the late rank's
+        const DrainPeriod* late_period = nullptr;
         std::int64_t others_latest_ns = -1;
-        std::int64_t ranks = 0;
     };
     std::map<std::int32_t, Arrivals> meetings;
     for (std::size_t q = 0; q < queues.size(); ++q) {
@@ -103,25 +114,26 @@ std::int64_t on_time_saving(const std::vector<DeviceQueue>& queues, std::size_t 
                 continue;
             }
             Arrivals& m = meetings[p.meeting];
-            ++m.ranks;
             if (q == late) {
-                m.late_ns = p.meeting_arrival_ns;
+                m.late_period = &p;
             } else {
                 m.others_latest_ns = std::max(m.others_latest_ns, p.meeting_arrival_ns);
             }
         }
     }
-    std::int64_t saved = 0;
+    HostTimeRemoval removal;
+    removal.per_queue.resize(queues.size());
     for (const auto& [id, m] : meetings) {
-        if (m.late_ns > m.others_latest_ns && m.others_latest_ns >= 0) {
-            // Every rank's step ends that much sooner (saturating: a hostile trace's times).
-            const std::int64_t gap = m.late_ns - m.others_latest_ns;
-            add_to(saved, gap > std::numeric_limits<std::int64_t>::max() / m.ranks
-                              ? std::numeric_limits<std::int64_t>::max()
-                              : gap * m.ranks);
+        if (m.late_period == nullptr || m.others_latest_ns < 0) {
+            continue;
+        }
+        const std::int64_t from = std::max(m.others_latest_ns, m.late_period->start_ns);
+        if (m.late_period->meeting_arrival_ns > from) {
+            removal.per_queue[late].push_back({from, m.late_period->meeting_arrival_ns, 1.0});
         }
     }
-    return saved;
+    normalise_intervals(removal.per_queue[late]);
+    return removal;
 }
 
 }  // namespace causeway::analysis

@@ -213,14 +213,4 @@ SpeedupPrediction predict_speedup(const std::vector<DeviceQueue>& queues,
     return prediction;
 }
 
-SpeedupPrediction known_saving(const std::vector<DeviceQueue>& queues, std::int64_t saved_ns) {
-    SpeedupPrediction prediction;
-    prediction.loop_ns = loops_ns(queues);
-    prediction.saved_ns = prediction.saved_low_ns = prediction.saved_high_ns =
-        std::clamp<std::int64_t>(saved_ns, 0, prediction.loop_ns);
-    prediction.speedup = prediction.speedup_low = prediction.speedup_high =
-        speedup_of(prediction.loop_ns, prediction.saved_ns);
-    return prediction;
-}
-
 }  // namespace causeway::analysis

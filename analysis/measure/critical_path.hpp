@@ -52,9 +52,6 @@ struct SpeedupPrediction {
 
 SpeedupPrediction predict_speedup(const std::vector<DeviceQueue>& queues,
                                   const HostTimeRemoval& removal);
-// The prediction for a saving known without the replay (collective_meetings.hpp's on_time_saving),
-// over the loops of `queues`.
-SpeedupPrediction known_saving(const std::vector<DeviceQueue>& queues, std::int64_t saved_ns);
 
 // Sorts `intervals` and merges the ones that overlap (weights of one span add, up to 1).
 void normalise_intervals(std::vector<WeightedInterval>& intervals);

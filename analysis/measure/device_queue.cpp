@@ -163,6 +163,21 @@ DrainFinish finish_of_lost_drain(const std::vector<OffCpuInterval>& intervals,
     return {waited_until, std::max(waited_until, end_ns - returning_ns)};
 }
 
+// When a call that queues work had queued it: by the moment it was first preempted inside (its own
+// host work, microseconds on a CPU, was most likely done by then), else by its return.
+std::int64_t queued_by(const std::vector<OffCpuInterval>& intervals, std::int64_t entry_ns,
+                       std::int64_t end_ns) {
+    auto after =
+        std::partition_point(intervals.begin(), intervals.end(),
+                             [&](const OffCpuInterval& o) { return o.end_ns() <= entry_ns; });
+    for (; after != intervals.end() && after->ts_ns < end_ns; ++after) {
+        if (after->preempted) {
+            return std::max(entry_ns, after->ts_ns);
+        }
+    }
+    return end_ns;
+}
+
 }  // namespace
 
 bool enqueues_work(const OpInfo& op) {
@@ -186,6 +201,13 @@ std::int64_t DeviceQueue::device_busy_ns() const {
         add_to(busy, p.device_ns - std::min(p.peer_wait_ns, p.device_ns));
     }
     return busy;
+}
+
+void set_device_done(const DeviceQueue& queue, DrainPeriod& period, std::int64_t done_ns) {
+    const std::int64_t work =
+        work_finishing_at(queue.enqueue_ns.data() + period.first_enqueue, period.enqueues, done_ns);
+    period.device_ns = period.device_low_ns = period.device_high_ns = std::clamp(
+        work, period.device_min_ns, std::max(period.device_min_ns, period.device_max_ns));
 }
 
 DeviceQueue reconstruct_queue(const TraceModel& model, const ResolvedFilter& filter,
@@ -234,7 +256,8 @@ DeviceQueue reconstruct_queue(const TraceModel& model, const ResolvedFilter& fil
                 if (p.drain_runnable_ns < kDrainWaitMarginNs) {
                     p.waited = kept_cpu_ns > p.drain_own_ns + kDrainWaitMarginNs;
                     if (p.waited) {
-                        p.device_ns = work_done_at(end - p.drain_runnable_ns);
+                        p.device_done_ns = end - p.drain_runnable_ns;
+                        p.device_ns = work_done_at(p.device_done_ns);
                     } else {
                         p.drain_own_ns = kept_cpu_ns;
                     }
@@ -243,6 +266,7 @@ DeviceQueue reconstruct_queue(const TraceModel& model, const ResolvedFilter& fil
                     const DrainFinish finish =
                         finish_of_lost_drain(intervals, entry, end, p.drain_own_ns);
                     p.waited = finish.low_ns == finish.high_ns;
+                    p.device_done_ns = p.waited ? finish.low_ns : -1;
                     p.device_ns = p.device_min_ns = work_done_at(finish.low_ns);
                     p.device_max_ns = work_done_at(finish.high_ns);
                 }
@@ -252,7 +276,7 @@ DeviceQueue reconstruct_queue(const TraceModel& model, const ResolvedFilter& fil
             period_start = end;
             first_enqueue = static_cast<std::uint32_t>(queue.enqueue_ns.size());
         } else if (enqueues_work(op) && period_start >= 0) {
-            queue.enqueue_ns.push_back(end);
+            queue.enqueue_ns.push_back(queued_by(intervals, entry, end));
         }
     }
     estimate_unmeasured_periods(queue);

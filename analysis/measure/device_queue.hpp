@@ -2,7 +2,9 @@
 // The device's queue as the calls of one GPU-driving thread show it, without device timestamps.
 //
 // What the calls say:
-//  * Work enters the queue when a launch or a copy returns (the call's own time is the host's).
+//  * Work enters the queue when a launch or a copy returns (the call's own time is the host's), or
+//    by the moment it was first preempted inside: its own host work, microseconds on a CPU, was
+//    most likely done by then.
 //  * The queue is known empty when a synchronising call returns: a stream, device or event
 //    synchronisation, a blocking copy (cudaMemcpy, cuMemcpyHtoD/DtoH) or a free that waits for the
 //    device (cudaFree, cuMemFree). These "drains" cut the
@@ -50,6 +52,7 @@ struct DrainPeriod {
     std::uint32_t first_enqueue = 0;     // into DeviceQueue::enqueue_ns
     std::uint32_t enqueues = 0;
     bool waited = false;  // the drain shows when the device finished: device_ns is measured
+    std::int64_t device_done_ns = -1;  // waited: when the device finished; -1 otherwise
     // The device's work in the period (ns): measured when the drain shows when the device finished
     // (it waited on a CPU, or slept until the device woke it). Otherwise it lies between
     // device_min_ns and device_max_ns: for a drain that kept its CPU, between nothing and the
@@ -89,6 +92,10 @@ struct DeviceQueue {
     // Device work of the loop (DrainPeriod::device_ns summed), less its waits for other ranks.
     std::int64_t device_busy_ns() const;
 };
+
+// Measures the work of `period` of `queue` by when its device finished, known from elsewhere (a
+// collective ends on every rank at once: collective_meetings.hpp), within the period's range.
+void set_device_done(const DeviceQueue& queue, DrainPeriod& period, std::int64_t done_ns);
 
 // The queue of `thread_index`'s accounted calls in `filter`.
 DeviceQueue reconstruct_queue(const TraceModel& model, const ResolvedFilter& filter,

@@ -10,7 +10,7 @@ using causeway::analysis::DeviceQueue;
 using causeway::analysis::DrainPeriod;
 using causeway::analysis::HostTimeRemoval;
 using causeway::analysis::normalise_intervals;
-using causeway::analysis::on_time_saving;
+using causeway::analysis::on_time_removal;
 using causeway::analysis::predict_speedup;
 using causeway::analysis::WeightedInterval;
 
@@ -130,10 +130,35 @@ TEST_CASE("ranks that meet in a collective gain what the last one's readiness mo
                          .device_scale = 1.0};
     CHECK(predict_speedup(queues, both).saved_ns == 8 * kMs);
 
-    // The late rank arriving on time gains each rank's step its 3 ms of lateness, which no
-    // removal on the late rank alone exceeds; the rank that waited was never late.
-    CHECK(on_time_saving(queues, 1) == 6 * kMs);
-    CHECK(on_time_saving(queues, 0) == 0);
+    // The late rank arriving on time: its 3 ms from the other's arrival to its own removed, which
+    // gains each rank's step those 3 ms (its 6 ms of device work, enqueued at its arrival, still
+    // fit), and no removal on the late rank alone gains more; the rank that waited was never late.
+    const HostTimeRemoval arriving = on_time_removal(queues, 1);
+    REQUIRE(arriving.per_queue.size() == 2);
+    CHECK(arriving.per_queue[0].empty());
+    REQUIRE(arriving.per_queue[1].size() == 1);
+    CHECK(arriving.per_queue[1][0].start_ns == 1 * kMs);
+    CHECK(arriving.per_queue[1][0].end_ns == 4 * kMs);
+    CHECK(predict_speedup(queues, arriving).saved_ns == 6 * kMs);
+    CHECK(on_time_removal(queues, 0).per_queue[0].empty());
+}
+
+TEST_CASE("a late rank whose device still had work to do gains the job only what it leaves") {
+    // The late rank's 6 ms of device work in two launches. Both enqueued at its arrival (4 ms):
+    // arriving 3 ms sooner, the work starts 3 ms sooner, and each rank's step ends 3 ms sooner.
+    auto queues = two_ranks();
+    DeviceQueue& late = queues[1];
+    late.periods[0].enqueues = 2;
+    const auto gained = [&queues] {
+        return predict_speedup(queues, on_time_removal(queues, 1)).saved_ns;
+    };
+    late.enqueue_ns = {4 * kMs, 4 * kMs};
+    CHECK(gained() == 6 * kMs);
+    // The first launch enqueued at 0.5 ms, before it was late: its device was busy while it was
+    // late, so arriving on time only moves the collective's start from 4 ms to its device's
+    // 6.5 ms: 0.5 ms a rank, not the 3 ms between the arrivals.
+    late.enqueue_ns = {kMs / 2, 4 * kMs};
+    CHECK(gained() == 1 * kMs);
 }
 
 TEST_CASE("a faster device does not shorten the time it waited for other ranks") {
