@@ -178,6 +178,32 @@ std::int64_t queued_by(const std::vector<OffCpuInterval>& intervals, std::int64_
     return end_ns;
 }
 
+// The loop begins with its first step (the thread's step marker, loop_steps.hpp): the periods
+// that ended before it are set-up (the model built, its weights copied, a warm-up timed), paid
+// once whatever the loop's causes, and no part of what a cause's removal speeds up.
+void drop_set_up(const TraceModel& model, const std::vector<std::uint32_t>& calls,
+                 const std::vector<StepMarker>& markers, DeviceQueue& queue) {
+    if (markers.empty()) {
+        return;
+    }
+    const auto first_step = std::find_if(calls.begin(), calls.end(), [&](std::uint32_t call) {
+        return model.calls.op_index[call] == markers.front().op_index;
+    });
+    if (first_step == calls.end()) {
+        return;
+    }
+    // A step opened by a synchronisation begins at its return; else at the marker's entry.
+    const std::int64_t step_ns =
+        drains_queue(model.ops[static_cast<std::size_t>(model.calls.op_index[*first_step])])
+            ? model.calls.end_ns(*first_step)
+            : model.calls.ts_ns[*first_step];
+    const auto set_up = std::find_if(queue.periods.begin(), queue.periods.end(),
+                                     [&](const DrainPeriod& p) { return p.drain_ns > step_ns; });
+    queue.waited_periods -=
+        std::count_if(queue.periods.begin(), set_up, [](const DrainPeriod& p) { return p.waited; });
+    queue.periods.erase(queue.periods.begin(), set_up);
+}
+
 }  // namespace
 
 bool enqueues_work(const OpInfo& op) {
@@ -254,7 +280,11 @@ DeviceQueue reconstruct_queue(const TraceModel& model, const ResolvedFilter& fil
                                              ts_ns);
                 };
                 if (p.drain_runnable_ns < kDrainWaitMarginNs) {
-                    p.waited = kept_cpu_ns > p.drain_own_ns + kDrainWaitMarginNs;
+                    const std::int64_t away_ns =
+                        entry - (p.enqueues > 0 ? queue.enqueue_ns.back() : period_start);
+                    p.waited = static_cast<double>(kept_cpu_ns) >
+                               static_cast<double>(p.drain_own_ns + kDrainWaitMarginNs) +
+                                   kDrainWaitShareOfAway * static_cast<double>(away_ns);
                     if (p.waited) {
                         p.device_done_ns = end - p.drain_runnable_ns;
                         p.device_ns = work_done_at(p.device_done_ns);
@@ -279,6 +309,7 @@ DeviceQueue reconstruct_queue(const TraceModel& model, const ResolvedFilter& fil
             queue.enqueue_ns.push_back(queued_by(intervals, entry, end));
         }
     }
+    drop_set_up(model, calls, step_markers(model, filter, thread_index), queue);
     estimate_unmeasured_periods(queue);
     return queue;
 }

@@ -34,6 +34,10 @@ namespace causeway::analysis {
 // (A synchronisation's own cost jitters by tens of microseconds; a device wait that matters is
 // longer.)
 inline constexpr std::int64_t kDrainWaitMarginNs = 50'000;
+// ... and by this share of the time the host was away from the queue before it (from its last
+// enqueue, or the period's start, to the drain's entry): a thread back from a long sleep runs
+// its first calls slower by tens of microseconds (cold caches), which is no device still working.
+inline constexpr double kDrainWaitShareOfAway = 0.01;
 // The measured periods stand for the others only when there are at least this many of them, and
 // at least kMinMeasuredShare of the periods.
 inline constexpr std::int64_t kMinMeasuredPeriods = 3;
@@ -85,7 +89,9 @@ struct DeviceQueue {
     std::vector<DrainPeriod> periods;      // in time order, back to back
     std::int64_t waited_periods = 0;
 
-    // From the first period's start to the last drain: the loop the predictions are about.
+    // From the first period's start to the last drain: the loop the predictions are about. It
+    // begins with the thread's first step (loop_steps.hpp): the periods that ended before it are
+    // set-up, paid once, and not kept.
     std::int64_t loop_ns() const {
         return periods.empty() ? 0 : periods.back().drain_ns - periods.front().start_ns;
     }

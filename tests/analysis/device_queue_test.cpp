@@ -1,5 +1,5 @@
 // The device's queue as one thread's calls show it (analysis/measure/device_queue.hpp): when work
-// entered it.
+// entered it, where the loop begins, and what a drain's wait measures.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -10,12 +10,31 @@
 using namespace causeway::analysis;
 using namespace causeway::testing;
 
+namespace {
+
+// A training process (pid 100) and the thread that drives its GPU; each test writes its calls.
+struct Loop {
+    FixtureBuilder fixture;
+    std::int64_t process = fixture.process(100, "python");
+    std::int64_t trainer = fixture.thread(process, 100, "python");
+
+    DeviceQueue queue(std::int64_t end_ns) {
+        const TraceModel model = fixture.load(end_ns);
+        const ResolvedFilter filter(model, TraceFilter{});
+        const auto thread = std::find_if(model.threads.begin(), model.threads.end(),
+                                         [](const auto& t) { return t.tid == 100; });
+        REQUIRE(thread != model.threads.end());
+        return reconstruct_queue(model, filter, static_cast<int>(thread - model.threads.begin()));
+    }
+};
+
+}  // namespace
+
 TEST_CASE("a launch preempted inside had queued its work by the time it lost its CPU",
           "[analysis][queue]") {
-    FixtureBuilder fixture;
-    const auto process = fixture.process(100, "python");
-    const auto trainer = fixture.thread(process, 100, "python");
-    const auto hog = fixture.thread(fixture.process(200, "hog", std::nullopt, false), 200, "hog");
+    Loop loop;
+    const auto hog =
+        loop.fixture.thread(loop.fixture.process(200, "hog", std::nullopt, false), 200, "hog");
     constexpr int kSteps = 20;
     constexpr std::int64_t kStepNs = 10 * kMs;
     constexpr int kPreemptedStep = 5;
@@ -23,19 +42,14 @@ TEST_CASE("a launch preempted inside had queued its work by the time it lost its
         const std::int64_t start = i * kStepNs;
         // Step 5's launch loses its CPU 5 us in, for 1.5 ms, and returns 1.5 ms late.
         const std::int64_t launch_ns = i == kPreemptedStep ? 1'520 * kUs : 20 * kUs;
-        fixture.call(trainer, op::kLaunchKernel, start, launch_ns);
+        loop.fixture.call(loop.trainer, op::kLaunchKernel, start, launch_ns);
         if (i == kPreemptedStep) {
-            fixture.preempted(trainer, start + 5 * kUs, 1'500 * kUs, hog);
+            loop.fixture.preempted(loop.trainer, start + 5 * kUs, 1'500 * kUs, hog);
         }
-        fixture.call(trainer, op::kStreamSynchronize, start + launch_ns + 30 * kUs, 1 * kMs);
+        loop.fixture.call(loop.trainer, op::kStreamSynchronize, start + launch_ns + 30 * kUs,
+                          1 * kMs);
     }
-    const TraceModel model = fixture.load(kSteps * kStepNs);
-    const ResolvedFilter filter(model, TraceFilter{});
-    const auto thread = std::find_if(model.threads.begin(), model.threads.end(),
-                                     [](const auto& t) { return t.tid == 100; });
-    REQUIRE(thread != model.threads.end());
-    const DeviceQueue queue =
-        reconstruct_queue(model, filter, static_cast<int>(thread - model.threads.begin()));
+    const DeviceQueue queue = loop.queue(kSteps * kStepNs);
     // The first drain opens the first period: the launches of steps 1.. are in periods.
     REQUIRE(queue.enqueue_ns.size() == kSteps - 1);
     for (int i = 1; i < kSteps; ++i) {
@@ -44,4 +58,50 @@ TEST_CASE("a launch preempted inside had queued its work by the time it lost its
         CHECK(queue.enqueue_ns[static_cast<std::size_t>(i - 1)] ==
               (i == kPreemptedStep ? start + 5 * kUs : start + 20 * kUs));
     }
+}
+
+TEST_CASE("the loop begins with its first step: the set-up before it is not kept",
+          "[analysis][queue]") {
+    Loop loop;
+    // Set-up: weights copied and a warm-up timed, 100 ms ending in a blocking copy.
+    loop.fixture.call(loop.trainer, op::kLaunchKernel, 0, 20 * kUs);
+    loop.fixture.call(loop.trainer, op::kMemcpy, 100 * kMs, 1 * kMs);
+    // Then 20 steps of 10 ms, each opened by a synchronisation (the step marker).
+    constexpr std::int64_t kFirstStepNs = 110 * kMs;
+    for (int i = 0; i < 20; ++i) {
+        const std::int64_t start = kFirstStepNs + i * 10 * kMs;
+        loop.fixture.call(loop.trainer, op::kStreamSynchronize, start, 1 * kMs);
+        loop.fixture.call(loop.trainer, op::kLaunchKernel, start + 2 * kMs, 20 * kUs);
+    }
+    const DeviceQueue queue = loop.queue(kFirstStepNs + 200 * kMs);
+    REQUIRE_FALSE(queue.periods.empty());
+    CHECK(queue.periods.front().start_ns >= kFirstStepNs);
+    CHECK(queue.loop_ns() < 200 * kMs);
+}
+
+TEST_CASE("a drain barely slower after a long absence does not measure the device",
+          "[analysis][queue]") {
+    Loop loop;
+    // Steps of 10 ms whose synchronisations return at once (20 us), but one: its thread slept
+    // 120 ms after the launch, and the synchronisation then took 80 us on its CPU.
+    constexpr int kSlowStep = 10;
+    std::int64_t at = 0;
+    for (int i = 0; i < 20; ++i) {
+        loop.fixture.call(loop.trainer, op::kLaunchKernel, at, 20 * kUs);
+        const std::int64_t away = i == kSlowStep ? 120 * kMs : 5 * kMs;
+        if (i == kSlowStep) {
+            loop.fixture.blocked(loop.trainer, at + 100 * kUs, away - 200 * kUs);
+        }
+        loop.fixture.call(loop.trainer, op::kStreamSynchronize, at + away,
+                          i == kSlowStep ? 80 * kUs : 20 * kUs);
+        at += away + 5 * kMs;
+    }
+    const DeviceQueue queue = loop.queue(at);
+    const auto slow = std::find_if(queue.periods.begin(), queue.periods.end(),
+                                   [](const DrainPeriod& p) { return p.span_ns() > 100 * kMs; });
+    REQUIRE(slow != queue.periods.end());
+    // 60 us more than its op's own 20 us is a wait after a 5 ms absence, not after 120 ms: the
+    // device's 120 ms of work would then be measured from that cold call.
+    CHECK_FALSE(slow->waited);
+    CHECK(slow->device_ns < 10 * kMs);
 }
