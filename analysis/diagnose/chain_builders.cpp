@@ -7,7 +7,7 @@ namespace causeway::analysis {
 bool cpus_saturated(const ChainInputs& in) {
     const SystemContext& ctx = in.during_span;
     if (ctx.covered_ns > 0 && ctx.runnable_tree_threads > 0) {
-        return ctx.runnable_tree_threads >= static_cast<double>(in.model.session.cpu_count) - 0.5 ||
+        return ctx.runnable_tree_threads >= static_cast<double>(in.job_cpus) - 0.5 ||
                ctx.tree_preempted_share >= kSaturatedPreemptedShare;
     }
     return ctx.snapshots > 0 && ctx.cpu_busy_pct >= kSaturatedCpuBusyPct;
@@ -15,7 +15,7 @@ bool cpus_saturated(const ChainInputs& in) {
 
 double idle_cpus(const ChainInputs& in) {
     const SystemContext& ctx = in.during_span;
-    auto cpus = static_cast<double>(in.model.session.cpu_count);
+    auto cpus = static_cast<double>(in.job_cpus);
     double idle = ctx.covered_ns > 0 && ctx.runnable_tree_threads > 0
                       ? cpus - ctx.runnable_tree_threads
                       : cpus * (100.0 - ctx.cpu_busy_pct) / 100.0;

@@ -43,6 +43,7 @@ struct ChainInputs {
     const Roles& roles;
     const CallAccounting& accounting;
     const DataLoaderFacts& loader;
+    std::int64_t job_cpus;                        // the CPUs the job may run on (job_cpus.hpp)
     const std::vector<Cause>& causes;             // attribute_causes()
     const std::vector<DeviceQueue>& queues;       // one per primary thread, in its order
     const CauseTimeline& timeline;                // where each cause's time lies on them

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "analysis/diagnose/chain_builders.hpp"
+#include "analysis/diagnose/job_cpus.hpp"
 #include "analysis/model/saturating.hpp"
 
 namespace causeway::analysis {
@@ -72,9 +73,9 @@ std::int64_t total_of(const CompetitorTime& time) {
 
 void recommend_for_workers(const ChainInputs& in, CausalChain& chain) {
     const DataLoaderFacts& loader = in.loader;
-    std::int64_t cpus = in.model.session.cpu_count;
+    const std::int64_t cpus = in.job_cpus;
     chain.recommendations.push_back({RecommendationKind::kIndexInMemory});
-    if (loader.workers_at_least_cores()) {
+    if (loader.workers_at_least(cpus)) {
         chain.recommendations.push_back(
             {RecommendationKind::kFewerWorkers,
              {{"workers", static_cast<std::int64_t>(loader.max_concurrent_workers)},
@@ -129,7 +130,7 @@ void add_cpu_context_evidence(const ChainInputs& in, CausalChain& chain) {
                            {"blocked_share", blocked_share}}));
     }
     const SystemContext& ctx = acc.slow_calls.empty() ? in.during_span : in.during_slow_calls;
-    std::int64_t cpus = in.model.session.cpu_count;
+    const std::int64_t cpus = in.job_cpus;
     std::int64_t during_slow_calls = acc.slow_calls.empty() ? 0 : 1;
     if (ctx.covered_ns > 0) {
         chain.evidence.push_back(
@@ -156,33 +157,10 @@ void add_cpu_context_evidence(const ChainInputs& in, CausalChain& chain) {
 
 namespace {
 
-// The fewest CPUs the GPU-driving threads' processes were allowed (cpuset, affinity) at their
-// latest samples; std::nullopt when not recorded.
-std::optional<std::int64_t> gpu_processes_cpus_allowed(const ChainInputs& in) {
-    std::map<int, std::int64_t> latest;  // by process
-    for (const ThreadAccount& primary : in.accounting.primary) {
-        latest.emplace(
-            in.model.threads[static_cast<std::size_t>(primary.thread_index)].process_index, 0);
-    }
-    for (const CgroupSample& sample : in.model.cgroup_samples) {  // in time order
-        auto it = latest.find(sample.process_index);
-        if (it != latest.end() && sample.cpus_allowed) {
-            it->second = *sample.cpus_allowed;
-        }
-    }
-    std::optional<std::int64_t> fewest;
-    for (const auto& [process, cpus] : latest) {
-        if (cpus > 0 && (!fewest || cpus < *fewest)) {
-            fewest = cpus;
-        }
-    }
-    return fewest;
-}
-
 // A job pinned to fewer CPUs than the machine has, which keeps more threads runnable than it
 // may use: its threads take turns on its CPUs while the others idle.
 void recommend_wider_cpuset(const ChainInputs& in, CausalChain& chain) {
-    const auto allowed = gpu_processes_cpus_allowed(in);
+    const auto allowed = gpu_processes_cpus_allowed(in.model, in.accounting);
     const std::int64_t cpus = in.model.session.cpu_count;
     const double runnable = in.during_span.runnable_tree_threads;
     if (!allowed || *allowed >= cpus || runnable <= static_cast<double>(*allowed)) {

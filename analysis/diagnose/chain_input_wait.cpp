@@ -28,21 +28,20 @@ void recommend_by_headroom(const ChainInputs& in, CausalChain& chain) {
     double idle = idle_cpus(in);
     if (!cpus_saturated(in) && idle >= 0.5) {
         auto more = std::max<std::int64_t>(1, static_cast<std::int64_t>(idle + 0.5));
-        if (in.loader.workers_at_least_cores()) {
+        if (in.loader.workers_at_least(in.job_cpus)) {
             chain.recommendations.push_back({RecommendationKind::kIndexInMemory});
             chain.recommendations.push_back(
                 {RecommendationKind::kWorkersOutnumberCpus,
                  {{"num_workers", static_cast<std::int64_t>(in.loader.max_concurrent_workers)},
                   {"idle_cpus", idle},
-                  {"cpus", static_cast<std::int64_t>(in.model.session.cpu_count)}}});
+                  {"cpus", in.job_cpus}}});
         } else if (in.loader.has_workers()) {
             const auto workers = static_cast<std::int64_t>(in.loader.max_concurrent_workers);
-            chain.recommendations.push_back(
-                {RecommendationKind::kMoreWorkers,
-                 {{"num_workers", workers},
-                  {"more_num_workers", workers + more},
-                  {"idle_cpus", idle},
-                  {"cpus", static_cast<std::int64_t>(in.model.session.cpu_count)}}});
+            chain.recommendations.push_back({RecommendationKind::kMoreWorkers,
+                                             {{"num_workers", workers},
+                                              {"more_num_workers", workers + more},
+                                              {"idle_cpus", idle},
+                                              {"cpus", in.job_cpus}}});
             // The loop waits for its workers, so it runs at their pace: with CPUs to spare,
             // workers + more of them load (workers + more) / workers as fast, up to the loop
             // without the wait.
@@ -104,21 +103,21 @@ void add_sleep_facts(const ChainInputs& in, const Cause& cause, CausalChain& cha
 
 void add_wait_context_evidence(const ChainInputs& in, CausalChain& chain) {
     const SystemContext& ctx = in.during_span;
-    std::int64_t cpus = in.model.session.cpu_count;
     if (ctx.snapshots > 0) {
-        chain.evidence.push_back(
-            make_evidence(EvidenceKind::kCpuBusyOfCpus, ctx.cpu_busy_pct, {{"cpus", cpus}}));
+        chain.evidence.push_back(make_evidence(EvidenceKind::kCpuBusyOfCpus, ctx.cpu_busy_pct,
+                                               {{"cpus", in.model.session.cpu_count}}));
     }
     if (ctx.covered_ns > 0) {
         chain.evidence.push_back(
             make_evidence(EvidenceKind::kRunnableTreeThreads, ctx.runnable_tree_threads,
-                          {{"cpus", cpus}, {"during_slow_calls", std::int64_t{0}}}));
+                          {{"cpus", in.job_cpus}, {"during_slow_calls", std::int64_t{0}}}));
         chain.evidence.push_back(
             make_evidence(EvidenceKind::kTreePreemptedShare, ctx.tree_preempted_share));
     }
     if (in.loader.has_workers()) {
         chain.evidence.push_back(make_evidence(EvidenceKind::kDataLoaderWorkers,
-                                               in.loader.max_concurrent_workers, {{"cpus", cpus}}));
+                                               in.loader.max_concurrent_workers,
+                                               {{"cpus", in.job_cpus}}));
     }
 }
 

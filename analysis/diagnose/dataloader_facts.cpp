@@ -13,7 +13,6 @@ constexpr std::int64_t kGenerationGapNs = 200'000'000;
 
 DataLoaderFacts dataloader_facts(const TraceModel& model, const Roles& roles) {
     DataLoaderFacts facts;
-    facts.cpu_count = model.session.cpu_count;
     facts.workers_seen = roles.worker_processes;
     facts.max_concurrent_workers = roles.max_concurrent_workers;
     for (std::size_t t = 0; t < roles.thread.size(); ++t) {

@@ -12,7 +12,6 @@ namespace causeway::analysis {
 struct DataLoaderFacts {
     int workers_seen = 0;            // worker processes over the whole run
     int max_concurrent_workers = 0;  // most alive at one time (num_workers)
-    std::int64_t cpu_count = 0;
     bool pin_memory_thread = false;
     // Workers started at distinct times well after the first ones and more workers than ever
     // ran at once: the loader forks a new set every epoch (persistent_workers=False).
@@ -20,8 +19,8 @@ struct DataLoaderFacts {
     int worker_generations = 0;  // sets of workers started
 
     bool has_workers() const { return workers_seen > 0; }
-    bool workers_at_least_cores() const {
-        return max_concurrent_workers > 0 && max_concurrent_workers >= cpu_count;
+    bool workers_at_least(std::int64_t cpus) const {
+        return max_concurrent_workers > 0 && max_concurrent_workers >= cpus;
     }
 };
 

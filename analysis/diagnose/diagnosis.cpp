@@ -6,6 +6,7 @@
 #include "analysis/diagnose/chain_builders.hpp"
 #include "analysis/diagnose/dataloader_facts.hpp"
 #include "analysis/diagnose/evidence_limits.hpp"
+#include "analysis/diagnose/job_cpus.hpp"
 #include "analysis/diagnose/process_roles.hpp"
 #include "analysis/measure/call_accounting.hpp"
 #include "analysis/measure/collective_meetings.hpp"
@@ -102,6 +103,7 @@ Diagnosis diagnose(const TraceModel& model, const DiagnosisOptions& options) {
         .roles = roles,
         .accounting = accounting,
         .loader = loader,
+        .job_cpus = job_cpus(model, accounting),
         .causes = causes,
         .queues = queues,
         .timeline = timeline,

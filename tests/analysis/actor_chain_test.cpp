@@ -25,7 +25,9 @@ constexpr std::int64_t kClockNanosleep = 230;
 
 // A training process (pid 100) whose thread drives the GPU: launch + sync every 10 ms.
 struct Trainer {
-    FixtureBuilder fixture{2};
+    explicit Trainer(std::int64_t cpus = 2) : fixture(cpus) {}
+
+    FixtureBuilder fixture;
     std::int64_t process = fixture.process(100, "python");
     std::int64_t thread = fixture.thread(process, 100, "python");
 
@@ -136,6 +138,39 @@ TEST_CASE("workers that preempt the trainer and feed it batches are one cause on
     }
     REQUIRE(fewer);
     CHECK(fewer->count("num_workers") == 1);
+}
+
+TEST_CASE("workers of a job pinned to 2 CPUs of 16 are sized to its 2", "[analysis][actors]") {
+    Trainer run(16);
+    std::vector<std::int64_t> workers = {run.worker(101), run.worker(102), run.worker(103),
+                                         run.worker(104)};
+    run.steps();
+    for (int i = 0; i < kSteps; ++i) {
+        auto w = workers[static_cast<std::size_t>(i) % workers.size()];
+        run.fixture.preempted(run.thread, step_start(i) + 1500 * kUs, 2 * kMs, w);
+        run.fixture.woken(run.thread, step_start(i) + 4 * kMs, 4 * kMs + 100 * kUs, 100 * kUs,
+                          {.waker_thread_id = w, .syscall_nr = kPoll});
+    }
+    // taskset -c 0-1: the trainer and the workers it forks may use 2 of the 16 CPUs.
+    REQUIRE(run.fixture.writer().add_cgroup_sample(
+        {.ts_ns = 0, .process_id = run.process, .version = 2, .path = "/", .cpus_allowed = 2}));
+    run.fixture.snapshots(kEndNs, 15, 5);
+    auto d = run.diagnose_run();
+
+    REQUIRE(!d.chains.empty());
+    const CausalChain& top = d.chains.front();
+    CHECK(top.actor.kind == CauseKind::kDataLoaderWorkers);
+    // 4 workers on the job's 2 CPUs, not on the machine's 16: fewer workers, one.
+    const Recommendation* fewer =
+        find_recommendation(top.recommendations, RecommendationKind::kFewerWorkers);
+    REQUIRE(fewer != nullptr);
+    CHECK(fewer->count("cpus") == 2);
+    CHECK(fewer->count("num_workers") == 1);
+    const auto workers_evidence = std::find_if(
+        top.evidence.begin(), top.evidence.end(),
+        [](const Evidence& e) { return e.kind == EvidenceKind::kDataLoaderWorkersOverRun; });
+    REQUIRE(workers_evidence != top.evidence.end());
+    CHECK(fact_count(workers_evidence->params, "cpus") == 2);
 }
 
 TEST_CASE("a worker too slow for the trainer with idle CPUs asks for more workers",
