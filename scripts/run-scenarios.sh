@@ -139,10 +139,11 @@ check() {
 }
 
 # The predicted speed-up of the chain of class $2 (the fix's cause) that the table's calibration $3
-# holds to the fix: its advised fix's ('advised'), else removing the cause's; or n/a.
+# holds to the fix: its advised fix's ('advised', 'advised-at-most'), else removing the cause's;
+# or n/a.
 predicted() {
     local field=predicted_speedup
-    [[ $3 != advised ]] || field=advised_fix.predicted_speedup
+    [[ $3 != advised* ]] || field=advised_fix.predicted_speedup
     jq -r --arg chain "$2" '(first(.chains[]? | select(.root_cause_class == $chain)
         | .critical_path.'"$field"') // null) as $p
         | if $p == null then "n/a" else "\($p * 10 | round / 10)x" end' "$1"

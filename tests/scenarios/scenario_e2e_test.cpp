@@ -2,9 +2,9 @@
 // by `causeway explain`; the verdict, the chain of the cause the fix removes, its actor and the
 // named competitor must be the ones tests/scenarios/scenarios.tsv expects. The fix's gain is
 // measured in the same test, untraced, before and after interleaved; the chain's predicted
-// speed-up must match it (calibration), and no chain ranked above it may predict less than the
-// fix gained. The torch-* scenarios run real PyTorch (Debian's python3-torch) on the fake CUDA
-// runtime.
+// speed-up must match what the fix gains from the speed the recording ran at (calibration), and
+// no chain ranked above it may predict less than the fix gained. The torch-* scenarios run real
+// PyTorch (Debian's python3-torch) on the fake CUDA runtime.
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -228,7 +228,14 @@ double median(std::vector<double> values) {
 
 // What the fix gains, untraced: kGainRounds rounds of (before, after), the ratio of the medians;
 // taken again while the rest of the machine is busy. 0 when it never was quiet.
-double measure_fix_gain(const ScenarioSpec& spec, const std::vector<std::string>& fix_args) {
+struct FixGain {
+    double before = 0;  // batches/s, medians
+    double after = 0;
+
+    double gain() const { return before > 0 ? after / before : 0.0; }
+};
+
+FixGain measure_fix_gain(const ScenarioSpec& spec, const std::vector<std::string>& fix_args) {
     for (int attempt = 0; attempt < kQuietTries; ++attempt) {
         const ForeignLoad load;
         std::vector<double> before;
@@ -240,13 +247,13 @@ double measure_fix_gain(const ScenarioSpec& spec, const std::vector<std::string>
         if (load.busy_share() <= causeway::testing::kMaxForeignLoadForThroughput) {
             INFO("untraced batches/s before " << median(before) << ", after " << median(after));
             REQUIRE(median(before) > 0);
-            return median(after) / median(before);
+            return {median(before), median(after)};
         }
     }
     WARN("the rest of the machine was busy through " << kQuietTries
                                                      << " measurements of the fix's gain: the "
                                                         "predictions are not checked against it");
-    return 0;
+    return {};
 }
 
 // The predicted speed-up of a chain (its critical_path); 0 without one.
@@ -273,13 +280,15 @@ void check_calibration(const ScenarioSpec& spec, const nlohmann::json& diagnosis
     const auto& chains = diagnosis.at("chains");
     const nlohmann::json fixed = fix_chain(spec, chains);
     REQUIRE_FALSE(fixed.is_null());
-    const double predicted =
-        spec.calibration == "advised" ? advised_speedup(fixed) : predicted_speedup(fixed);
-    INFO(spec.name << ": the fix gained " << gain << "x untraced; its chain predicts " << predicted
-                   << "x (" << spec.calibration << ")\n"
+    const bool advised = spec.calibration.rfind("advised", 0) == 0;
+    const double predicted = advised ? advised_speedup(fixed) : predicted_speedup(fixed);
+    INFO(spec.name << ": the fix gained " << gain << "x; its chain predicts " << predicted << "x ("
+                   << spec.calibration << ")\n"
                    << diagnosis.dump(2));
     CHECK(predicted >= kMinPredictionRatio * gain);
-    CHECK(predicted <= kMaxPredictionRatio * gain);
+    if (spec.calibration != "advised-at-most") {
+        CHECK(predicted <= kMaxPredictionRatio * gain);
+    }
     for (const auto& chain : chains) {
         if (chain == fixed) {
             break;
@@ -338,13 +347,25 @@ ScenarioRun check_scenario(const std::string& name) {
     }
     const auto fix_args =
         spec.fix == "no-neighbour" ? std::vector<std::string>{} : split_words(spec.fix);
-    const double gain = measure_fix_gain(spec, fix_args);
-    if (gain > 0) {
-        INFO("the fix gained " << gain << "x untraced");
-        CHECK(gain > kMinFixSpeedup);
+    const FixGain fix = measure_fix_gain(spec, fix_args);
+    if (fix.gain() > 0) {
+        INFO("the fix gained " << fix.gain() << "x untraced");
+        CHECK(fix.gain() > kMinFixSpeedup);
     }
     if (spec.calibration != "-") {
-        check_calibration(spec, run.diagnosis, gain);
+        // The prediction is about the recorded run. Some workloads run at one of two speeds
+        // before the fix, from one run to the next (a hog or a helper thread in or out of phase
+        // with the loop): the fix gains what it does from the speed the recording ran at, its
+        // untraced speed after over the recording's own. Where the rest of the machine was busy
+        // during the recording, its speed is not the workload's: the untraced medians then.
+        const bool recording_quiet =
+            run.foreign_load <= causeway::testing::kMaxForeignLoadForThroughput;
+        const double gain = recording_quiet && run.before > 0 && fix.after > 0
+                                ? fix.after / run.before
+                                : fix.gain();
+        INFO("batches/s before the fix: recorded " << run.before << ", untraced " << fix.before
+                                                   << "; after, untraced " << fix.after);
+        check_calibration(spec, run.diagnosis, fix.gain() > 0 ? gain : 0.0);
     }
     const ForeignLoad load;
     run.after = record(spec, dir.file("fixed.db"), fix_args);

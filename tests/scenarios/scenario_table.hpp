@@ -16,11 +16,12 @@ struct ScenarioSpec {
     std::vector<std::string> verdicts;
     // root_cause_class of the chain of the cause the fix removes; '-': no HIGH chain allowed
     std::string top_chain;
-    std::string actor;        // that chain's actor: 'kind' or 'kind:name'; '-' when not checked
-    std::string competitor;   // a comm that chain must name; '-' for none
-    std::string neighbour;    // program started outside the traced tree first; '-' for none
-    std::string calibration;  // 'removes', 'advised' or '-' (the table's header says how)
-    std::string fix;          // program arguments of the fixed variant, 'no-neighbour', or '-'
+    std::string actor;       // that chain's actor: 'kind' or 'kind:name'; '-' when not checked
+    std::string competitor;  // a comm that chain must name; '-' for none
+    std::string neighbour;   // program started outside the traced tree first; '-' for none
+    // 'removes', 'advised', 'advised-at-most' or '-' (the table's header says how)
+    std::string calibration;
+    std::string fix;  // program arguments of the fixed variant, 'no-neighbour', or '-'
 };
 
 // Every scenario in the file, in order. Throws std::runtime_error naming the file and line when
