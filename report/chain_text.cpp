@@ -20,6 +20,8 @@ using analysis::VerdictClass;
 
 // "pt_data_worker (4 processes, 100% of the preempted time)", "hogd in container 3f2a1b2c3d4e
 // (pid 7, ...)": competitors of one name together, with their container where they share one.
+// The DataLoader's index feeder threads, which run in the training process under its name, are
+// named as what they are: "the index feeder threads of python3 (pid 727, ...)".
 std::string top_name_group(const std::vector<analysis::Competitor>& competitors) {
     struct Group {
         double share = 0;
@@ -28,7 +30,9 @@ std::string top_name_group(const std::vector<analysis::Competitor>& competitors)
     };
     std::map<std::string, Group> by_name;
     for (const auto& c : competitors) {
-        Group& group = by_name[c.comm];
+        Group& group = by_name[c.role == analysis::Role::kDataLoaderFeeder
+                                   ? "the index feeder threads of " + c.comm
+                                   : c.comm];
         group.share += c.share;
         group.pids.insert(c.pid);
         group.containers.push_back(c.container);
