@@ -53,6 +53,17 @@ struct Trainer {
             fixture.call(thread, op::kStreamSynchronize, i * kStepNs + 50 * kUs, 1 * kMs);
         }
     }
+    // The steps, each waiting for `workers` in turn: between calls, preempted 2 ms by a worker,
+    // then 4 ms asleep in poll until a worker sends the batch, then 100 us in the run queue.
+    void starved_by(const std::vector<std::int64_t>& workers) {
+        steps();
+        for (int i = 0; i < kSteps; ++i) {
+            auto w = workers[static_cast<std::size_t>(i) % workers.size()];
+            fixture.preempted(thread, i * kStepNs + 1500 * kUs, 2 * kMs, w);
+            fixture.woken(thread, i * kStepNs + 4 * kMs, 4 * kMs + 100 * kUs, 100 * kUs,
+                          {.waker_thread_id = w, .syscall_nr = kPoll});
+        }
+    }
     Diagnosis diagnose_run() { return diagnose(fixture.load(kEndNs), DiagnosisOptions{}); }
 };
 
@@ -97,16 +108,7 @@ std::int64_t sum_of_effects(const CausalChain& chain) {
 TEST_CASE("workers that preempt the trainer and feed it batches are one cause on full CPUs",
           "[analysis][actors]") {
     Trainer run;
-    std::vector<std::int64_t> workers = {run.worker(101), run.worker(102), run.worker(103)};
-    run.steps();
-    for (int i = 0; i < kSteps; ++i) {
-        auto w = workers[static_cast<std::size_t>(i) % workers.size()];
-        // Between calls: preempted 2 ms by a worker, then 4 ms asleep in poll until a worker
-        // sends the batch, then 100 us in the run queue.
-        run.fixture.preempted(run.thread, step_start(i) + 1500 * kUs, 2 * kMs, w);
-        run.fixture.woken(run.thread, step_start(i) + 4 * kMs, 4 * kMs + 100 * kUs, 100 * kUs,
-                          {.waker_thread_id = w, .syscall_nr = kPoll});
-    }
+    run.starved_by({run.worker(101), run.worker(102), run.worker(103)});
     run.fixture.snapshots(kEndNs, 98, 5);
     auto d = run.diagnose_run();
 
@@ -142,15 +144,7 @@ TEST_CASE("workers that preempt the trainer and feed it batches are one cause on
 
 TEST_CASE("workers of a job pinned to 2 CPUs of 16 are sized to its 2", "[analysis][actors]") {
     Trainer run(16);
-    std::vector<std::int64_t> workers = {run.worker(101), run.worker(102), run.worker(103),
-                                         run.worker(104)};
-    run.steps();
-    for (int i = 0; i < kSteps; ++i) {
-        auto w = workers[static_cast<std::size_t>(i) % workers.size()];
-        run.fixture.preempted(run.thread, step_start(i) + 1500 * kUs, 2 * kMs, w);
-        run.fixture.woken(run.thread, step_start(i) + 4 * kMs, 4 * kMs + 100 * kUs, 100 * kUs,
-                          {.waker_thread_id = w, .syscall_nr = kPoll});
-    }
+    run.starved_by({run.worker(101), run.worker(102), run.worker(103), run.worker(104)});
     // taskset -c 0-1: the trainer and the workers it forks may use 2 of the 16 CPUs.
     REQUIRE(run.fixture.writer().add_cgroup_sample(
         {.ts_ns = 0, .process_id = run.process, .version = 2, .path = "/", .cpus_allowed = 2}));
