@@ -22,9 +22,9 @@ std::vector<RecommendationShown> recommendations_shown(const analysis::CausalCha
         // A recommendation rests on numbers only (recommendation.hpp), never on text.
         for (const auto& p : r.params) {
             if (const auto* count = std::get_if<std::int64_t>(&p.value)) {
-                out.params[p.name] = *count;
+                out.params[std::string(analysis::fact_name(p.fact))] = *count;
             } else if (const auto* ratio = std::get_if<double>(&p.value)) {
-                out.params[p.name] = *ratio;
+                out.params[std::string(analysis::fact_name(p.fact))] = *ratio;
             }
         }
     }

@@ -11,9 +11,8 @@ namespace causeway::report {
 namespace {
 
 using analysis::CauseKind;
-using analysis::fact_count;
-using analysis::fact_ratio;
-using analysis::fact_text;
+using analysis::Fact;
+using analysis::fact;
 using analysis::format_duration;
 using analysis::format_percent;
 using analysis::VerdictClass;
@@ -57,18 +56,18 @@ std::string top_name_group(const std::vector<analysis::Competitor>& competitors)
 
 // "cudaStreamSynchronize: 20 of 200 calls slow (> 1.20 ms); p99 40.0 ms = 350x p50 (114 us)..."
 std::string slow_op_symptom(const std::string& op, const analysis::FactParams& p) {
-    std::int64_t p50 = fact_count(p, "p50_ns");
-    std::int64_t p99 = fact_count(p, "p99_ns");
-    std::string text = op + ": " + std::to_string(fact_count(p, "slow_calls")) + " of " +
-                       std::to_string(fact_count(p, "calls")) + " calls slow (> " +
-                       format_duration(fact_count(p, "threshold_ns")) + "); p99 " +
+    std::int64_t p50 = fact<Fact::kP50Ns>(p);
+    std::int64_t p99 = fact<Fact::kP99Ns>(p);
+    std::string text = op + ": " + std::to_string(fact<Fact::kSlowCalls>(p)) + " of " +
+                       std::to_string(fact<Fact::kCalls>(p)) + " calls slow (> " +
+                       format_duration(fact<Fact::kThresholdNs>(p)) + "); p99 " +
                        format_duration(p99);
     if (p50 > 0) {
         text += " = " +
                 analysis::format_ratio(static_cast<double>(p99) / static_cast<double>(p50)) +
                 " p50 (" + format_duration(p50) + ")";
     }
-    return text + ", max " + format_duration(fact_count(p, "max_ns"));
+    return text + ", max " + format_duration(fact<Fact::kMaxNs>(p));
 }
 
 // What the GPU-driving thread waited for, by the actor that ended its sleeps.
@@ -93,7 +92,7 @@ std::string waited_for(const analysis::CausalChain& chain) {
         case CauseKind::kSeveral:
             return "several sources, none large alone";
         default:
-            return fact_count(chain.facts, "wakers_unrecorded") != 0
+            return fact<Fact::kWakersUnrecorded>(chain.facts) != 0
                        ? "its input (a queue, pipe or file; this trace does not record wakers)"
                        : "its input (a queue, pipe or file; the wakeups were not seen)";
     }
@@ -133,19 +132,19 @@ std::string cpu_taken_by(const analysis::CausalChain& chain) {
 // "; cgroup /kubepods/pod1/c2 (v1) allows 0.30 CPUs (30.0 ms per 100 ms), throttled in 25 of its
 // 30 periods (2.10 s)" where the recorder sampled it, else "".
 std::string cpu_limit_text(const analysis::FactParams& f) {
-    if (analysis::find_fact(f, "cgroup") == nullptr) {
+    if (analysis::find_fact(f, analysis::Fact::kCgroup) == nullptr) {
         return "";
     }
-    const double cpus = fact_ratio(f, "quota_cpus");
-    const std::int64_t period_ns = fact_count(f, "period_us") * 1000;
-    return "; cgroup " + fact_text(f, "cgroup") + " (v" +
-           std::to_string(fact_count(f, "cgroup_version")) + ") allows " +
+    const double cpus = fact<Fact::kQuotaCpus>(f);
+    const std::int64_t period_ns = fact<Fact::kPeriodUs>(f) * 1000;
+    return "; cgroup " + fact<Fact::kCgroup>(f) + " (v" +
+           std::to_string(fact<Fact::kCgroupVersion>(f)) + ") allows " +
            analysis::format_decimal(cpus, 2) + " CPUs (" +
            format_duration(static_cast<std::int64_t>(cpus * static_cast<double>(period_ns))) +
            " per " + format_duration(period_ns) + "), throttled in " +
-           std::to_string(fact_count(f, "nr_throttled")) + " of its " +
-           std::to_string(fact_count(f, "nr_periods")) + " periods (" +
-           format_duration(fact_count(f, "throttled_ns")) + ")";
+           std::to_string(fact<Fact::kNrThrottled>(f)) + " of its " +
+           std::to_string(fact<Fact::kNrPeriods>(f)) + " periods (" +
+           format_duration(fact<Fact::kThrottledNs>(f)) + ")";
 }
 
 // "a lock (futex)", "a pipe, socket or queue read", ...
@@ -207,21 +206,21 @@ std::string symptom_text(const analysis::CausalChain& chain) {
         case VerdictClass::kGpuBound:
             return "the host waits for the GPU in synchronisation " + share + " of its loop" +
                    (chain.op ? " (mostly " + *chain.op + ", p50 " +
-                                   format_duration(fact_count(f, "op_p50_ns")) + ", " +
-                                   std::to_string(fact_count(f, "op_calls")) + " calls)"
+                                   format_duration(fact<Fact::kOpP50Ns>(f)) + ", " +
+                                   std::to_string(fact<Fact::kOpCalls>(f)) + " calls)"
                              : "");
         case VerdictClass::kTransferBound:
             return "copies take " + share +
-                   " of the loop: " + std::to_string(fact_count(f, "copies")) + " copies, " +
-                   analysis::format_bytes(static_cast<double>(fact_count(f, "copy_bytes"))) +
-                   " at " + analysis::format_throughput(fact_ratio(f, "throughput_bytes_per_s"));
+                   " of the loop: " + std::to_string(fact<Fact::kCopies>(f)) + " copies, " +
+                   analysis::format_bytes(static_cast<double>(fact<Fact::kCopyBytes>(f))) + " at " +
+                   analysis::format_throughput(fact<Fact::kThroughputBytesPerS>(f));
         case VerdictClass::kAllocationChurn:
-            return std::to_string(fact_count(f, "calls")) + " allocation and free calls take " +
+            return std::to_string(fact<Fact::kCalls>(f)) + " allocation and free calls take " +
                    share + " of the loop";
         case VerdictClass::kColdStart:
-            return "the first call of " + std::to_string(fact_count(f, "ops")) +
+            return "the first call of " + std::to_string(fact<Fact::kOps>(f)) +
                    " ops took far longer than later ones: " + format_duration(chain.time_lost_ns) +
-                   " extra, " + share + " of a " + format_duration(fact_count(f, "span_ns")) +
+                   " extra, " + share + " of a " + format_duration(fact<Fact::kSpanNs>(f)) +
                    " loop";
         case VerdictClass::kCpuContended:
             return chain.op ? slow_op_symptom(*chain.op, f)
@@ -230,20 +229,20 @@ std::string symptom_text(const analysis::CausalChain& chain) {
                                   " of their loop), between CUDA calls";
         case VerdictClass::kInputBound:
             return "the thread that drives the GPU slept " +
-                   format_duration(fact_count(f, "slept_ns")) + " (" +
-                   format_percent(fact_ratio(f, "slept_share")) +
+                   format_duration(fact<Fact::kSleptNs>(f)) + " (" +
+                   format_percent(fact<Fact::kSleptShare>(f)) +
                    " of its loop) between CUDA calls, waiting for " + waited_for(chain);
         case VerdictClass::kLockContended:
             return "the thread that drives the GPU slept " +
-                   format_duration(fact_count(f, "slept_ns")) + " (" + share +
+                   format_duration(fact<Fact::kSleptNs>(f)) + " (" + share +
                    " of its loop) between CUDA calls on a lock, each time woken by " +
                    lock_holder(chain.actor);
         case VerdictClass::kGilContended:
             return "the thread that drives the GPU slept " +
-                   format_duration(fact_count(f, "slept_ns")) + " (" + share +
+                   format_duration(fact<Fact::kSleptNs>(f)) + " (" + share +
                    " of its loop) between CUDA calls waiting for Python's GIL, " +
-                   std::to_string(fact_count(f, "handovers")) +
-                   " times, each time handed over by " + lock_holder(chain.actor);
+                   std::to_string(fact<Fact::kHandovers>(f)) + " times, each time handed over by " +
+                   lock_holder(chain.actor);
         case VerdictClass::kCpuThrottled:
             return chain.op
                        ? slow_op_symptom(*chain.op, f)
@@ -256,11 +255,11 @@ std::string symptom_text(const analysis::CausalChain& chain) {
                    " of its loop), its own work, not receiving a batch";
         case VerdictClass::kCollectiveWait:
             return "the other ranks waited for " + chain.actor.name + " in " +
-                   std::to_string(fact_count(f, "arrived_last")) + " of " +
-                   std::to_string(fact_count(f, "collectives")) + " collectives (" +
+                   std::to_string(fact<Fact::kArrivedLast>(f)) + " of " +
+                   std::to_string(fact<Fact::kCollectives>(f)) + " collectives (" +
                    chain.op.value_or("NCCL") + "): " + format_duration(chain.time_lost_ns) + ", " +
                    share + " of their loops; it arrived " +
-                   format_duration(fact_count(f, "late_avg_ns")) +
+                   format_duration(fact<Fact::kLateAvgNs>(f)) +
                    " after the next-to-last rank on average";
         case VerdictClass::kHealthy:
         case VerdictClass::kInsufficientData:
@@ -276,15 +275,15 @@ std::string root_cause_text(const analysis::CausalChain& chain) {
             return "The GPU is the bottleneck: the host has queued its work and waits for the "
                    "device " +
                    share + " of the loop; the device had work " +
-                   format_percent(fact_ratio(chain.facts, "device_busy_share")) +
+                   format_percent(fact<Fact::kDeviceBusyShare>(chain.facts)) +
                    " of it (GPU-BOUND from " +
-                   format_percent(fact_ratio(chain.facts, "sync_min_share")) +
+                   format_percent(fact<Fact::kSyncMinShare>(chain.facts)) +
                    " in synchronisation, or from " +
-                   format_percent(fact_ratio(chain.facts, "device_busy_min_share")) +
+                   format_percent(fact<Fact::kDeviceBusyMinShare>(chain.facts)) +
                    " with the device busy when the synchronisations lost their CPU).";
         case VerdictClass::kTransferBound:
             return "Host-device copies dominate the loop" +
-                   std::string(fact_ratio(chain.facts, "pageable_share") >= 0.5
+                   std::string(fact<Fact::kPageableShare>(chain.facts) >= 0.5
                                    ? ", mostly from pageable memory that the driver must stage "
                                      "before the DMA"
                                    : "") +
@@ -324,8 +323,8 @@ std::string root_cause_text(const analysis::CausalChain& chain) {
             return "The ranks of the job wait in their collectives for " + chain.actor.name +
                    " (pid " + std::to_string(chain.actor.pid) + "): no rank leaves a collective " +
                    "before the last has arrived, so its delay is every rank's. It was late for " +
-                   late_cause_text(fact_text(chain.facts, "late_cause")) + " (" +
-                   format_percent(fact_ratio(chain.facts, "late_cause_share")) +
+                   late_cause_text(fact<Fact::kLateCause>(chain.facts)) + " (" +
+                   format_percent(fact<Fact::kLateCauseShare>(chain.facts)) +
                    " of its lateness: its GPU-driving thread's time there beyond the next "
                    "rank's).";
         case VerdictClass::kHealthy:

@@ -8,9 +8,8 @@ namespace causeway::report {
 namespace {
 
 using analysis::EvidenceKind;
-using analysis::fact_count;
-using analysis::fact_ratio;
-using analysis::fact_text;
+using analysis::Fact;
+using analysis::fact;
 using analysis::format_decimal;
 using analysis::format_duration;
 using analysis::format_percent;
@@ -50,7 +49,7 @@ std::string count_of(const analysis::Evidence& e) {
 }
 
 std::string during_slow_calls(const analysis::FactParams& p) {
-    return fact_count(p, "during_slow_calls") != 0 ? " during the slow calls" : "";
+    return fact<Fact::kDuringSlowCalls>(p) != 0 ? " during the slow calls" : "";
 }
 
 }  // namespace
@@ -79,101 +78,99 @@ std::string evidence_text(const analysis::Evidence& e) {
             return "runnable but not running " + pct;
         case EvidenceKind::kSyncNotPreemptedShare:
             return "in synchronisation and not preempted: " +
-                   format_duration(fact_count(p, "lost_ns")) + " of " +
-                   format_duration(fact_count(p, "span_ns")) + " (on CPU spinning " +
-                   format_duration(fact_count(p, "oncpu_ns")) + ", asleep " +
-                   format_duration(fact_count(p, "blocked_ns")) + ")";
+                   format_duration(fact<Fact::kLostNs>(p)) + " of " +
+                   format_duration(fact<Fact::kSpanNs>(p)) + " (on CPU spinning " +
+                   format_duration(fact<Fact::kOncpuNs>(p)) + ", asleep " +
+                   format_duration(fact<Fact::kBlockedNs>(p)) + ")";
         case EvidenceKind::kSyncRunnableWaitingShare:
             return "inside the synchronisations the thread was runnable but not running only " +
                    pct + " of the time: the wait is the GPU's, not the CPU's";
         case EvidenceKind::kCpuBusyDuringLoop:
             return "CPUs were " + format_decimal(e.value, 0) + "% busy during the loop";
         case EvidenceKind::kCopyShare:
-            return "inside copy calls " + format_duration(fact_count(p, "lost_ns")) + " of " +
-                   format_duration(fact_count(p, "span_ns"));
+            return "inside copy calls " + format_duration(fact<Fact::kLostNs>(p)) + " of " +
+                   format_duration(fact<Fact::kSpanNs>(p));
         case EvidenceKind::kPageableBytesShare:
             return pct + " of the copied bytes came from pageable (unpinned) memory";
         case EvidenceKind::kCopyThroughput:
             return "throughput inside the calls " + analysis::format_throughput(e.value);
         case EvidenceKind::kSmallCopiesShare:
             return pct + " of the copies move less than " +
-                   analysis::format_bytes(static_cast<double>(fact_count(p, "small_copy_bytes")));
+                   analysis::format_bytes(static_cast<double>(fact<Fact::kSmallCopyBytes>(p)));
         case EvidenceKind::kAllocOpTime:
-            return fact_text(p, "op") + ": " + std::to_string(fact_count(p, "calls")) + " calls, " +
+            return fact<Fact::kOp>(p) + ": " + std::to_string(fact<Fact::kCalls>(p)) + " calls, " +
                    format_duration(static_cast<std::int64_t>(e.value)) + " (p50 " +
-                   format_duration(fact_count(p, "p50_ns")) + ")";
+                   format_duration(fact<Fact::kP50Ns>(p)) + ")";
         case EvidenceKind::kFirstCall:
-            return "first " + fact_text(p, "op") + " took " +
+            return "first " + fact<Fact::kOp>(p) + " took " +
                    format_duration(static_cast<std::int64_t>(e.value)) + " at " +
-                   format_duration(fact_count(p, "ts_ns"));
+                   format_duration(fact<Fact::kTsNs>(p));
         case EvidenceKind::kSlowCallsRunnableWaitingShare:
-            return "the " + std::to_string(fact_count(p, "slow_calls")) + " slow calls spent " +
-                   pct + " of their " + format_duration(fact_count(p, "slow_ns")) +
+            return "the " + std::to_string(fact<Fact::kSlowCalls>(p)) + " slow calls spent " + pct +
+                   " of their " + format_duration(fact<Fact::kSlowNs>(p)) +
                    " runnable but not running on their own thread (asleep " +
-                   format_percent(fact_ratio(p, "blocked_share")) + ")";
+                   format_percent(fact<Fact::kBlockedShare>(p)) + ")";
         case EvidenceKind::kRunnableTreeThreads:
             return "runnable threads of the traced tree: " + format_decimal(e.value, 1) +
-                   " on average for " + std::to_string(fact_count(p, "cpus")) + " CPUs" +
+                   " on average for " + std::to_string(fact<Fact::kCpus>(p)) + " CPUs" +
                    during_slow_calls(p);
         case EvidenceKind::kPageAllocsRate:
             return "page allocations of the tree: " + analysis::format_rate(e.value) +
                    during_slow_calls(p) + " (run average " +
-                   analysis::format_rate(fact_ratio(p, "overall_per_s")) + ")";
+                   analysis::format_rate(fact<Fact::kOverallPerS>(p)) + ")";
         case EvidenceKind::kSystemCpuBusy:
             return "system: CPUs " + format_decimal(e.value, 0) + "% busy, " +
-                   format_decimal(fact_ratio(p, "procs_running"), 1) +
+                   format_decimal(fact<Fact::kProcsRunning>(p), 1) +
                    " runnable tasks (procs_running)";
         case EvidenceKind::kDataLoaderWorkersOverRun:
             return count_of(e) + " DataLoader workers at once on " +
-                   std::to_string(fact_count(p, "cpus")) + " CPUs (" +
-                   std::to_string(fact_count(p, "workers_seen")) +
-                   " worker processes over the run)";
+                   std::to_string(fact<Fact::kCpus>(p)) + " CPUs (" +
+                   std::to_string(fact<Fact::kWorkersSeen>(p)) + " worker processes over the run)";
         case EvidenceKind::kCpuBusyOfCpus:
             return "CPUs were " + format_decimal(e.value, 0) + "% busy during the loop (" +
-                   std::to_string(fact_count(p, "cpus")) + " CPUs)";
+                   std::to_string(fact<Fact::kCpus>(p)) + " CPUs)";
         case EvidenceKind::kCpusAllowed:
             return "the GPU-driving process may run on " + count_of(e) + " of the machine's " +
-                   std::to_string(fact_count(p, "cpus")) +
+                   std::to_string(fact<Fact::kCpus>(p)) +
                    " CPUs (its cpuset or CPU affinity), with " +
-                   format_decimal(fact_ratio(p, "runnable_threads"), 1) +
+                   format_decimal(fact<Fact::kRunnableThreads>(p), 1) +
                    " threads of the tree runnable on average";
         case EvidenceKind::kTreePreemptedShare:
             return "the tree's threads were preempted " + pct + " of the time they were runnable";
         case EvidenceKind::kDataLoaderWorkers:
             return count_of(e) + " DataLoader workers at once on " +
-                   std::to_string(fact_count(p, "cpus")) + " CPUs";
+                   std::to_string(fact<Fact::kCpus>(p)) + " CPUs";
         case EvidenceKind::kBlockedBetweenCallsShare:
             return "asleep outside CUDA calls " + pct + " of " +
-                   format_duration(fact_count(p, "span_ns")) +
+                   format_duration(fact<Fact::kSpanNs>(p)) +
                    " (all causes); on CPU between calls " +
-                   format_percent(fact_ratio(p, "oncpu_share")) + ", inside CUDA calls " +
-                   format_percent(fact_ratio(p, "in_calls_share"));
+                   format_percent(fact<Fact::kOncpuShare>(p)) + ", inside CUDA calls " +
+                   format_percent(fact<Fact::kInCallsShare>(p));
         case EvidenceKind::kLongWaits:
-            return count_of(e) + " waits of at least " + format_duration(fact_count(p, "min_ns")) +
-                   " between calls, " + format_duration(fact_count(p, "average_ns")) +
-                   " on average";
+            return count_of(e) + " waits of at least " + format_duration(fact<Fact::kMinNs>(p)) +
+                   " between calls, " + format_duration(fact<Fact::kAverageNs>(p)) + " on average";
         case EvidenceKind::kWakerRunnableWaiting: {
             std::string behind;
-            if (analysis::find_fact(p, "behind_comm") != nullptr) {
-                behind = ", mostly behind " + fact_text(p, "behind_comm") + " (tid " +
-                         std::to_string(fact_count(p, "behind_tid")) + ")";
+            if (analysis::find_fact(p, analysis::Fact::kBehindComm) != nullptr) {
+                behind = ", mostly behind " + fact<Fact::kBehindComm>(p) + " (tid " +
+                         std::to_string(fact<Fact::kBehindTid>(p)) + ")";
             }
             return "while the GPU thread waited for them, the threads that woke it were "
                    "themselves runnable but not running " +
                    format_duration(static_cast<std::int64_t>(e.value)) + " (" +
-                   format_percent(fact_ratio(p, "waits_share")) + " of those waits)" + behind;
+                   format_percent(fact<Fact::kWaitsShare>(p)) + " of those waits)" + behind;
         }
         case EvidenceKind::kOffcpuReasonUnknown:
             return count_of(e) +
                    " off-CPU intervals have no recorded reason (preempted or asleep), so this "
                    "chain's split between waiting and contention is not proven";
         case EvidenceKind::kRankArrivedLastShare:
-            return "rank " + std::to_string(fact_count(p, "rank")) + " arrived last at " + pct +
-                   " of " + std::to_string(fact_count(p, "collectives")) + " collectives, " +
-                   format_duration(fact_count(p, "late_avg_ns")) + " late on average";
+            return "rank " + std::to_string(fact<Fact::kRank>(p)) + " arrived last at " + pct +
+                   " of " + std::to_string(fact<Fact::kCollectives>(p)) + " collectives, " +
+                   format_duration(fact<Fact::kLateAvgNs>(p)) + " late on average";
         case EvidenceKind::kLateRankCauseShare:
-            return "rank " + std::to_string(fact_count(p, "rank")) + " was late for " +
-                   late_cause_text(fact_text(p, "cause")) + ": its GPU-driving thread spent " +
+            return "rank " + std::to_string(fact<Fact::kRank>(p)) + " was late for " +
+                   late_cause_text(fact<Fact::kCause>(p)) + ": its GPU-driving thread spent " +
                    pct + " of its lateness more there than the next-to-last rank's did";
         case EvidenceKind::kGpuThreadLostCpuAt:
         case EvidenceKind::kGpuThreadWaitsAt:

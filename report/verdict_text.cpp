@@ -6,9 +6,8 @@
 namespace causeway::report {
 namespace {
 
-using analysis::fact_count;
-using analysis::fact_ratio;
-using analysis::fact_text;
+using analysis::Fact;
+using analysis::fact;
 using analysis::format_percent;
 
 std::string reason_text(const analysis::Diagnosis& d) {
@@ -16,10 +15,10 @@ std::string reason_text(const analysis::Diagnosis& d) {
     const analysis::FactParams& f = v.facts;
     switch (v.reason) {
         case analysis::VerdictReason::kCommandNotRun:
-            return "Nothing to diagnose: " + fact_text(f, "why") +
+            return "Nothing to diagnose: " + fact<Fact::kWhy>(f) +
                    ". Check the command and record again.";
         case analysis::VerdictReason::kNoCudaCalls: {
-            std::int64_t rows = fact_count(f, "host_event_rows");
+            std::int64_t rows = fact<Fact::kHostEventRows>(f);
             return rows > 0
                        ? "No CUDA calls were recorded (the trace holds " + std::to_string(rows) +
                              " host-event rows only): the CUDA library was not found or not "
@@ -28,15 +27,15 @@ std::string reason_text(const analysis::Diagnosis& d) {
                          "diagnose. Record a run of the workload.";
         }
         case analysis::VerdictReason::kCallsLeftOut:
-            return std::to_string(fact_count(f, "left_out")) +
+            return std::to_string(fact<Fact::kLeftOut>(f)) +
                    " CUDA calls were recorded, but none could be analysed: they name threads, "
                    "processes or ops that are not in the file, or hold impossible times (see "
                    "Data quality). The trace is damaged or was edited: re-record it, or restore "
                    "an intact copy.";
         case analysis::VerdictReason::kTooFewCalls:
-            return "Only " + std::to_string(fact_count(f, "calls")) +
+            return "Only " + std::to_string(fact<Fact::kCalls>(f)) +
                    " CUDA calls were recorded: too few to tell a bottleneck (at least " +
-                   std::to_string(fact_count(f, "min_calls")) + " needed). Record a longer run.";
+                   std::to_string(fact<Fact::kMinCalls>(f)) + " needed). Record a longer run.";
         case analysis::VerdictReason::kTopChain: {
             if (d.chains.empty()) {
                 return "";
@@ -56,7 +55,7 @@ std::string reason_text(const analysis::Diagnosis& d) {
         case analysis::VerdictReason::kNoCause:
             break;
     }
-    return "No cause costs " + format_percent(fact_ratio(f, "min_share")) +
+    return "No cause costs " + format_percent(fact<Fact::kMinShare>(f)) +
            " or more of the loop: the host keeps the GPU fed.";
 }
 
@@ -75,16 +74,16 @@ std::string evidence_limit_text(const analysis::EvidenceLimit& limit) {
     const analysis::FactParams& f = limit.facts;
     switch (limit.kind) {
         case analysis::EvidenceLimitKind::kImportedCountsOnly: {
-            std::int64_t switches = fact_count(f, "sched_switches");
+            std::int64_t switches = fact<Fact::kSchedSwitches>(f);
             std::string hint =
                 switches == 0
                     ? "it holds no sched_switch counts for the training process either, so CPU "
                       "contention can be neither shown nor ruled out"
                     : std::to_string(switches) +
                           " sched_switch events are counted for the training process";
-            if (analysis::find_fact(f, "switches_per_s_slow") != nullptr) {
-                double during = fact_ratio(f, "switches_per_s_slow");
-                double other = fact_ratio(f, "switches_per_s_other");
+            if (analysis::find_fact(f, analysis::Fact::kSwitchesPerSSlow) != nullptr) {
+                double during = fact<Fact::kSwitchesPerSSlow>(f);
+                double other = fact<Fact::kSwitchesPerSOther>(f);
                 hint += "; they suggest " +
                         std::string(during > 2 * other ? "switching is much more frequent"
                                                        : "switching is no more frequent") +
@@ -92,7 +91,7 @@ std::string evidence_limit_text(const analysis::EvidenceLimit& limit) {
                         " vs " + analysis::format_rate(other) +
                         " elsewhere), which is a hint, not proof";
             }
-            return "This trace was imported (" + fact_text(f, "source") +
+            return "This trace was imported (" + fact<Fact::kSource>(f) +
                    ") without off-CPU intervals: counts per time bucket cannot prove that a given "
                    "call was preempted or blocked; " +
                    hint + ".";

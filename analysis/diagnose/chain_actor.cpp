@@ -166,13 +166,13 @@ void add_waker_delay(const ChainInputs& in, const Cause& cause, CausalChain& cha
     }
     double ratio =
         static_cast<double>(cause.waker_preempted_ns) / static_cast<double>(cause.woken_ns());
-    FactParams params = {{"waits_share", ratio}};
+    FactParams params = {{Fact::kWaitsShare, ratio}};
     auto top = std::max_element(cause.waker_preempted_by.begin(), cause.waker_preempted_by.end(),
                                 [](const auto& a, const auto& b) { return a.second < b.second; });
     if (top != cause.waker_preempted_by.end() && top->first >= 0) {
         const ThreadInfo& t = in.model.threads[static_cast<std::size_t>(top->first)];
-        params.push_back({"behind_comm", t.comm});
-        params.push_back({"behind_tid", t.tid});
+        params.push_back({Fact::kBehindComm, t.comm});
+        params.push_back({Fact::kBehindTid, t.tid});
     }
     chain.evidence.push_back(make_evidence(EvidenceKind::kWakerRunnableWaiting,
                                            static_cast<double>(cause.waker_preempted_ns),

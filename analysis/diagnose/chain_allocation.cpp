@@ -46,12 +46,12 @@ std::optional<CausalChain> allocation_churn_chain(const ChainInputs& in) {
     chain.time_lost_share = share;
     chain.critical_path = in_call_cost(in, {OpCategory::kAlloc, OpCategory::kFree});
     chain.op = in.model.ops[static_cast<std::size_t>(ops.front()->op_index)].name;
-    chain.facts = {{"calls", calls}};  // symptom: allocation and free calls, share of the loop
+    chain.facts = {{Fact::kCalls, calls}};  // symptom: allocation and free calls, share of the loop
     for (const OpAccount* op : ops) {
         const std::string& name = in.model.ops[static_cast<std::size_t>(op->op_index)].name;
-        chain.evidence.push_back(
-            make_evidence(EvidenceKind::kAllocOpTime, static_cast<double>(op->dur.total_ns),
-                          {{"op", name}, {"calls", op->dur.count}, {"p50_ns", op->dur.p50_ns}}));
+        chain.evidence.push_back(make_evidence(
+            EvidenceKind::kAllocOpTime, static_cast<double>(op->dur.total_ns),
+            {{Fact::kOp, name}, {Fact::kCalls, op->dur.count}, {Fact::kP50Ns, op->dur.p50_ns}}));
     }
     double pinned = all_ns > 0 ? static_cast<double>(pinned_ns) / static_cast<double>(all_ns) : 0;
     if (pinned < 0.9) {
@@ -59,7 +59,7 @@ std::optional<CausalChain> allocation_churn_chain(const ChainInputs& in) {
     }
     if (pinned >= 0.3) {
         chain.recommendations.push_back(
-            {RecommendationKind::kReusePinnedBuffers, {{"pinned_share", pinned}}});
+            {RecommendationKind::kReusePinnedBuffers, {{Fact::kPinnedShare, pinned}}});
     }
     chain.confidence = confidence_from(share, 0.3, 0.15);
     blame_device(chain, CauseKind::kAllocator, "CUDA allocator", EffectKind::kInAllocation);

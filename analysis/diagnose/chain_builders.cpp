@@ -43,9 +43,9 @@ std::int64_t category_own_ns(const CallAccounting& accounting, OpCategory catego
 }
 
 FactParams slow_op_facts(const OpAccount& op) {
-    return {{"slow_calls", op.slow_calls},     {"calls", op.dur.count},
-            {"threshold_ns", op.threshold_ns}, {"p99_ns", op.dur.p99_ns},
-            {"p50_ns", op.dur.p50_ns},         {"max_ns", op.dur.max_ns}};
+    return {{Fact::kSlowCalls, op.slow_calls},     {Fact::kCalls, op.dur.count},
+            {Fact::kThresholdNs, op.threshold_ns}, {Fact::kP99Ns, op.dur.p99_ns},
+            {Fact::kP50Ns, op.dur.p50_ns},         {Fact::kMaxNs, op.dur.max_ns}};
 }
 
 }  // namespace causeway::analysis

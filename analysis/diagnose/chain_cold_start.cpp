@@ -28,14 +28,15 @@ std::optional<CausalChain> cold_start_chain(const ChainInputs& in) {
     chain.time_lost_share = share;
     chain.critical_path = union_cost(in, {&in.timeline.cold_calls});
     // Symptom: how many ops' first calls, their excess (the time lost) against the loop's span.
-    chain.facts = {{"ops", static_cast<std::int64_t>(calls.size())}, {"span_ns", acc.span_ns}};
+    chain.facts = {{Fact::kOps, static_cast<std::int64_t>(calls.size())},
+                   {Fact::kSpanNs, acc.span_ns}};
     bool first_launch_slow = false;
     for (std::size_t k = 0; k < calls.size() && k < kListedCalls; ++k) {
         const OpInfo& op = in.model.ops[static_cast<std::size_t>(c.op_index[calls[k]])];
         first_launch_slow = first_launch_slow || op.category == OpCategory::kKernel;
-        chain.evidence.push_back(make_evidence(EvidenceKind::kFirstCall,
-                                               static_cast<double>(c.dur_ns[calls[k]]),
-                                               {{"op", op.name}, {"ts_ns", c.ts_ns[calls[k]]}}));
+        chain.evidence.push_back(
+            make_evidence(EvidenceKind::kFirstCall, static_cast<double>(c.dur_ns[calls[k]]),
+                          {{Fact::kOp, op.name}, {Fact::kTsNs, c.ts_ns[calls[k]]}}));
     }
     chain.op = in.model.ops[static_cast<std::size_t>(c.op_index[calls.front()])].name;
     chain.recommendations.push_back({RecommendationKind::kSteadyStateWindow});

@@ -156,10 +156,10 @@ void add_why_late(const ChainInputs& in, const RankTiming& late, const Lateness&
     }
     const double share =
         lateness.late_ns > 0 ? std::min(1.0, most_ns / static_cast<double>(lateness.late_ns)) : 0.0;
-    chain.facts.push_back({"late_cause", most});
-    chain.facts.push_back({"late_cause_share", share});
+    chain.facts.push_back({Fact::kLateCause, most});
+    chain.facts.push_back({Fact::kLateCauseShare, share});
     chain.evidence.push_back(make_evidence(EvidenceKind::kLateRankCauseShare, share,
-                                           {{"rank", late.rank}, {"cause", most}}));
+                                           {{Fact::kRank, late.rank}, {Fact::kCause, most}}));
 }
 
 std::optional<CausalChain> collective_wait_chain(const ChainInputs& in,
@@ -196,21 +196,20 @@ std::optional<CausalChain> collective_wait_chain(const ChainInputs& in,
                        in.model.nccl_calls[static_cast<std::size_t>(late->calls.front())].op_index)]
                    .name;
     const std::int64_t late_avg_ns = late->late_ns / late->arrived_last;
-    chain.facts = {{"rank", late->rank},
-                   {"nranks", communicator.nranks},
-                   {"arrived_last", late->arrived_last},
-                   {"collectives", communicator.aligned},
-                   {"late_avg_ns", late_avg_ns}};
+    chain.facts = {{Fact::kRank, late->rank},
+                   {Fact::kArrivedLast, late->arrived_last},
+                   {Fact::kCollectives, communicator.aligned},
+                   {Fact::kLateAvgNs, late_avg_ns}};
     const double last_share =
         static_cast<double>(late->arrived_last) / static_cast<double>(communicator.aligned);
     chain.evidence.push_back(make_evidence(EvidenceKind::kRankArrivedLastShare, last_share,
-                                           {{"rank", late->rank},
-                                            {"collectives", communicator.aligned},
-                                            {"late_avg_ns", late_avg_ns}}));
+                                           {{Fact::kRank, late->rank},
+                                            {Fact::kCollectives, communicator.aligned},
+                                            {Fact::kLateAvgNs, late_avg_ns}}));
     add_why_late(in, *late, lateness, chain);
     add_late_rank_line(in, lateness.windows, chain);
-    chain.recommendations = {{RecommendationKind::kLateRankFirst, {{"rank", late->rank}}},
-                             {RecommendationKind::kBalanceRanks, {{"rank", late->rank}}}};
+    chain.recommendations = {{RecommendationKind::kLateRankFirst, {{Fact::kRank, late->rank}}},
+                             {RecommendationKind::kBalanceRanks, {{Fact::kRank, late->rank}}}};
     chain.confidence = last_share >= 0.8 ? confidence_from(cost ? cost->share : share, 0.2, 0.05)
                                          : Confidence::kMedium;
     return chain;

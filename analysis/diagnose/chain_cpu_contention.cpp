@@ -78,19 +78,19 @@ void recommend_for_workers(const ChainInputs& in, CausalChain& chain) {
     if (loader.workers_at_least(cpus)) {
         chain.recommendations.push_back(
             {RecommendationKind::kFewerWorkers,
-             {{"workers", static_cast<std::int64_t>(loader.max_concurrent_workers)},
-              {"cpus", static_cast<std::int64_t>(cpus)},
-              {"num_workers", std::max<std::int64_t>(1, cpus - 1)}}});
+             {{Fact::kWorkers, static_cast<std::int64_t>(loader.max_concurrent_workers)},
+              {Fact::kCpus, static_cast<std::int64_t>(cpus)},
+              {Fact::kNumWorkers, std::max<std::int64_t>(1, cpus - 1)}}});
     } else {
         chain.recommendations.push_back(
             {RecommendationKind::kWorkersYieldCpu,
-             {{"num_workers",
+             {{Fact::kNumWorkers,
                static_cast<std::int64_t>(std::max(1, loader.max_concurrent_workers - 1))}}});
     }
     if (loader.reforked) {
         chain.recommendations.push_back(
             {RecommendationKind::kPersistentWorkers,
-             {{"worker_generations", static_cast<std::int64_t>(loader.worker_generations)}}});
+             {{Fact::kWorkerGenerations, static_cast<std::int64_t>(loader.worker_generations)}}});
     }
 }
 
@@ -125,9 +125,9 @@ void add_cpu_context_evidence(const ChainInputs& in, CausalChain& chain) {
                                                  : 0.0;
         chain.evidence.push_back(
             make_evidence(EvidenceKind::kSlowCallsRunnableWaitingShare, slow_share,
-                          {{"slow_calls", static_cast<std::int64_t>(acc.slow_calls.size())},
-                           {"slow_ns", slow.total_ns},
-                           {"blocked_share", blocked_share}}));
+                          {{Fact::kSlowCalls, static_cast<std::int64_t>(acc.slow_calls.size())},
+                           {Fact::kSlowNs, slow.total_ns},
+                           {Fact::kBlockedShare, blocked_share}}));
     }
     const SystemContext& ctx = acc.slow_calls.empty() ? in.during_span : in.during_slow_calls;
     const std::int64_t cpus = in.job_cpus;
@@ -135,23 +135,24 @@ void add_cpu_context_evidence(const ChainInputs& in, CausalChain& chain) {
     if (ctx.covered_ns > 0) {
         chain.evidence.push_back(
             make_evidence(EvidenceKind::kRunnableTreeThreads, ctx.runnable_tree_threads,
-                          {{"cpus", cpus}, {"during_slow_calls", during_slow_calls}}));
+                          {{Fact::kCpus, cpus}, {Fact::kDuringSlowCalls, during_slow_calls}}));
         if (ctx.page_allocs_per_s > 0) {
             chain.evidence.push_back(
                 make_evidence(EvidenceKind::kPageAllocsRate, ctx.page_allocs_per_s,
-                              {{"overall_per_s", ctx.page_allocs_per_s_overall},
-                               {"during_slow_calls", during_slow_calls}}));
+                              {{Fact::kOverallPerS, ctx.page_allocs_per_s_overall},
+                               {Fact::kDuringSlowCalls, during_slow_calls}}));
         }
         if (ctx.snapshots > 0) {
             chain.evidence.push_back(make_evidence(EvidenceKind::kSystemCpuBusy, ctx.cpu_busy_pct,
-                                                   {{"procs_running", ctx.procs_running}}));
+                                                   {{Fact::kProcsRunning, ctx.procs_running}}));
         }
     }
     const DataLoaderFacts& loader = in.loader;
     if (loader.has_workers()) {
-        chain.evidence.push_back(make_evidence(
-            EvidenceKind::kDataLoaderWorkersOverRun, loader.max_concurrent_workers,
-            {{"cpus", cpus}, {"workers_seen", static_cast<std::int64_t>(loader.workers_seen)}}));
+        chain.evidence.push_back(
+            make_evidence(EvidenceKind::kDataLoaderWorkersOverRun, loader.max_concurrent_workers,
+                          {{Fact::kCpus, cpus},
+                           {Fact::kWorkersSeen, static_cast<std::int64_t>(loader.workers_seen)}}));
     }
 }
 
@@ -166,11 +167,11 @@ void recommend_wider_cpuset(const ChainInputs& in, CausalChain& chain) {
     if (!allowed || *allowed >= cpus || runnable <= static_cast<double>(*allowed)) {
         return;
     }
-    chain.evidence.push_back(make_evidence(EvidenceKind::kCpusAllowed,
-                                           static_cast<double>(*allowed),
-                                           {{"cpus", cpus}, {"runnable_threads", runnable}}));
+    chain.evidence.push_back(
+        make_evidence(EvidenceKind::kCpusAllowed, static_cast<double>(*allowed),
+                      {{Fact::kCpus, cpus}, {Fact::kRunnableThreads, runnable}}));
     chain.recommendations.push_back(
-        {RecommendationKind::kWiderCpuset, {{"cpus_allowed", *allowed}, {"cpus", cpus}}});
+        {RecommendationKind::kWiderCpuset, {{Fact::kCpusAllowed, *allowed}, {Fact::kCpus, cpus}}});
 }
 
 }  // namespace

@@ -45,13 +45,15 @@ void add_limit_facts(const ChainInputs& in, CausalChain& chain) {
     chain.actor.name = *last.limit_path;
     chain.actor.container =
         in.model.processes[static_cast<std::size_t>(last.process_index)].container;
-    chain.facts.push_back({"cgroup", *last.limit_path});
-    chain.facts.push_back({"cgroup_version", last.version});
-    chain.facts.push_back({"quota_cpus", last.quota_cpus()});
-    chain.facts.push_back({"period_us", last.period_us});
-    chain.facts.push_back({"nr_throttled", last.nr_throttled - (one ? 0 : first->nr_throttled)});
-    chain.facts.push_back({"nr_periods", last.nr_periods - (one ? 0 : first->nr_periods)});
-    chain.facts.push_back({"throttled_ns", last.throttled_ns - (one ? 0 : first->throttled_ns)});
+    chain.facts.push_back({Fact::kCgroup, *last.limit_path});
+    chain.facts.push_back({Fact::kCgroupVersion, last.version});
+    chain.facts.push_back({Fact::kQuotaCpus, last.quota_cpus()});
+    chain.facts.push_back({Fact::kPeriodUs, last.period_us});
+    chain.facts.push_back(
+        {Fact::kNrThrottled, last.nr_throttled - (one ? 0 : first->nr_throttled)});
+    chain.facts.push_back({Fact::kNrPeriods, last.nr_periods - (one ? 0 : first->nr_periods)});
+    chain.facts.push_back(
+        {Fact::kThrottledNs, last.throttled_ns - (one ? 0 : first->throttled_ns)});
 }
 
 // The CPUs the traced tree ran on, on average, while its quota let it run: what it used over the
@@ -75,11 +77,11 @@ void describe_cpu_quota(const ChainInputs& in, const Cause& cause, CausalChain& 
     add_cpu_context_evidence(in, chain);
     add_limit_facts(in, chain);
     Recommendation raise{RecommendationKind::kRaiseCpuLimit};
-    if (const FactParam* cpus = find_fact(chain.facts, "quota_cpus")) {
+    if (const FactParam* cpus = find_fact(chain.facts, Fact::kQuotaCpus)) {
         raise.params.push_back(*cpus);
     }
     if (double used = cpus_used_unthrottled(in, cause); used > 0) {
-        raise.params.push_back({"cpus_used_unthrottled", used});
+        raise.params.push_back({Fact::kCpusUsedUnthrottled, used});
     }
     chain.recommendations.push_back(std::move(raise));
     chain.confidence = lost_cpu_confidence(in, chain.time_lost_share);

@@ -32,14 +32,16 @@ std::int64_t handovers(const ChainInputs& in, const Cause& cause) {
 void describe_gil_wait(const ChainInputs& in, const Cause& cause, CausalChain& chain) {
     std::int64_t slept_ns = cause.woken_ns();
     std::int64_t count = handovers(in, cause);
-    chain.facts = {
-        {"slept_ns", slept_ns}, {"slept_share", in.share_of_span(slept_ns)}, {"handovers", count}};
+    chain.facts = {{Fact::kSleptNs, slept_ns},
+                   {Fact::kSleptShare, in.share_of_span(slept_ns)},
+                   {Fact::kHandovers, count}};
     add_wait_context_evidence(in, chain);
     chain.recommendations.push_back({RecommendationKind::kGilWorkToProcess});
     chain.recommendations.push_back({RecommendationKind::kReleaseGil});
     if (count > 0) {
-        chain.recommendations.push_back({RecommendationKind::kShorterSwitchInterval,
-                                         {{"wait_ns", slept_ns / count}, {"handovers", count}}});
+        chain.recommendations.push_back(
+            {RecommendationKind::kShorterSwitchInterval,
+             {{Fact::kWaitNs, slept_ns / count}, {Fact::kHandovers, count}}});
     }
     bool holder_known = cause.key.thread_index >= 0;
     chain.confidence = chain.time_lost_share >= 0.3 && holder_known ? Confidence::kHigh

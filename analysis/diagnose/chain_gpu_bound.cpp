@@ -52,16 +52,16 @@ std::optional<CausalChain> gpu_bound_chain(const ChainInputs& in) {
     // Symptom: the share of the loop, and the sync op that took most of it {op_p50_ns, op_calls}.
     if (top != nullptr) {
         chain.op = in.model.ops[static_cast<std::size_t>(top->op_index)].name;
-        chain.facts = {{"op_p50_ns", top->dur.p50_ns}, {"op_calls", top->dur.count}};
+        chain.facts = {{Fact::kOpP50Ns, top->dur.p50_ns}, {Fact::kOpCalls, top->dur.count}};
     }
     double runnable = sync.total_ns > 0 ? static_cast<double>(sync.runnable_waiting_ns()) /
                                               static_cast<double>(sync.total_ns)
                                         : 0.0;
     chain.evidence.push_back(make_evidence(EvidenceKind::kSyncNotPreemptedShare, share,
-                                           {{"lost_ns", lost},
-                                            {"span_ns", acc.span_ns},
-                                            {"oncpu_ns", sync.oncpu_ns()},
-                                            {"blocked_ns", sync.blocked_ns}}));
+                                           {{Fact::kLostNs, lost},
+                                            {Fact::kSpanNs, acc.span_ns},
+                                            {Fact::kOncpuNs, sync.oncpu_ns()},
+                                            {Fact::kBlockedNs, sync.blocked_ns}}));
     chain.evidence.push_back(make_evidence(EvidenceKind::kSyncRunnableWaitingShare, runnable));
     const SystemContext& ctx = in.during_span;
     bool host_idle = ctx.snapshots == 0 || ctx.cpu_busy_pct < 80.0;
@@ -69,12 +69,13 @@ std::optional<CausalChain> gpu_bound_chain(const ChainInputs& in) {
         chain.evidence.push_back(make_evidence(EvidenceKind::kCpuBusyDuringLoop, ctx.cpu_busy_pct));
     }
     chain.critical_path = critical_path_cost(in, {.per_queue = {}, .device_scale = 0.5});
-    chain.facts.push_back({"device_busy_share", device_share});
-    chain.facts.push_back({"device_busy_min_share", kDeviceBusyMinShare});
-    chain.facts.push_back({"sync_min_share", kGpuBoundMinShare});
+    chain.facts.push_back({Fact::kDeviceBusyShare, device_share});
+    chain.facts.push_back({Fact::kDeviceBusyMinShare, kDeviceBusyMinShare});
+    chain.facts.push_back({Fact::kSyncMinShare, kGpuBoundMinShare});
     // The share of the loop the device was idle: the host's own part of the critical path.
-    chain.recommendations.push_back({RecommendationKind::kFasterDeviceWork,
-                                     {{"host_critical_share", std::max(0.0, 1.0 - device_share)}}});
+    chain.recommendations.push_back(
+        {RecommendationKind::kFasterDeviceWork,
+         {{Fact::kHostCriticalShare, std::max(0.0, 1.0 - device_share)}}});
     chain.confidence = runnable < 0.1 && host_idle ? Confidence::kHigh : Confidence::kMedium;
     blame_device(chain, CauseKind::kDevice, "GPU", EffectKind::kInDevice);
     return chain;

@@ -32,16 +32,16 @@ void recommend_by_headroom(const ChainInputs& in, CausalChain& chain) {
             chain.recommendations.push_back({RecommendationKind::kIndexInMemory});
             chain.recommendations.push_back(
                 {RecommendationKind::kWorkersOutnumberCpus,
-                 {{"num_workers", static_cast<std::int64_t>(in.loader.max_concurrent_workers)},
-                  {"idle_cpus", idle},
-                  {"cpus", in.job_cpus}}});
+                 {{Fact::kNumWorkers, static_cast<std::int64_t>(in.loader.max_concurrent_workers)},
+                  {Fact::kIdleCpus, idle},
+                  {Fact::kCpus, in.job_cpus}}});
         } else if (in.loader.has_workers()) {
             const auto workers = static_cast<std::int64_t>(in.loader.max_concurrent_workers);
             chain.recommendations.push_back({RecommendationKind::kMoreWorkers,
-                                             {{"num_workers", workers},
-                                              {"more_num_workers", workers + more},
-                                              {"idle_cpus", idle},
-                                              {"cpus", in.job_cpus}}});
+                                             {{Fact::kNumWorkers, workers},
+                                              {Fact::kMoreNumWorkers, workers + more},
+                                              {Fact::kIdleCpus, idle},
+                                              {Fact::kCpus, in.job_cpus}}});
             // The loop waits for its workers, so it runs at their pace: with CPUs to spare,
             // workers + more of them load (workers + more) / workers as fast, up to the loop
             // without the wait.
@@ -84,7 +84,8 @@ void recommend_for(const ChainInputs& in, const Cause& cause, CausalChain& chain
                                cause.key.kind == CauseKind::kUnrecordedWaker)) {
         chain.recommendations.push_back(
             {RecommendationKind::kPersistentWorkers,
-             {{"worker_generations", static_cast<std::int64_t>(in.loader.worker_generations)}}});
+             {{Fact::kWorkerGenerations,
+               static_cast<std::int64_t>(in.loader.worker_generations)}}});
     }
 }
 
@@ -94,9 +95,9 @@ void recommend_for(const ChainInputs& in, const Cause& cause, CausalChain& chain
 void add_sleep_facts(const ChainInputs& in, const Cause& cause, CausalChain& chain) {
     bool wakers_unrecorded =
         in.model.session.imported() || cause.woken.count(WaitKind::kUnknown) > 0;
-    chain.facts = {{"slept_ns", cause.woken_ns()},
-                   {"slept_share", in.share_of_span(cause.woken_ns())},
-                   {"wakers_unrecorded", std::int64_t{wakers_unrecorded ? 1 : 0}}};
+    chain.facts = {{Fact::kSleptNs, cause.woken_ns()},
+                   {Fact::kSleptShare, in.share_of_span(cause.woken_ns())},
+                   {Fact::kWakersUnrecorded, std::int64_t{wakers_unrecorded ? 1 : 0}}};
 }
 
 }  // namespace
@@ -105,19 +106,19 @@ void add_wait_context_evidence(const ChainInputs& in, CausalChain& chain) {
     const SystemContext& ctx = in.during_span;
     if (ctx.snapshots > 0) {
         chain.evidence.push_back(make_evidence(EvidenceKind::kCpuBusyOfCpus, ctx.cpu_busy_pct,
-                                               {{"cpus", in.model.session.cpu_count}}));
+                                               {{Fact::kCpus, in.model.session.cpu_count}}));
     }
     if (ctx.covered_ns > 0) {
         chain.evidence.push_back(
             make_evidence(EvidenceKind::kRunnableTreeThreads, ctx.runnable_tree_threads,
-                          {{"cpus", in.job_cpus}, {"during_slow_calls", std::int64_t{0}}}));
+                          {{Fact::kCpus, in.job_cpus}, {Fact::kDuringSlowCalls, std::int64_t{0}}}));
         chain.evidence.push_back(
             make_evidence(EvidenceKind::kTreePreemptedShare, ctx.tree_preempted_share));
     }
     if (in.loader.has_workers()) {
         chain.evidence.push_back(make_evidence(EvidenceKind::kDataLoaderWorkers,
                                                in.loader.max_concurrent_workers,
-                                               {{"cpus", in.job_cpus}}));
+                                               {{Fact::kCpus, in.job_cpus}}));
     }
 }
 
@@ -128,9 +129,9 @@ void describe_waiting(const ChainInputs& in, const Cause& cause, CausalChain& ch
     add_sleep_facts(in, cause, chain);
     chain.evidence.push_back(make_evidence(
         EvidenceKind::kBlockedBetweenCallsShare, in.share_of_span(acc.gaps.blocked_ns),
-        {{"span_ns", acc.span_ns},
-         {"oncpu_share", in.share_of_span(acc.gaps.oncpu_ns())},
-         {"in_calls_share", in.share_of_span(acc.in_calls.total_ns)}}));
+        {{Fact::kSpanNs, acc.span_ns},
+         {Fact::kOncpuShare, in.share_of_span(acc.gaps.oncpu_ns())},
+         {Fact::kInCallsShare, in.share_of_span(acc.in_calls.total_ns)}}));
     if (waits > 0) {
         std::int64_t waits_ns = 0;
         for (const auto& t : acc.primary) {
@@ -138,7 +139,7 @@ void describe_waiting(const ChainInputs& in, const Cause& cause, CausalChain& ch
         }
         chain.evidence.push_back(
             make_evidence(EvidenceKind::kLongWaits, static_cast<double>(waits),
-                          {{"min_ns", kLongWaitNs}, {"average_ns", waits_ns / waits}}));
+                          {{Fact::kMinNs, kLongWaitNs}, {Fact::kAverageNs, waits_ns / waits}}));
     }
     add_wait_context_evidence(in, chain);
     recommend_for(in, cause, chain);

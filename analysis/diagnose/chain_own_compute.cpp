@@ -51,7 +51,6 @@ std::optional<CausalChain> own_compute_chain(const ChainInputs& in) {
                    .container = process.container};
     chain.effects.push_back(
         {.kind = EffectKind::kOnCpu, .ns = on_cpu_ns, .share = share, .count = 0});
-    chain.facts = {{"threads", static_cast<std::int64_t>(parts.size())}};
     chain.evidence.push_back(make_evidence(EvidenceKind::kLoopOncpuBetweenCallsShare, share));
     chain.recommendations = {{RecommendationKind::kMoveHostWork},
                              {RecommendationKind::kCheaperHostWork}};

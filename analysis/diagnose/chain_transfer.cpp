@@ -19,9 +19,9 @@ void recommend_pinned_copies(const ChainInputs& in, CausalChain& chain) {
         return;
     }
     chain.recommendations.push_back({RecommendationKind::kPinnedCopies,
-                                     {{"pinned_bytes_per_s", link->pinned_copy_bytes_per_s()},
-                                      {"link_mts", link->mts},
-                                      {"link_width", link->width}}});
+                                     {{Fact::kPinnedBytesPerS, link->pinned_copy_bytes_per_s()},
+                                      {Fact::kLinkMts, link->mts},
+                                      {Fact::kLinkWidth, link->width}}});
     if (chain.critical_path) {
         if (auto fix = union_cost(in, {&in.timeline.pinning_saves})) {
             chain.critical_path->advised_fix = advised_fix(RecommendationKind::kPinnedCopies, *fix);
@@ -53,23 +53,24 @@ std::optional<CausalChain> transfer_chain(const ChainInputs& in) {
                                           : 0.0;
     // Symptom: the share of the loop, the copies and their throughput; root cause: whether most
     // bytes came from pageable memory.
-    chain.facts = {{"copies", acc.copy_calls},
-                   {"copy_bytes", acc.copy_bytes},
-                   {"throughput_bytes_per_s", throughput},
-                   {"pageable_share", pageable}};
+    chain.facts = {{Fact::kCopies, acc.copy_calls},
+                   {Fact::kCopyBytes, acc.copy_bytes},
+                   {Fact::kThroughputBytesPerS, throughput},
+                   {Fact::kPageableShare, pageable}};
     chain.evidence.push_back(make_evidence(EvidenceKind::kCopyShare, share,
-                                           {{"lost_ns", lost}, {"span_ns", acc.span_ns}}));
+                                           {{Fact::kLostNs, lost}, {Fact::kSpanNs, acc.span_ns}}));
     chain.evidence.push_back(make_evidence(EvidenceKind::kPageableBytesShare, pageable));
     chain.evidence.push_back(make_evidence(EvidenceKind::kCopyThroughput, throughput));
     chain.evidence.push_back(make_evidence(EvidenceKind::kSmallCopiesShare, small,
-                                           {{"small_copy_bytes", kSmallCopyBytes}}));
+                                           {{Fact::kSmallCopyBytes, kSmallCopyBytes}}));
     if (pageable >= 0.5) {
         recommend_pinned_copies(in, chain);
     }
     if (small >= 0.5 && acc.copy_calls >= 100) {
         chain.recommendations.push_back(
             {RecommendationKind::kBatchSmallCopies,
-             {{"small_share", small}, {"copies", static_cast<std::int64_t>(acc.copy_calls)}}});
+             {{Fact::kSmallShare, small},
+              {Fact::kCopies, static_cast<std::int64_t>(acc.copy_calls)}}});
     }
     if (pageable < 0.5 && small < 0.5) {
         chain.recommendations.push_back({RecommendationKind::kFewerBytes});

@@ -89,9 +89,9 @@ Evidence make_evidence(EvidenceKind kind, double value, FactParams params) {
     KeyUnit key_unit = evidence_key_unit(kind);
     std::string key = key_unit.key;
     if (kind == EvidenceKind::kAllocOpTime || kind == EvidenceKind::kFirstCall) {
-        key += ":" + fact_text(params, "op");
+        key += ":" + fact<Fact::kOp>(params);
     } else if (kind == EvidenceKind::kLateRankCauseShare) {
-        key += ":" + fact_text(params, "cause");
+        key += ":" + fact<Fact::kCause>(params);
     }
     return {kind, std::move(key), value, key_unit.unit, std::move(params)};
 }

@@ -31,10 +31,10 @@ FactParams switch_count_facts(const TraceModel& model, const Roles& roles,
         (slow ? during_count : other_count) += static_cast<double>(e.count);
         (slow ? during_ns : other_ns) += static_cast<double>(e.bucket_dur_ns);
     }
-    FactParams facts = {{"source", model.session.source}, {"sched_switches", total}};
+    FactParams facts = {{Fact::kSource, model.session.source}, {Fact::kSchedSwitches, total}};
     if (total > 0 && during_ns > 0 && other_ns > 0) {
-        facts.push_back({"switches_per_s_slow", during_count * 1e9 / during_ns});
-        facts.push_back({"switches_per_s_other", other_count * 1e9 / other_ns});
+        facts.push_back({Fact::kSwitchesPerSSlow, during_count * 1e9 / during_ns});
+        facts.push_back({Fact::kSwitchesPerSOther, other_count * 1e9 / other_ns});
     }
     return facts;
 }

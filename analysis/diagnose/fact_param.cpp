@@ -1,34 +1,41 @@
 #include "analysis/diagnose/fact_param.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace causeway::analysis {
 namespace {
 
-template <typename T>
-T value_of(const FactParams& params, const std::string& name) {
-    const FactParam* p = find_fact(params, name);
-    return p && std::holds_alternative<T>(p->value) ? std::get<T>(p->value) : T{};
+std::string_view type_name(FactType type) {
+    switch (type) {
+        case FactType::kCount:
+            return "an integer";
+        case FactType::kRatio:
+            return "a ratio";
+        case FactType::kText:
+            return "text";
+    }
+    return "unknown";
 }
 
 }  // namespace
 
-const FactParam* find_fact(const FactParams& params, const std::string& name) {
+void check_fact_type(Fact fact, const FactParam::Value& value) {
+    const FactType given = std::holds_alternative<std::int64_t>(value) ? FactType::kCount
+                           : std::holds_alternative<double>(value)     ? FactType::kRatio
+                                                                       : FactType::kText;
+    if (given == fact_info(fact).type) {
+        return;
+    }
+    throw std::logic_error("fact " + std::string(fact_name(fact)) + " holds " +
+                           std::string(type_name(fact_info(fact).type)) + ", given " +
+                           std::string(type_name(given)));
+}
+
+const FactParam* find_fact(const FactParams& params, Fact key) {
     auto it = std::find_if(params.begin(), params.end(),
-                           [&name](const FactParam& p) { return p.name == name; });
+                           [key](const FactParam& p) { return p.fact == key; });
     return it == params.end() ? nullptr : &*it;
-}
-
-std::int64_t fact_count(const FactParams& params, const std::string& name) {
-    return value_of<std::int64_t>(params, name);
-}
-
-double fact_ratio(const FactParams& params, const std::string& name) {
-    return value_of<double>(params, name);
-}
-
-std::string fact_text(const FactParams& params, const std::string& name) {
-    return value_of<std::string>(params, name);
 }
 
 }  // namespace causeway::analysis

@@ -1,27 +1,59 @@
 #pragma once
-// A named value that a fact of the diagnosis rests on (a recommendation, a piece of evidence, a
-// chain's symptom, the verdict): the report layer words the fact from these values, analysis/
-// writes no sentence. Counts and durations are integers (durations in ns, named `*_ns`), shares
-// are ratios 0..1 and rates doubles, names (an op, a thread) text.
+// A fact of the diagnosis (a recommendation, a piece of evidence, a chain's symptom, the verdict)
+// and its value: the report layer words the fact from these values, analysis/ writes no
+// sentence. Each key has one type (fact.hpp): counts and durations are integers (durations in
+// ns), shares are ratios 0..1 and rates doubles, names (an op, a thread) text.
 
+#include <concepts>
 #include <cstdint>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <variant>
 #include <vector>
 
+#include "analysis/diagnose/fact.hpp"
+
 namespace causeway::analysis {
 
+// Throws std::logic_error when `value` is not of the type of `fact`'s key: a programming error.
+void check_fact_type(Fact fact, const std::variant<std::int64_t, double, std::string>& value);
+
 struct FactParam {
-    std::string name;
-    std::variant<std::int64_t, double, std::string> value;
+    using Value = std::variant<std::int64_t, double, std::string>;
+
+    // A value of another type than the key's is refused.
+    template <typename V>
+    FactParam(Fact key, V&& given) : fact(key), value(stored(std::forward<V>(given))) {
+        check_fact_type(key, value);
+    }
+
+    Fact fact;
+    Value value;
+
+  private:
+    template <typename V>
+    static auto stored(V&& given) {
+        using T = std::remove_cvref_t<V>;
+        if constexpr (std::integral<T>) {
+            return static_cast<std::int64_t>(given);
+        } else if constexpr (std::floating_point<T>) {
+            return static_cast<double>(given);
+        } else {
+            return std::string(std::forward<V>(given));
+        }
+    }
 };
 using FactParams = std::vector<FactParam>;
 
-// The parameter `name`, or nullptr when `params` has none of that name.
-const FactParam* find_fact(const FactParams& params, const std::string& name);
-// Its value: 0 (or empty) when absent or of another type.
-std::int64_t fact_count(const FactParams& params, const std::string& name);
-double fact_ratio(const FactParams& params, const std::string& name);
-std::string fact_text(const FactParams& params, const std::string& name);
+// The fact `key` among `params`, or nullptr when it is not there.
+const FactParam* find_fact(const FactParams& params, Fact key);
+
+// Its value, of the key's own type: 0 (or empty) when `params` does not have it.
+template <Fact F>
+FactValue<F> fact(const FactParams& params) {
+    const FactParam* found = find_fact(params, F);
+    return found ? std::get<FactValue<F>>(found->value) : FactValue<F>{};
+}
 
 }  // namespace causeway::analysis

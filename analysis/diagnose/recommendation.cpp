@@ -80,14 +80,6 @@ const char* recommendation_kind_name(RecommendationKind kind) {
     return "unknown";
 }
 
-std::int64_t Recommendation::count(const std::string& name) const {
-    return fact_count(params, name);
-}
-
-double Recommendation::ratio(const std::string& name) const {
-    return fact_ratio(params, name);
-}
-
 const Recommendation* find_recommendation(const std::vector<Recommendation>& recommendations,
                                           RecommendationKind kind) {
     auto it = std::find_if(recommendations.begin(), recommendations.end(),

@@ -58,10 +58,6 @@ const char* recommendation_kind_name(RecommendationKind kind);
 struct Recommendation {
     RecommendationKind kind = RecommendationKind::kIndexInMemory;
     FactParams params{};  // numbers only: counts are integers, shares ratios 0..1
-
-    // The parameter `name` (0 when the recommendation has none of that name).
-    std::int64_t count(const std::string& name) const;
-    double ratio(const std::string& name) const;
 };
 
 // The first of `recommendations` of `kind`, or nullptr.

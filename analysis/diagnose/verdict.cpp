@@ -55,16 +55,17 @@ Verdict decide_verdict(const CallAccounting& accounting, const std::vector<Causa
     }
     if (accounting.accounted_calls == 0 && never_ran != quality.items.end()) {
         v.reason = VerdictReason::kCommandNotRun;
-        v.facts = {{"why", never_ran->description}};
+        v.facts = {{Fact::kWhy, never_ran->description}};
     } else if (accounting.accounted_calls == 0 && left_out > 0) {
         v.reason = VerdictReason::kCallsLeftOut;
-        v.facts = {{"left_out", left_out}};
+        v.facts = {{Fact::kLeftOut, left_out}};
     } else if (accounting.accounted_calls == 0) {
         v.reason = VerdictReason::kNoCudaCalls;
-        v.facts = {{"host_event_rows", host_event_rows}};
+        v.facts = {{Fact::kHostEventRows, host_event_rows}};
     } else if (accounting.accounted_calls < kMinCallsForVerdict) {
         v.reason = VerdictReason::kTooFewCalls;
-        v.facts = {{"calls", accounting.accounted_calls}, {"min_calls", kMinCallsForVerdict}};
+        v.facts = {{Fact::kCalls, accounting.accounted_calls},
+                   {Fact::kMinCalls, kMinCallsForVerdict}};
     } else if (!chains.empty() && worth_removing(chains.front())) {
         v.verdict_class = chains.front().root_cause_class;
         v.reason = VerdictReason::kTopChain;
@@ -73,7 +74,7 @@ Verdict decide_verdict(const CallAccounting& accounting, const std::vector<Causa
     } else {
         v.verdict_class = VerdictClass::kHealthy;
         v.reason = VerdictReason::kNoCause;
-        v.facts = {{"min_share", kChainMinShare}};
+        v.facts = {{Fact::kMinShare, kChainMinShare}};
     }
     if (accounting.accounted_calls > 0) {
         v.numbers = loop_numbers(accounting);
