@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "tracedb/result.hpp"
+#include "base/result.hpp"
 
 namespace causeway::cli {
 

@@ -9,7 +9,7 @@
 
 #include "analysis/model/trace_filter.hpp"
 #include "analysis/model/trace_model.hpp"
-#include "tracedb/result.hpp"
+#include "base/result.hpp"
 
 namespace causeway::cli {
 

@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
+#include "base/result.hpp"
+#include "base/unique_fd.hpp"
 #include "collector/discovery.hpp"
 #include "tracedb/records.hpp"
-#include "tracedb/result.hpp"
-#include "tracedb/unique_fd.hpp"
 
 struct lifecycle;
 struct sched;

@@ -9,8 +9,8 @@
 #include <memory>
 #include <string>
 
-#include "tracedb/result.hpp"
-#include "tracedb/unique_fd.hpp"
+#include "base/result.hpp"
+#include "base/unique_fd.hpp"
 
 namespace causeway::collector {
 

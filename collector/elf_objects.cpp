@@ -7,8 +7,8 @@
 
 #include <set>
 
+#include "base/unique_fd.hpp"
 #include "collector/elf_function_symbols.hpp"
-#include "tracedb/unique_fd.hpp"
 
 namespace causeway::collector {
 

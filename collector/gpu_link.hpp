@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "tracedb/result.hpp"
+#include "base/result.hpp"
 
 namespace causeway::collector {
 

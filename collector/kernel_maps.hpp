@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <optional>
 
+#include "base/result.hpp"
 #include "collector/thread_registry.hpp"
-#include "tracedb/result.hpp"
 #include "tracedb/writer.hpp"
 
 namespace causeway::collector {

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "tracedb/result.hpp"
+#include "base/result.hpp"
 
 namespace causeway::collector {
 

@@ -20,7 +20,7 @@
 
 #include <cstdint>
 
-#include "tracedb/result.hpp"
+#include "base/result.hpp"
 
 namespace causeway::collector {
 

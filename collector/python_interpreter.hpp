@@ -8,8 +8,8 @@
 #include <optional>
 #include <string>
 
+#include "base/result.hpp"
 #include "collector/python_offsets.hpp"
-#include "tracedb/result.hpp"
 
 namespace causeway::collector {
 

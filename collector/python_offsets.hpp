@@ -14,8 +14,8 @@
 #include <span>
 #include <string>
 
+#include "base/result.hpp"
 #include "bpf/causeway_abi.h"
-#include "tracedb/result.hpp"
 
 namespace causeway::collector {
 

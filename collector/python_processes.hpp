@@ -9,10 +9,10 @@
 #include <map>
 #include <string>
 
+#include "base/result.hpp"
 #include "bpf/causeway_abi.h"
 #include "collector/python_interpreter.hpp"
 #include "tracedb/records.hpp"
-#include "tracedb/result.hpp"
 
 namespace causeway::collector {
 

@@ -5,8 +5,8 @@
 
 #include <cstring>
 
+#include "base/unique_fd.hpp"
 #include "collector/python_line_table.hpp"
-#include "tracedb/unique_fd.hpp"
 
 namespace causeway::collector {
 

@@ -2,7 +2,7 @@
 
 #include <sys/stat.h>
 
-#include "tracedb/duration_text.hpp"
+#include "base/duration_text.hpp"
 
 namespace causeway::collector {
 namespace {
@@ -21,7 +21,7 @@ bool is_dangling_link(const std::string& path) {
 }  // namespace
 
 Result<std::int64_t> parse_duration_ns(const std::string& text) {
-    return tracedb::parse_duration_ns(text, tracedb::BareNumber::kNanoseconds);
+    return parse_duration_ns(text, BareNumber::kNanoseconds);
 }
 
 Status validate(const RecordOptions& options) {

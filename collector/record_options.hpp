@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "base/result.hpp"
 #include "collector/gpu_link.hpp"
-#include "tracedb/result.hpp"
 
 namespace causeway::collector {
 

@@ -8,8 +8,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "base/unique_fd.hpp"
 #include "collector/elf_function_symbols.hpp"
-#include "tracedb/unique_fd.hpp"
 
 namespace causeway::collector {
 

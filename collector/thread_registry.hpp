@@ -10,8 +10,8 @@
 #include <utility>
 #include <vector>
 
+#include "base/result.hpp"
 #include "bpf/causeway_abi.h"
-#include "tracedb/result.hpp"
 #include "tracedb/writer.hpp"
 
 namespace causeway::collector {

@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "analysis/model/container_identity.hpp"
+#include "base/result.hpp"
 #include "fleet/clickhouse_client.hpp"
 #include "fleet/rank_meetings.hpp"
-#include "tracedb/result.hpp"
 
 namespace causeway::fleet {
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "base/result.hpp"
 #include "fleet/clickhouse_client.hpp"
-#include "tracedb/result.hpp"
 
 namespace causeway::fleet {
 

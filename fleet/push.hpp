@@ -13,8 +13,8 @@
 #include <string>
 
 #include "analysis/diagnose/diagnosis.hpp"
+#include "base/result.hpp"
 #include "fleet/clickhouse_client.hpp"
-#include "tracedb/result.hpp"
 
 namespace causeway::fleet {
 

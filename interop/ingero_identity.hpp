@@ -13,10 +13,10 @@
 #include <string>
 #include <vector>
 
+#include "base/result.hpp"
 #include "interop/ingero_ops.hpp"
 #include "interop/ingero_scope.hpp"
 #include "interop/ingero_source.hpp"
-#include "tracedb/result.hpp"
 
 namespace causeway::interop {
 

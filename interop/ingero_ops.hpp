@@ -10,9 +10,9 @@
 #include <utility>
 #include <vector>
 
+#include "base/result.hpp"
 #include "interop/ingero_source.hpp"
 #include "tracedb/records.hpp"
-#include "tracedb/result.hpp"
 
 namespace causeway::interop {
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "base/result.hpp"
 #include "tracedb/records.hpp"
-#include "tracedb/result.hpp"
 
 namespace causeway::interop {
 

@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "tracedb/result.hpp"
+#include "base/result.hpp"
 
 namespace causeway::interop {
 

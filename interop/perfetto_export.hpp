@@ -10,8 +10,8 @@
 #include <cstdint>
 #include <string>
 
+#include "base/result.hpp"
 #include "tracedb/reader.hpp"
-#include "tracedb/result.hpp"
 
 namespace causeway::interop {
 

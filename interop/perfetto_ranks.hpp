@@ -8,9 +8,9 @@
 
 #include <cstdint>
 
+#include "base/result.hpp"
 #include "interop/json_event_writer.hpp"
 #include "tracedb/reader.hpp"
-#include "tracedb/result.hpp"
 
 namespace causeway::interop {
 

@@ -4,8 +4,8 @@
 #include <map>
 #include <set>
 
-#include "analysis/human_units.hpp"
 #include "analysis/measure/python_lines.hpp"
+#include "report/human_units.hpp"
 
 namespace causeway::report {
 namespace {
@@ -13,8 +13,6 @@ namespace {
 using analysis::CauseKind;
 using analysis::Fact;
 using analysis::fact;
-using analysis::format_duration;
-using analysis::format_percent;
 using analysis::VerdictClass;
 
 // "pt_data_worker (4 processes, 100% of the preempted time)", "hogd in container 3f2a1b2c3d4e
@@ -63,8 +61,7 @@ std::string slow_op_symptom(const std::string& op, const analysis::FactParams& p
                        format_duration(fact<Fact::kThresholdNs>(p)) + "); p99 " +
                        format_duration(p99);
     if (p50 > 0) {
-        text += " = " +
-                analysis::format_ratio(static_cast<double>(p99) / static_cast<double>(p50)) +
+        text += " = " + format_ratio(static_cast<double>(p99) / static_cast<double>(p50)) +
                 " p50 (" + format_duration(p50) + ")";
     }
     return text + ", max " + format_duration(fact<Fact::kMaxNs>(p));
@@ -138,8 +135,8 @@ std::string cpu_limit_text(const analysis::FactParams& f) {
     const double cpus = fact<Fact::kQuotaCpus>(f);
     const std::int64_t period_ns = fact<Fact::kPeriodUs>(f) * 1000;
     return "; cgroup " + fact<Fact::kCgroup>(f) + " (v" +
-           std::to_string(fact<Fact::kCgroupVersion>(f)) + ") allows " +
-           analysis::format_decimal(cpus, 2) + " CPUs (" +
+           std::to_string(fact<Fact::kCgroupVersion>(f)) + ") allows " + format_decimal(cpus, 2) +
+           " CPUs (" +
            format_duration(static_cast<std::int64_t>(cpus * static_cast<double>(period_ns))) +
            " per " + format_duration(period_ns) + "), throttled in " +
            std::to_string(fact<Fact::kNrThrottled>(f)) + " of its " +
@@ -212,8 +209,8 @@ std::string symptom_text(const analysis::CausalChain& chain) {
         case VerdictClass::kTransferBound:
             return "copies take " + share +
                    " of the loop: " + std::to_string(fact<Fact::kCopies>(f)) + " copies, " +
-                   analysis::format_bytes(static_cast<double>(fact<Fact::kCopyBytes>(f))) + " at " +
-                   analysis::format_throughput(fact<Fact::kThroughputBytesPerS>(f));
+                   format_bytes(static_cast<double>(fact<Fact::kCopyBytes>(f))) + " at " +
+                   format_throughput(fact<Fact::kThroughputBytesPerS>(f));
         case VerdictClass::kAllocationChurn:
             return std::to_string(fact<Fact::kCalls>(f)) + " allocation and free calls take " +
                    share + " of the loop";
@@ -391,9 +388,9 @@ std::string code_summary(const analysis::CausalChain& chain) {
 
 // "about 2.1x", with its range where the ends differ at one decimal: "about 2.1x (1.9-2.3x)".
 std::string about(double speedup, double low, double high) {
-    auto x = [](double value) { return analysis::format_decimal(value, 1) + "x"; };
+    auto x = [](double value) { return format_decimal(value, 1) + "x"; };
     return "about " + x(speedup) +
-           (x(low) == x(high) ? "" : " (" + analysis::format_decimal(low, 1) + "-" + x(high) + ")");
+           (x(low) == x(high) ? "" : " (" + format_decimal(low, 1) + "-" + x(high) + ")");
 }
 
 // The advised fix a prediction is for, as the speed-up's subject.
@@ -421,8 +418,8 @@ std::string speedup_text(const analysis::CriticalPathCost& cost) {
 }
 
 std::string critical_path_text(const analysis::CriticalPathCost& cost) {
-    return analysis::format_duration(cost.cost_ns) + " of the loop (" + format_percent(cost.share) +
-           "); " + speedup_text(cost);
+    return format_duration(cost.cost_ns) + " of the loop (" + format_percent(cost.share) + "); " +
+           speedup_text(cost);
 }
 
 }  // namespace causeway::report

@@ -3,15 +3,13 @@
 #include <cmath>
 #include <vector>
 
-#include "analysis/human_units.hpp"
+#include "report/human_units.hpp"
 
 namespace causeway::report {
 namespace {
 
 using analysis::CauseChange;
 using analysis::CauseStatus;
-using analysis::format_decimal;
-using analysis::format_duration;
 using analysis::OpLatencyChange;
 using analysis::TraceComparison;
 

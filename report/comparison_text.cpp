@@ -1,16 +1,12 @@
 #include "report/comparison_text.hpp"
 
-#include "analysis/human_units.hpp"
 #include "report/comparison_headline.hpp"
 #include "report/comparison_words.hpp"
+#include "report/human_units.hpp"
 #include "report/text_table.hpp"
 
 namespace causeway::report {
 namespace {
-
-using analysis::format_decimal;
-using analysis::format_duration;
-using analysis::format_percent;
 
 std::string describe_recording(const char* label, const analysis::ComparedRecording& r) {
     std::string out = std::string(label) + printable(r.path) + ": " + printable(r.program) +

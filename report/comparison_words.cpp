@@ -2,14 +2,10 @@
 
 #include "analysis/compare/bootstrap_ratio.hpp"
 #include "analysis/compare/rank_test.hpp"
-#include "analysis/human_units.hpp"
+#include "report/human_units.hpp"
 
 namespace causeway::report {
 namespace {
-
-using analysis::format_decimal;
-using analysis::format_duration;
-using analysis::format_percent;
 
 std::string difference_text(const analysis::TraceComparison& c, analysis::Difference difference) {
     const analysis::ComparedRecording& before = c.before;

@@ -4,18 +4,15 @@
 
 #include <algorithm>
 
-#include "analysis/human_units.hpp"
 #include "report/chain_text.hpp"
 #include "report/evidence_text.hpp"
+#include "report/human_units.hpp"
 #include "report/recommendation_text.hpp"
 #include "report/text_table.hpp"
 #include "report/verdict_text.hpp"
 
 namespace causeway::report {
 namespace {
-
-using analysis::format_duration;
-using analysis::format_percent;
 
 std::string colour_verdict(analysis::VerdictClass verdict_class, const TerminalStyle& style) {
     const std::string name = analysis::verdict_class_name(verdict_class);

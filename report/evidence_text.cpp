@@ -1,8 +1,8 @@
 #include "report/evidence_text.hpp"
 
-#include "analysis/human_units.hpp"
 #include "analysis/measure/python_lines.hpp"
 #include "report/chain_text.hpp"
+#include "report/human_units.hpp"
 
 namespace causeway::report {
 namespace {
@@ -10,9 +10,6 @@ namespace {
 using analysis::EvidenceKind;
 using analysis::Fact;
 using analysis::fact;
-using analysis::format_decimal;
-using analysis::format_duration;
-using analysis::format_percent;
 
 // "45% of the time of 12 recorded Python stacks"
 std::string stacks_note(const analysis::CodeLine& line) {
@@ -93,10 +90,10 @@ std::string evidence_text(const analysis::Evidence& e) {
         case EvidenceKind::kPageableBytesShare:
             return pct + " of the copied bytes came from pageable (unpinned) memory";
         case EvidenceKind::kCopyThroughput:
-            return "throughput inside the calls " + analysis::format_throughput(e.value);
+            return "throughput inside the calls " + format_throughput(e.value);
         case EvidenceKind::kSmallCopiesShare:
             return pct + " of the copies move less than " +
-                   analysis::format_bytes(static_cast<double>(fact<Fact::kSmallCopyBytes>(p)));
+                   format_bytes(static_cast<double>(fact<Fact::kSmallCopyBytes>(p)));
         case EvidenceKind::kAllocOpTime:
             return fact<Fact::kOp>(p) + ": " + std::to_string(fact<Fact::kCalls>(p)) + " calls, " +
                    format_duration(static_cast<std::int64_t>(e.value)) + " (p50 " +
@@ -115,9 +112,8 @@ std::string evidence_text(const analysis::Evidence& e) {
                    " on average for " + std::to_string(fact<Fact::kCpus>(p)) + " CPUs" +
                    during_slow_calls(p);
         case EvidenceKind::kPageAllocsRate:
-            return "page allocations of the tree: " + analysis::format_rate(e.value) +
-                   during_slow_calls(p) + " (run average " +
-                   analysis::format_rate(fact<Fact::kOverallPerS>(p)) + ")";
+            return "page allocations of the tree: " + format_rate(e.value) + during_slow_calls(p) +
+                   " (run average " + format_rate(fact<Fact::kOverallPerS>(p)) + ")";
         case EvidenceKind::kSystemCpuBusy:
             return "system: CPUs " + format_decimal(e.value, 0) + "% busy, " +
                    format_decimal(fact<Fact::kProcsRunning>(p), 1) +

@@ -1,7 +1,7 @@
 #include "report/fleet_text.hpp"
 
-#include "analysis/human_units.hpp"
 #include "report/chain_text.hpp"
+#include "report/human_units.hpp"
 #include "report/text_table.hpp"
 
 namespace causeway::report {
@@ -12,7 +12,7 @@ std::string rank_text(const std::string& node, std::int64_t rank) {
 }
 
 std::string signed_duration(std::int64_t ns) {
-    return (ns < 0 ? "-" : "+") + analysis::format_duration(ns < 0 ? -ns : ns);
+    return (ns < 0 ? "-" : "+") + format_duration(ns < 0 ? -ns : ns);
 }
 
 // "3 ranks, 400 collectives aligned; clocks set from the collectives: node-1 +37.0 ms, ..."
@@ -47,13 +47,13 @@ std::string basis_text(const fleet::Straggler& s) {
     }
     if (s.late) {
         return ": the other ranks wait for it; it arrived last at " +
-               analysis::format_percent(s.late->arrived_last_share) + " of the collectives, " +
-               analysis::format_duration(s.late->mean_late_ns) +
+               format_percent(s.late->arrived_last_share) + " of the collectives, " +
+               format_duration(s.late->mean_late_ns) +
                " after the next rank on average; arriving on time, the job would run about " +
-               analysis::format_decimal(s.late->job_speedup, 1) + "x as fast";
+               format_decimal(s.late->job_speedup, 1) + "x as fast";
     }
-    return ", GPU loop at " + analysis::format_decimal(s.loop_calls_per_s, 1) + " calls/s, " +
-           analysis::format_decimal(s.slower_than_median_pct, 1) + "% below the median node";
+    return ", GPU loop at " + format_decimal(s.loop_calls_per_s, 1) + " calls/s, " +
+           format_decimal(s.slower_than_median_pct, 1) + "% below the median node";
 }
 
 std::string cause_text(const fleet::Straggler& s) {
@@ -66,9 +66,7 @@ std::string cause_text(const fleet::Straggler& s) {
         cost.device_twice_as_fast = s.device_twice_as_fast;
         text += ", " + speedup_text(cost);
     }
-    return text + (s.cause_lost_ns > 0
-                       ? " (" + analysis::format_duration(s.cause_lost_ns) + " lost)"
-                       : "");
+    return text + (s.cause_lost_ns > 0 ? " (" + format_duration(s.cause_lost_ns) + " lost)" : "");
 }
 
 }  // namespace
@@ -91,14 +89,14 @@ std::string render_fleet(const fleet::FleetOverview& overview) {
         for (const auto& cause : node.causes) {
             if (cause.lost_ns > 0) {
                 causes += (causes.empty() ? "" : ", ") + cause.cause + " " +
-                          analysis::format_duration(cause.lost_ns);
+                          format_duration(cause.lost_ns);
             }
         }
         std::vector<std::string> row{node.node, node.rank < 0 ? "-" : std::to_string(node.rank),
-                                     analysis::format_decimal(node.loop_calls_per_s, 1),
+                                     format_decimal(node.loop_calls_per_s, 1),
                                      std::to_string(node.loop_calls), node.verdict};
         if (collectives) {
-            row.push_back(analysis::format_duration(node.collective_wait_ns));
+            row.push_back(format_duration(node.collective_wait_ns));
         }
         row.push_back(causes.empty() ? "-" : causes);
         table.add_row(row);
@@ -111,8 +109,8 @@ std::string render_fleet(const fleet::FleetOverview& overview) {
         text += std::string(s.absent ? "Its node's largest cause while it ran: "
                                      : "Its node's cause: ") +
                 cause_text(s) + "\n";
-        text += "Skew: the slowest node's loop runs " +
-                analysis::format_decimal(overview.skew_pct, 1) + "% slower than the fastest's.\n";
+        text += "Skew: the slowest node's loop runs " + format_decimal(overview.skew_pct, 1) +
+                "% slower than the fastest's.\n";
         text += "Next: causeway explain --clickhouse URL --job " + overview.job + " --node " +
                 s.node + "\n";
     }

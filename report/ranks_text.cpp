@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "analysis/human_units.hpp"
+#include "report/human_units.hpp"
 
 namespace causeway::report {
 namespace {
@@ -22,12 +22,11 @@ std::string latest_rank_text(const analysis::CommunicatorRanks& c) {
     if (latest == nullptr || c.aligned == 0) {
         return "";
     }
-    return fmt::format("rank {} (pid {}) arrived last at {} of {} collectives, {} late on average",
-                       latest->rank, latest->pid,
-                       analysis::format_percent(static_cast<double>(latest->arrived_last) /
-                                                static_cast<double>(c.aligned)),
-                       c.aligned,
-                       analysis::format_duration(latest->late_ns / latest->arrived_last));
+    return fmt::format(
+        "rank {} (pid {}) arrived last at {} of {} collectives, {} late on average", latest->rank,
+        latest->pid,
+        format_percent(static_cast<double>(latest->arrived_last) / static_cast<double>(c.aligned)),
+        c.aligned, format_duration(latest->late_ns / latest->arrived_last));
 }
 
 std::string missing_collective_text(const analysis::CommunicatorRanks& c) {
@@ -46,7 +45,7 @@ std::string missing_collective_text(const analysis::CommunicatorRanks& c) {
         absent.push_back(rank.rank);
         last_calls += fmt::format(
             "; rank {} (pid {}) last called {}{}", rank.rank, rank.pid,
-            rank.last_call ? *rank.last_call + " at " + analysis::format_duration(rank.last_call_ns)
+            rank.last_call ? *rank.last_call + " at " + format_duration(rank.last_call_ns)
                            : std::string("nothing recorded"),
             rank.stuck_at ? ", last seen at " + analysis::describe_line(*rank.stuck_at) : "");
     }
@@ -72,9 +71,9 @@ std::string render_ranks(const std::vector<analysis::CommunicatorRanks>& communi
         out += fmt::format("    {:>5}  {:>8}  {:>11}  {:>12}  {:>17}\n", "rank", "pid",
                            "collectives", "arrived last", "waited for others");
         for (const auto& rank : c.ranks) {
-            out += fmt::format("    {:>5}  {:>8}  {:>11}  {:>12}  {:>17}\n", rank.rank, rank.pid,
-                               rank.collectives, rank.arrived_last,
-                               analysis::format_duration(rank.waited_ns));
+            out +=
+                fmt::format("    {:>5}  {:>8}  {:>11}  {:>12}  {:>17}\n", rank.rank, rank.pid,
+                            rank.collectives, rank.arrived_last, format_duration(rank.waited_ns));
         }
     }
     return out;

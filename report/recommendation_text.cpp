@@ -2,16 +2,15 @@
 
 #include <algorithm>
 
-#include "analysis/human_units.hpp"
 #include "analysis/measure/python_lines.hpp"
 #include "report/chain_text.hpp"
+#include "report/human_units.hpp"
 
 namespace causeway::report {
 namespace {
 
 using analysis::Fact;
 using analysis::fact;
-using analysis::format_percent;
 using analysis::RecommendationKind;
 
 // Below this share of the loop on the host's critical path (the device idle, waiting for it),
@@ -88,15 +87,14 @@ std::string recommendation_text(const analysis::CausalChain& chain,
             return "Load faster in parallel: raise num_workers from " +
                    std::to_string(fact<Fact::kNumWorkers>(r.params)) + " to " +
                    std::to_string(fact<Fact::kMoreNumWorkers>(r.params)) + " (about " +
-                   analysis::format_decimal(fact<Fact::kIdleCpus>(r.params), 1) + " of " +
+                   format_decimal(fact<Fact::kIdleCpus>(r.params), 1) + " of " +
                    std::to_string(fact<Fact::kCpus>(r.params)) +
                    " CPUs were idle while the training thread waited), or raise prefetch_factor.";
         case RecommendationKind::kWorkersOutnumberCpus:
             return "More workers will not help: " +
                    std::to_string(fact<Fact::kNumWorkers>(r.params)) +
                    " workers already outnumber the " + std::to_string(fact<Fact::kCpus>(r.params)) +
-                   " CPUs, and about " +
-                   analysis::format_decimal(fact<Fact::kIdleCpus>(r.params), 1) +
+                   " CPUs, and about " + format_decimal(fact<Fact::kIdleCpus>(r.params), 1) +
                    " CPUs were idle while the training thread waited. The training thread "
                    "receives each batch itself (one inter-process hand-over per batch): send "
                    "fewer, larger tensors per batch, or fetch whole batches in one __getitems__.";
@@ -153,25 +151,23 @@ std::string recommendation_text(const analysis::CausalChain& chain,
         case RecommendationKind::kReusePinnedBuffers:
             return "Allocate pinned host buffers once and reuse them: cudaMallocHost/cudaFreeHost "
                    "take " +
-                   analysis::format_percent(fact<Fact::kPinnedShare>(r.params)) +
-                   " of the allocation time.";
+                   format_percent(fact<Fact::kPinnedShare>(r.params)) + " of the allocation time.";
         case RecommendationKind::kPinnedCopies:
             return "Copy from pinned memory: DataLoader(pin_memory=True) and "
                    ".to(device, non_blocking=True), so copies skip the staging copy and overlap "
                    "compute." +
                    (fact<Fact::kLinkWidth>(r.params) > 0
                         ? " Pinned, they would move about " +
-                              analysis::format_throughput(fact<Fact::kPinnedBytesPerS>(r.params)) +
+                              format_throughput(fact<Fact::kPinnedBytesPerS>(r.params)) +
                               " over the GPU's " +
-                              analysis::format_decimal(
+                              format_decimal(
                                   static_cast<double>(fact<Fact::kLinkMts>(r.params)) / 1000.0, 1) +
                               " GT/s x" + std::to_string(fact<Fact::kLinkWidth>(r.params)) +
                               " PCIe link."
                         : std::string());
         case RecommendationKind::kBatchSmallCopies:
-            return "Batch small copies: " +
-                   analysis::format_percent(fact<Fact::kSmallShare>(r.params)) + " of " +
-                   std::to_string(fact<Fact::kCopies>(r.params)) +
+            return "Batch small copies: " + format_percent(fact<Fact::kSmallShare>(r.params)) +
+                   " of " + std::to_string(fact<Fact::kCopies>(r.params)) +
                    " copies are under 64 KiB, so per-call overhead dominates; move whole batches "
                    "or stack tensors before copying.";
         case RecommendationKind::kFewerBytes:
@@ -195,14 +191,12 @@ std::string recommendation_text(const analysis::CausalChain& chain,
             return "Raise the CPU limit of the job's container or cgroup (Kubernetes "
                    "resources.limits.cpu; cpu.max, or cpu.cfs_quota_us under cgroup v1)" +
                    (fact<Fact::kQuotaCpus>(r.params) > 0
-                        ? ", now " + analysis::format_decimal(fact<Fact::kQuotaCpus>(r.params), 2) +
-                              " CPUs"
+                        ? ", now " + format_decimal(fact<Fact::kQuotaCpus>(r.params), 2) + " CPUs"
                         : std::string()) +
                    ", or drop the limit and keep the request" +
                    (fact<Fact::kCpusUsedUnthrottled>(r.params) > 0
                         ? " (while the quota let it run, the job used " +
-                              analysis::format_decimal(fact<Fact::kCpusUsedUnthrottled>(r.params),
-                                                       1) +
+                              format_decimal(fact<Fact::kCpusUsedUnthrottled>(r.params), 1) +
                               " CPUs: request that many)"
                         : std::string()) +
                    ": the thread waited, runnable, until the group's next quota period.";
@@ -234,7 +228,7 @@ std::string recommendation_text(const analysis::CausalChain& chain,
             return "Until then, sys.setswitchinterval(0.001) in the training process makes the "
                    "holder hand the GIL over sooner: the " +
                    std::to_string(fact<Fact::kHandovers>(r.params)) + " waits took " +
-                   analysis::format_duration(fact<Fact::kWaitNs>(r.params)) +
+                   format_duration(fact<Fact::kWaitNs>(r.params)) +
                    " each on average, most of the interpreter's 5 ms switch interval. It "
                    "shortens the waits, it does not remove them.";
     }

@@ -1,15 +1,11 @@
 #include "report/stats_text.hpp"
 
-#include "analysis/human_units.hpp"
 #include "report/diagnosis_text.hpp"
+#include "report/human_units.hpp"
 #include "report/text_table.hpp"
 
 namespace causeway::report {
 namespace {
-
-using analysis::format_bytes;
-using analysis::format_duration;
-using analysis::format_percent;
 
 std::string render_ops(const analysis::TraceStats& stats) {
     using A = TextTable::Align;
@@ -28,8 +24,7 @@ std::string render_ops(const analysis::TraceStats& stats) {
              format_duration(op.dur.p50_ns), format_duration(op.dur.p95_ns),
              format_duration(op.dur.p99_ns), format_duration(op.dur.max_ns),
              op.bytes > 0 ? format_bytes(static_cast<double>(op.bytes)) : "-",
-             op.throughput_bytes_per_s ? analysis::format_throughput(*op.throughput_bytes_per_s)
-                                       : "-",
+             op.throughput_bytes_per_s ? format_throughput(*op.throughput_bytes_per_s) : "-",
              format_percent(op.wall_share), errors});
     }
     return table.render();
@@ -49,11 +44,10 @@ std::string render_host(const analysis::HostSummary& h) {
     out += "  page allocations: " + std::to_string(h.page_allocs) + " (" +
            format_bytes(static_cast<double>(h.page_alloc_bytes)) + ")\n";
     if (h.snapshots > 0) {
-        out += "  system: CPU busy " + analysis::format_decimal(h.cpu_busy_pct_mean, 0) +
-               "% mean, " + analysis::format_decimal(h.cpu_busy_pct_max, 0) + "% max; " +
-               analysis::format_decimal(h.procs_running_mean, 1) +
-               " runnable tasks on average; load1 max " + analysis::format_decimal(h.load1_max, 1) +
-               "\n";
+        out += "  system: CPU busy " + format_decimal(h.cpu_busy_pct_mean, 0) + "% mean, " +
+               format_decimal(h.cpu_busy_pct_max, 0) + "% max; " +
+               format_decimal(h.procs_running_mean, 1) + " runnable tasks on average; load1 max " +
+               format_decimal(h.load1_max, 1) + "\n";
     }
     return out;
 }

@@ -8,12 +8,12 @@
 #include <variant>
 
 #include "analysis/diagnose/process_roles.hpp"
-#include "analysis/human_units.hpp"
 #include "analysis/measure/python_lines.hpp"
 #include "report/chain_text.hpp"
 #include "report/comparison_headline.hpp"
 #include "report/comparison_words.hpp"
 #include "report/evidence_text.hpp"
+#include "report/human_units.hpp"
 #include "report/recommendation_text.hpp"
 #include "report/tool_answers.hpp"
 #include "report/untrusted_text.hpp"
@@ -21,11 +21,6 @@
 
 namespace causeway::report {
 namespace {
-
-using analysis::format_bytes;
-using analysis::format_decimal;
-using analysis::format_duration;
-using analysis::format_percent;
 
 // A string of the answer, as the structuredContent carries it.
 std::string clean(std::string_view text) {

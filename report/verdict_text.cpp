@@ -1,14 +1,13 @@
 #include "report/verdict_text.hpp"
 
-#include "analysis/human_units.hpp"
 #include "report/chain_text.hpp"
+#include "report/human_units.hpp"
 
 namespace causeway::report {
 namespace {
 
 using analysis::Fact;
 using analysis::fact;
-using analysis::format_percent;
 
 std::string reason_text(const analysis::Diagnosis& d) {
     const analysis::Verdict& v = d.verdict;
@@ -45,8 +44,7 @@ std::string reason_text(const analysis::Diagnosis& d) {
                 return root_cause_text(top) + " It cost " + critical_path_text(*top.critical_path) +
                        ".";
             }
-            return root_cause_text(top) + " It cost " +
-                   analysis::format_duration(top.time_lost_ns) + " (" +
+            return root_cause_text(top) + " It cost " + format_duration(top.time_lost_ns) + " (" +
                    format_percent(top.time_lost_share) + " of the loop).";
         }
         case analysis::VerdictReason::kNoSchedulingData:
@@ -87,9 +85,8 @@ std::string evidence_limit_text(const analysis::EvidenceLimit& limit) {
                 hint += "; they suggest " +
                         std::string(during > 2 * other ? "switching is much more frequent"
                                                        : "switching is no more frequent") +
-                        " in the buckets with slow calls (" + analysis::format_rate(during) +
-                        " vs " + analysis::format_rate(other) +
-                        " elsewhere), which is a hint, not proof";
+                        " in the buckets with slow calls (" + format_rate(during) + " vs " +
+                        format_rate(other) + " elsewhere), which is a hint, not proof";
             }
             return "This trace was imported (" + fact<Fact::kSource>(f) +
                    ") without off-CPU intervals: counts per time bucket cannot prove that a given "

@@ -23,9 +23,9 @@
 #include <utility>
 #include <vector>
 
-#include "tracedb/result.hpp"
+#include "base/result.hpp"
+#include "base/unique_fd.hpp"
 #include "tracedb/sqlite.hpp"
-#include "tracedb/unique_fd.hpp"
 
 namespace causeway::tracedb {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "tracedb/result.hpp"
+#include "base/result.hpp"
 #include "tracedb/sqlite.hpp"
 
 namespace causeway::tracedb {

@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "tracedb/result.hpp"
+#include "base/result.hpp"
 
 namespace causeway::tracedb {
 

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "base/result.hpp"
 #include "tracedb/records.hpp"
-#include "tracedb/result.hpp"
 #include "tracedb/sqlite.hpp"
 
 namespace causeway::tracedb {

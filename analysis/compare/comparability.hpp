@@ -8,7 +8,7 @@
 #include "analysis/compare/op_latency_change.hpp"
 #include "analysis/compare/trace_comparison.hpp"
 #include "analysis/model/trace_model.hpp"
-#include "tracedb/result.hpp"
+#include "base/result.hpp"
 
 namespace causeway::analysis {
 

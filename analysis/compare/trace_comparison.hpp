@@ -25,7 +25,7 @@
 #include "analysis/measure/loop_steps.hpp"
 #include "analysis/model/trace_filter.hpp"
 #include "analysis/model/trace_model.hpp"
-#include "tracedb/result.hpp"
+#include "base/result.hpp"
 
 namespace causeway::analysis {
 

@@ -12,8 +12,8 @@
 #include "analysis/measure/stack_merge.hpp"
 #include "analysis/model/trace_filter.hpp"
 #include "analysis/model/trace_model.hpp"
+#include "base/result.hpp"
 #include "tracedb/reader.hpp"
-#include "tracedb/result.hpp"
 
 namespace causeway::analysis {
 

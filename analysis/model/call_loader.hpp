@@ -13,9 +13,9 @@
 
 #include "analysis/model/plausible_values.hpp"
 #include "analysis/model/trace_model.hpp"
+#include "base/result.hpp"
 #include "tracedb/btree_scan.hpp"
 #include "tracedb/reader.hpp"
-#include "tracedb/result.hpp"
 
 namespace causeway::analysis {
 

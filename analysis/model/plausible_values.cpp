@@ -1,6 +1,6 @@
 #include "analysis/model/plausible_values.hpp"
 
-#include "analysis/human_units.hpp"
+#include "base/duration_text.hpp"
 
 namespace causeway::analysis {
 

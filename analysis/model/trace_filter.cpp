@@ -5,7 +5,7 @@
 namespace causeway::analysis {
 
 Result<std::int64_t> parse_duration_ns(const std::string& text) {
-    return tracedb::parse_duration_ns(text, tracedb::BareNumber::kSeconds);
+    return parse_duration_ns(text, BareNumber::kSeconds);
 }
 
 Result<TimeWindow> parse_window(const std::string& text, std::int64_t trace_end_ns) {

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "analysis/model/trace_model.hpp"
-#include "tracedb/duration_text.hpp"
-#include "tracedb/result.hpp"
+#include "base/duration_text.hpp"
+#include "base/result.hpp"
 
 namespace causeway::analysis {
 
@@ -28,7 +28,7 @@ struct TraceFilter {
 };
 
 // Longest duration a person or a model may name (see tracedb/duration_text.hpp).
-using tracedb::kMaxDurationNs;
+using causeway::kMaxDurationNs;
 
 // Parses a duration with a unit: "250ms", "1.5s", "40us", "2m", "900ns"; a bare number is
 // seconds. Refuses what is not a finite number from 0 to kMaxDurationNs, with a message that

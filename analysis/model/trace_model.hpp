@@ -20,9 +20,9 @@
 #include "analysis/model/container_identity.hpp"
 #include "analysis/model/pcie_link.hpp"
 #include "analysis/model/saturating.hpp"
+#include "base/result.hpp"
 #include "tracedb/data_quality_counters.hpp"
 #include "tracedb/reader.hpp"
-#include "tracedb/result.hpp"
 
 namespace causeway::analysis {
 

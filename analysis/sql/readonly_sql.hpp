@@ -13,7 +13,7 @@
 #include <variant>
 #include <vector>
 
-#include "tracedb/result.hpp"
+#include "base/result.hpp"
 
 namespace causeway::analysis {
 

@@ -21,7 +21,7 @@
 
 #include <sqlite3.h>
 
-#include "tracedb/result.hpp"
+#include "base/result.hpp"
 
 namespace causeway::analysis {
 

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-#include "tracedb/result.hpp"
+#include "base/result.hpp"
 
 namespace causeway::bench {
 

@@ -3,9 +3,9 @@
 // behind: privileges, kernel BTF, a runnable command, live --pid processes, and the CUDA
 // libraries found up front.
 
+#include "base/result.hpp"
 #include "collector/discovery.hpp"
 #include "collector/record_options.hpp"
-#include "tracedb/result.hpp"
 
 namespace causeway::collector {
 

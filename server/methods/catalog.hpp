@@ -11,8 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/result.hpp"
 #include "server/tools/trace_set.hpp"
-#include "tracedb/result.hpp"
 
 namespace causeway::server {
 

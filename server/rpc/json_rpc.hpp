@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "tracedb/result.hpp"
+#include "base/result.hpp"
 
 namespace causeway::server {
 

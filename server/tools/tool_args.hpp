@@ -11,8 +11,8 @@
 
 #include "analysis/model/trace_filter.hpp"
 #include "analysis/model/trace_model.hpp"
+#include "base/result.hpp"
 #include "server/tools/trace_set.hpp"
-#include "tracedb/result.hpp"
 
 namespace causeway::server {
 

@@ -2,7 +2,6 @@
 // Served when `causeway mcp --clickhouse URL` is given; the sums run in ClickHouse.
 #include <fmt/format.h>
 
-#include "analysis/human_units.hpp"
 #include "fleet/fleet_overview.hpp"
 #include "fleet/materialise.hpp"
 #include "report/fleet_json.hpp"

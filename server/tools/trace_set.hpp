@@ -18,10 +18,10 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/model/trace_model.hpp"
+#include "base/result.hpp"
 #include "server/tools/answer_cache.hpp"
 #include "server/tools/lru_bytes.hpp"
 #include "tracedb/reader.hpp"
-#include "tracedb/result.hpp"
 
 namespace causeway::server {
 

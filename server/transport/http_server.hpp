@@ -26,8 +26,8 @@
 #include <string>
 #include <string_view>
 
+#include "base/result.hpp"
 #include "server/transport/http_message.hpp"
-#include "tracedb/result.hpp"
 
 namespace causeway::server {
 

@@ -13,8 +13,8 @@
 #include <optional>
 #include <string>
 
+#include "base/result.hpp"
 #include "server/rpc/dispatcher.hpp"
-#include "tracedb/result.hpp"
 
 namespace causeway::server {
 

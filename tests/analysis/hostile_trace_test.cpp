@@ -10,7 +10,6 @@
 #include <string>
 
 #include "analysis/diagnose/diagnosis.hpp"
-#include "analysis/human_units.hpp"
 #include "analysis/measure/timeline.hpp"
 #include "analysis/measure/trace_stats.hpp"
 #include "analysis/model/text_caps.hpp"
@@ -256,14 +255,6 @@ TEST_CASE("names of megabytes are cut where the trace is read", "[analysis][valu
     CHECK_THAT(comm, Catch::EndsWith(" [... cut, 10485760 bytes]"));
     CHECK_THAT(model.threads.at(0).comm, Catch::EndsWith(" [... cut, 10485762 bytes]"));
     CHECK(capped("ab\xc3\xa9", 3) == "ab [... cut, 4 bytes]");  // not inside the é
-}
-
-TEST_CASE("durations print with one sign at any size", "[analysis][values]") {
-    CHECK(format_duration(125'000'000'000) == "2m05s");
-    CHECK(format_duration(-125'000'000'000) == "-2m05s");
-    CHECK(format_duration(kMax) == "153722867m17s");
-    CHECK(format_duration(kMin) == "-153722867m17s");
-    CHECK(format_duration(-1'500) == "-1.50 us");
 }
 
 TEST_CASE("an imported bucket that ends after the session is kept", "[analysis][values]") {

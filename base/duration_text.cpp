@@ -1,10 +1,13 @@
-#include "tracedb/duration_text.hpp"
+#include "base/duration_text.hpp"
 
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <utility>
 
-namespace causeway::tracedb {
+#include "base/number_text.hpp"
+
+namespace causeway {
 
 Result<std::int64_t> parse_duration_ns(const std::string& text, BareNumber bare) {
     const bool bare_seconds = bare == BareNumber::kSeconds;
@@ -49,4 +52,27 @@ Result<std::int64_t> parse_duration_ns(const std::string& text, BareNumber bare)
     return Error{"'" + text + "' has an unknown unit '" + unit + "': " + help};
 }
 
-}  // namespace causeway::tracedb
+std::string format_duration(std::int64_t ns) {
+    auto value = static_cast<double>(ns);
+    double magnitude = std::fabs(value);
+    if (magnitude < 1e3) {
+        return std::to_string(ns) + " ns";
+    }
+    if (magnitude < 1e6) {
+        return three_significant_digits(value / 1e3, "us");
+    }
+    if (magnitude < 1e9) {
+        return three_significant_digits(value / 1e6, "ms");
+    }
+    if (magnitude < 60e9) {
+        return three_significant_digits(value / 1e9, "s");
+    }
+    // Minutes and seconds of the magnitude, the sign in front: -2m05s, not -2m-5s.
+    auto seconds = static_cast<std::int64_t>(std::llround(magnitude / 1e9));
+    char buffer[48];
+    std::snprintf(buffer, sizeof buffer, "%s%lldm%02llds", value < 0 ? "-" : "",
+                  static_cast<long long>(seconds / 60), static_cast<long long>(seconds % 60));
+    return buffer;
+}
+
+}  // namespace causeway

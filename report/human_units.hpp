@@ -1,13 +1,13 @@
 #pragma once
 // Numbers as a person reads them, for the sentences of a diagnosis and for the CLI's tables:
-// "40.2 ms", "3.1 GiB", "83%". Text only; analysis/ still prints nothing.
+// "3.1 GiB", "1.2k/s", "83%". Durations ("40.2 ms") are base/duration_text.hpp's.
 
-#include <cstdint>
 #include <string>
 
-namespace causeway::analysis {
+#include "base/duration_text.hpp"
 
-std::string format_duration(std::int64_t ns);            // 950 ns, 12.3 us, 40.2 ms, 3.25 s, 2m05s
+namespace causeway::report {
+
 std::string format_bytes(double bytes);                  // 512 B, 4.0 KiB, 3.1 GiB
 std::string format_rate(double per_s);                   // 1.2k/s, 350/s
 std::string format_throughput(double bytes_per_s);       // 2.4 GiB/s
@@ -15,4 +15,4 @@ std::string format_percent(double ratio);                // 0.834 -> "83%", 0.00
 std::string format_ratio(double ratio);                  // 350x, 4.5x
 std::string format_decimal(double value, int decimals);  // format_decimal(5.234, 1) -> "5.2"
 
-}  // namespace causeway::analysis
+}  // namespace causeway::report

@@ -1,6 +1,6 @@
 #pragma once
 // Owns a file descriptor (a BPF link, an ELF file, a trace DB read page by page) and closes it
-// once. In tracedb, the lowest library, so that every other one can use it.
+// once. In base/, below every other library, so that each can use it.
 
 #include <unistd.h>
 

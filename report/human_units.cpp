@@ -1,9 +1,11 @@
-#include "analysis/human_units.hpp"
+#include "report/human_units.hpp"
 
 #include <cmath>
 #include <cstdio>
 
-namespace causeway::analysis {
+#include "base/number_text.hpp"
+
+namespace causeway::report {
 namespace {
 
 std::string printf_string(const char* format, double value, const char* unit) {
@@ -12,37 +14,7 @@ std::string printf_string(const char* format, double value, const char* unit) {
     return buffer;
 }
 
-// Three significant digits: 1.23, 12.3, 123.
-std::string scaled(double value, const char* unit) {
-    double magnitude = std::fabs(value);
-    const char* format = magnitude >= 100 ? "%.0f %s" : magnitude >= 10 ? "%.1f %s" : "%.2f %s";
-    return printf_string(format, value, unit);
-}
-
 }  // namespace
-
-std::string format_duration(std::int64_t ns) {
-    auto value = static_cast<double>(ns);
-    double magnitude = std::fabs(value);
-    if (magnitude < 1e3) {
-        return std::to_string(ns) + " ns";
-    }
-    if (magnitude < 1e6) {
-        return scaled(value / 1e3, "us");
-    }
-    if (magnitude < 1e9) {
-        return scaled(value / 1e6, "ms");
-    }
-    if (magnitude < 60e9) {
-        return scaled(value / 1e9, "s");
-    }
-    // Minutes and seconds of the magnitude, the sign in front: -2m05s, not -2m-5s.
-    auto seconds = static_cast<std::int64_t>(std::llround(magnitude / 1e9));
-    char buffer[48];
-    std::snprintf(buffer, sizeof buffer, "%s%lldm%02llds", value < 0 ? "-" : "",
-                  static_cast<long long>(seconds / 60), static_cast<long long>(seconds % 60));
-    return buffer;
-}
 
 std::string format_bytes(double bytes) {
     static const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB"};
@@ -54,7 +26,7 @@ std::string format_bytes(double bytes) {
     if (unit == 0) {
         return printf_string("%.0f %s", bytes, kUnits[0]);
     }
-    return scaled(bytes, kUnits[unit]);
+    return three_significant_digits(bytes, kUnits[unit]);
 }
 
 std::string format_rate(double per_s) {
@@ -86,4 +58,4 @@ std::string format_decimal(double value, int decimals) {
     return buffer;
 }
 
-}  // namespace causeway::analysis
+}  // namespace causeway::report
