@@ -1,7 +1,7 @@
 /* The ABI between the BPF programs (bpf/, one .bpf.c per probe family) and the collector (collector/): event records
  * sent through the ring buffers and the values of maps that user space reads. Fixed-width types,
  * widest field first, explicit padding, so both compilers lay them out identically; the C++ side
- * checks sizes with static_assert (collector/abi_check.hpp).
+ * checks sizes with static_assert (collector/attach/abi_check.hpp).
  *
  * Timestamps are bpf_ktime_get_ns() (CLOCK_MONOTONIC, ns); user space subtracts the session's
  * start. pid = thread id (tid) and tgid = process id, as the kernel names them. */
@@ -172,7 +172,7 @@ struct cw_python_stack {
 
 /* Value of the python_procs map (key: tgid): where a process's interpreter keeps its state and the
  * structure offsets (bytes) of its version, set by user space from the interpreter binary
- * (collector/python_offsets.cpp); copied to a child at fork, removed at exec. */
+ * (collector/python/offsets.cpp); copied to a child at fork, removed at exec. */
 struct cw_python_process {
     cw_u64 runtime_addr;              /* &_PyRuntime in the process (load base added) */
     cw_u16 runtime_interpreters_head; /* _PyRuntimeState.interpreters.head */

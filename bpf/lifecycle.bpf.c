@@ -11,7 +11,7 @@ const volatile bool stop_on_loader = true;
 
 /* key: tgid of a traced process this program stopped at a link-map change; value: 1. The
  * collector deletes the entry before it sends SIGCONT. What is left when the collector dies is
- * what its guard (collector/loader_stop_guard.hpp) continues: only stops this program made. */
+ * what its guard (collector/attach/loader_stop_guard.hpp) continues: only stops this program made. */
 struct {
     __uint(type, BPF_MAP_TYPE_HASH);
     __uint(max_entries, CW_MAX_TRACED_PROCESSES);

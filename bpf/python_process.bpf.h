@@ -1,6 +1,6 @@
 /* The traced processes whose CPython interpreter the kernel can read: where its state is and the
  * structure offsets of its version (struct cw_python_process). User space fills an entry when it
- * recognises an interpreter (collector/python_interpreter.cpp); the lifecycle programs copy it to
+ * recognises an interpreter (collector/python/interpreter.cpp); the lifecycle programs copy it to
  * a forked child (same memory, same addresses: DataLoader workers) and drop it at exec and exit.
  * Shared by the lifecycle, sched and cuda skeletons (created once by the collector). */
 #ifndef CAUSEWAY_PYTHON_PROCESS_BPF_H

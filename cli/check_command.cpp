@@ -5,7 +5,7 @@
 #include <limits>
 
 #include "cli/commands.hpp"
-#include "collector/readiness.hpp"
+#include "collector/discover/readiness.hpp"
 #include "report/readiness_json.hpp"
 #include "report/readiness_text.hpp"
 #include "report/terminal_style.hpp"

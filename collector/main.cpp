@@ -1,14 +1,14 @@
 // causeway-collector: records CUDA calls and host scheduling of a process tree into a trace DB.
-// main() only parses the command line and reports; the work is in recorder.cpp.
+// main() only parses the command line and reports; the work is in record/recorder.cpp.
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <string>
 #include <vector>
 
-#include "collector/push_after_record.hpp"
-#include "collector/record_options.hpp"
-#include "collector/recorder.hpp"
+#include "collector/record/push_after_record.hpp"
+#include "collector/record/record_options.hpp"
+#include "collector/record/recorder.hpp"
 
 namespace {
 

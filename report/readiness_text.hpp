@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "collector/readiness.hpp"
+#include "collector/discover/readiness.hpp"
 #include "report/terminal_style.hpp"
 
 namespace causeway::report {

@@ -20,7 +20,7 @@
 #include "analysis/measure/timeline.hpp"
 #include "analysis/measure/trace_stats.hpp"
 #include "analysis/sql/readonly_sql.hpp"
-#include "collector/readiness.hpp"
+#include "collector/discover/readiness.hpp"
 #include "fleet/fleet_overview.hpp"
 
 namespace causeway::report {

@@ -1,6 +1,6 @@
 // The dlopen stop/continue: a process stopped where its link map changed gets its new CUDA
 // libraries (and libpython) attached before it goes on; at the end every stop is released.
-#include "collector/discovery.hpp"
+#include "collector/discover/discovery.hpp"
 #include "collector/record/recorder_state.hpp"
 
 namespace causeway::collector {

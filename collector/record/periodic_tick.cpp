@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "collector/kernel_maps.hpp"
 #include "collector/record/recorder_state.hpp"
+#include "collector/symbols/kernel_maps.hpp"
 
 namespace causeway::collector {
 

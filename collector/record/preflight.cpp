@@ -4,8 +4,8 @@
 #include <filesystem>
 #include <string>
 
-#include "collector/launcher.hpp"
-#include "collector/readiness.hpp"
+#include "collector/attach/launcher.hpp"
+#include "collector/discover/readiness.hpp"
 #include "collector/record/proc_walk.hpp"
 
 namespace causeway::collector {

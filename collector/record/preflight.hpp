@@ -4,8 +4,8 @@
 // libraries found up front.
 
 #include "base/result.hpp"
-#include "collector/discovery.hpp"
-#include "collector/record_options.hpp"
+#include "collector/discover/discovery.hpp"
+#include "collector/record/record_options.hpp"
 
 namespace causeway::collector {
 

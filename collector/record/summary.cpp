@@ -1,7 +1,7 @@
 // What a finished recording says about itself: the summary and its one line.
 #include <cstdio>
 
-#include "collector/launcher.hpp"
+#include "collector/attach/launcher.hpp"
 #include "collector/record/recorder_state.hpp"
 
 namespace causeway::collector {

@@ -3,7 +3,7 @@
 #include <mutex>
 #include <optional>
 
-#include "collector/readiness.hpp"
+#include "collector/discover/readiness.hpp"
 #include "server/tools/tool_runner.hpp"
 #include "server/tools/tool_schemas.hpp"
 #include "server/tools/tools.hpp"

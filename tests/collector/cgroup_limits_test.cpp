@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "collector/cgroup_limits.hpp"
+#include "collector/host/cgroup_limits.hpp"
 #include "tests/support/temp_dir.hpp"
 
 using namespace causeway::collector;

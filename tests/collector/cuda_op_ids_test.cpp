@@ -5,7 +5,7 @@
 #include <string>
 
 #include "bpf/causeway_abi.h"
-#include "collector/attach_table.hpp"
+#include "collector/attach/attach_table.hpp"
 #include "tests/support/temp_dir.hpp"
 #include "tracedb/reader.hpp"
 #include "tracedb/writer.hpp"

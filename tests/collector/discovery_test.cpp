@@ -1,10 +1,10 @@
-#include "collector/discovery.hpp"
+#include "collector/discover/discovery.hpp"
 
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 
-#include "collector/readiness.hpp"
+#include "collector/discover/readiness.hpp"
 #include "tests/support/temp_dir.hpp"
 
 using namespace causeway::collector;

@@ -2,9 +2,9 @@
 // tracking, off-CPU reasons.
 #include <catch2/catch.hpp>
 
-#include "collector/event_writer.hpp"
-#include "collector/nccl_call.hpp"
-#include "collector/pinned_memory.hpp"
+#include "collector/events/event_writer.hpp"
+#include "collector/events/nccl_call.hpp"
+#include "collector/events/pinned_memory.hpp"
 
 using namespace causeway::collector;
 using causeway::tracedb::OffCpuReason;

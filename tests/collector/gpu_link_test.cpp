@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "collector/gpu_link.hpp"
+#include "collector/host/gpu_link.hpp"
 #include "tests/support/temp_dir.hpp"
 
 using namespace causeway::collector;

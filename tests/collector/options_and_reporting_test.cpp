@@ -5,11 +5,11 @@
 #include <filesystem>
 #include <limits>
 
-#include "collector/data_quality.hpp"
-#include "collector/launcher.hpp"
-#include "collector/progress.hpp"
-#include "collector/record_options.hpp"
-#include "collector/system_sampler.hpp"
+#include "collector/attach/launcher.hpp"
+#include "collector/events/data_quality.hpp"
+#include "collector/host/system_sampler.hpp"
+#include "collector/record/progress.hpp"
+#include "collector/record/record_options.hpp"
 #include "tests/support/temp_dir.hpp"
 #include "tracedb/data_quality_counters.hpp"
 

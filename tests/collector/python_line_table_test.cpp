@@ -1,6 +1,6 @@
 // Decoding co_linetable: every instruction of real code objects, as each installed interpreter's
 // own co_lines() maps them, and the edge cases of the format.
-#include "collector/python_line_table.hpp"
+#include "collector/python/line_table.hpp"
 
 #include <catch2/catch.hpp>
 #include <cstdio>

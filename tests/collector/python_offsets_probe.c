@@ -1,4 +1,4 @@
-/* Prints the structure offsets the collector's table holds (collector/python_offsets.cpp), as the
+/* Prints the structure offsets the collector's table holds (collector/python/offsets.cpp), as the
  * interpreter's own headers compute them: one "name value" per line. Built by
  * python_offsets_test.cpp against each installed interpreter's headers, with Py_BUILD_CORE for
  * the internal ones. */

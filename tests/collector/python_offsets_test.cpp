@@ -1,7 +1,7 @@
 // The structure offsets the collector walks CPython with: the table against offsetof() compiled
 // with each installed interpreter's own headers, _Py_DebugOffsets read from a 3.13 binary against
 // the table, and finding the interpreter of a running process.
-#include "collector/python_offsets.hpp"
+#include "collector/python/offsets.hpp"
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -13,8 +13,8 @@
 #include <map>
 #include <sstream>
 
-#include "collector/elf_objects.hpp"
-#include "collector/python_interpreter.hpp"
+#include "collector/python/interpreter.hpp"
+#include "collector/symbols/elf_objects.hpp"
 #include "tests/support/temp_dir.hpp"
 
 using namespace causeway::collector;

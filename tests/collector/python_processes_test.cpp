@@ -1,5 +1,5 @@
 // Which processes the kernel may walk, and the data-quality row of those it may not.
-#include "collector/python_processes.hpp"
+#include "collector/python/processes.hpp"
 
 #include <catch2/catch.hpp>
 #include <map>

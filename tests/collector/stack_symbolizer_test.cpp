@@ -1,5 +1,5 @@
 // User-stack addresses -> module, function and offset, through /proc/PID/maps and ELF symbols.
-#include "collector/stack_symbolizer.hpp"
+#include "collector/symbols/stack_symbolizer.hpp"
 
 #include <unistd.h>
 

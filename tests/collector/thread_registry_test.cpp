@@ -1,5 +1,5 @@
 // Minting process and thread ids from lifecycle events into a real trace DB.
-#include "collector/thread_registry.hpp"
+#include "collector/events/thread_registry.hpp"
 
 #include <catch2/catch.hpp>
 #include <cstring>
