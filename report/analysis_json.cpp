@@ -6,8 +6,12 @@
 
 #include "report/chain_text.hpp"
 #include "report/evidence_text.hpp"
-#include "report/output_shapes.hpp"
 #include "report/recommendation_text.hpp"
+#include "report/shapes/diagnosis.hpp"
+#include "report/shapes/process_breakdown.hpp"
+#include "report/shapes/sql.hpp"
+#include "report/shapes/timeline.hpp"
+#include "report/shapes/trace_stats.hpp"
 #include "report/verdict_text.hpp"
 
 namespace causeway::report {

@@ -1,5 +1,5 @@
 // causeway-schemas DIR: writes the output JSON Schemas of the tools whose answers are described
-// in report/output_shapes.hpp into DIR (schemas/tools/ in the tree; the unit test
+// in report/shapes/ into DIR (schemas/tools/ in the tree; the unit test
 // tests/schemas/ writes them into a temporary folder and compares).
 #include <cstdio>
 #include <filesystem>
@@ -8,7 +8,15 @@
 #include <utility>
 #include <vector>
 
-#include "report/output_shapes.hpp"
+#include "report/shapes/comparison.hpp"
+#include "report/shapes/diagnosis.hpp"
+#include "report/shapes/fleet.hpp"
+#include "report/shapes/process_breakdown.hpp"
+#include "report/shapes/readiness.hpp"
+#include "report/shapes/sql.hpp"
+#include "report/shapes/stacks.hpp"
+#include "report/shapes/timeline.hpp"
+#include "report/shapes/trace_stats.hpp"
 
 namespace {
 

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "report/comparison_words.hpp"
-#include "report/output_shapes.hpp"
+#include "report/shapes/comparison.hpp"
 
 namespace causeway::report {
 

@@ -1,7 +1,7 @@
 #pragma once
 // JSON of a comparison of two recordings (analysis/compare/trace_comparison.hpp): what `causeway
 // compare --json` prints (the compare_traces tool adds ops_total and note: ComparisonAnswer).
-// Written from the describe() of report/output_shapes.hpp. Durations in ns, rates per second,
+// Written from the describe() of report/shapes/comparison.hpp. Durations in ns, rates per second,
 // shares 0..1, NULL where a cause was no chain on one side.
 
 #include "report/json.hpp"

@@ -1,6 +1,6 @@
 #include "report/fleet_json.hpp"
 
-#include "report/output_shapes.hpp"
+#include "report/shapes/fleet.hpp"
 
 namespace causeway::report {
 

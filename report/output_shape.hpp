@@ -3,7 +3,7 @@
 //
 //     template <class V> void describe(V& v, const T& value)
 //
-// (report/output_shapes.hpp) that names its fields in order, with their descriptions and, for a
+// (report/shapes/<output>.hpp) that names its fields in order, with their descriptions and, for a
 // string that takes a fixed set of values, those values. `write_json` walks it with the value to
 // write the JSON; `output_schema` walks it with a default-constructed value and writes the JSON
 // Schema from the C++ field types (schemas/tools/*.output.json, by causeway-schemas):

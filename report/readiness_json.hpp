@@ -1,12 +1,12 @@
 #pragma once
-// The readiness check (collector/readiness.hpp) as JSON: the structuredContent of the get_check
-// tool and the output of `causeway check --json`, both written from the describe() of
-// ReadinessAnswer (report/output_shapes.hpp), which also writes get_check's output schema.
+// The readiness check (collector/discover/readiness.hpp) as JSON: the structuredContent of the
+// get_check tool and the output of `causeway check --json`, both written from the describe() of
+// ReadinessAnswer (report/shapes/readiness.hpp), which also writes get_check's output schema.
 
 #include <cstddef>
 #include "report/json.hpp"
 
-#include "collector/readiness.hpp"
+#include "collector/discover/readiness.hpp"
 
 namespace causeway::report {
 

@@ -1,6 +1,13 @@
 // The tools' structuredContent (schemas/tools/*.output.json), written from their answers.
 #include "report/analysis_json.hpp"
-#include "report/output_shapes.hpp"
+#include "report/shapes/comparison.hpp"
+#include "report/shapes/diagnosis.hpp"
+#include "report/shapes/process_breakdown.hpp"
+#include "report/shapes/readiness.hpp"
+#include "report/shapes/sql.hpp"
+#include "report/shapes/stacks.hpp"
+#include "report/shapes/timeline.hpp"
+#include "report/shapes/trace_stats.hpp"
 #include "report/tool_answers.hpp"
 
 namespace causeway::report {

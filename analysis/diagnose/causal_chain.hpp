@@ -41,7 +41,7 @@ enum class VerdictClass {
     kLast = kInsufficientData,  // the schemas list every class up to this one
 };
 // 'INPUT-BOUND', 'CPU-CONTENDED', ... (stable: programs read it). constexpr: the schemas list
-// them (report/output_shapes.hpp).
+// them (report/shapes/shared.hpp).
 constexpr const char* verdict_class_name(VerdictClass verdict_class) {
     switch (verdict_class) {
         case VerdictClass::kInputBound:

@@ -35,7 +35,7 @@ enum class CauseKind {
     // The rank of an NCCL job that arrived last at its collectives, which the others waited for
     // (COLLECTIVE-WAIT). Never a cause of time off a CPU.
     kLateRank,
-    kLast = kLateRank,  // the schemas list every kind up to this one (report/output_shapes.hpp)
+    kLast = kLateRank,  // the schemas list every kind up to this one (report/shapes/shared.hpp)
 };
 // 'dataloader_workers', 'processes_outside', 'tree_threads', 'lock_holder', 'producer_thread',
 // 'waker_thread', 'disk_io', 'network', 'timer', 'interrupt', 'unrecorded_waker',

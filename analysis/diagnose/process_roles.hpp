@@ -17,7 +17,8 @@ enum class Role {
     kPinMemory,
     kDataLoaderFeeder,
     kOther,
-    kCompetitor
+    kCompetitor,
+    kLast = kCompetitor,  // the schemas list every role up to this one
 };
 // 'training', 'dataloader_worker', 'pin_memory', 'dataloader_feeder', 'other', 'competitor'
 const char* role_name(Role role);

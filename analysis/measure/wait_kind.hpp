@@ -11,16 +11,17 @@
 namespace causeway::analysis {
 
 enum class WaitKind {
-    kLock,       // futex: a mutex, condition variable or semaphore (the GIL where not told)
-    kGil,        // CPython's GIL (offcpu.waits_for): the interpreter's own lock
-    kRead,       // read/recv on a pipe, socket or message queue
-    kPoll,       // poll, select, epoll
-    kDiskIo,     // an I/O wait (task->in_iowait): the disk
-    kTimer,      // nanosleep, clock_nanosleep
-    kChild,      // wait4, waitid: a child process
-    kNoSyscall,  // outside a system call: a page fault or a wait inside the kernel
-    kOther,      // another system call
-    kUnknown,    // not recorded
+    kLock,             // futex: a mutex, condition variable or semaphore (the GIL where not told)
+    kGil,              // CPython's GIL (offcpu.waits_for): the interpreter's own lock
+    kRead,             // read/recv on a pipe, socket or message queue
+    kPoll,             // poll, select, epoll
+    kDiskIo,           // an I/O wait (task->in_iowait): the disk
+    kTimer,            // nanosleep, clock_nanosleep
+    kChild,            // wait4, waitid: a child process
+    kNoSyscall,        // outside a system call: a page fault or a wait inside the kernel
+    kOther,            // another system call
+    kUnknown,          // not recorded
+    kLast = kUnknown,  // the schemas list every kind up to this one
 };
 const char* wait_kind_name(WaitKind kind);  // 'lock', 'gil', 'read', 'poll', 'disk_io', ...
 

@@ -16,7 +16,7 @@ for generated in "$out"/*.output.json; do
     fi
 done
 if [ "$status" -ne 0 ]; then
-    echo "schemas/tools/ differs from the describe() of report/output_shapes.hpp:" \
+    echo "schemas/tools/ differs from the describe() in report/shapes/:" \
         "run build/report/causeway-schemas schemas/tools and commit the result" >&2
 fi
 exit "$status"
