@@ -127,7 +127,12 @@ int BPF_PROG(cw_task_rename, struct task_struct *task, const char *comm)
 /* Attached to the dynamic loader's _dl_debug_state, which it calls after each change of the link
  * map (dlopen, dlclose). The process is stopped before it returns to user space, so a CUDA call
  * right after dlopen cannot run before the collector has attached to the new library; the
- * collector sends SIGCONT when done (or its guard does, if it died first). */
+ * collector sends SIGCONT when done (or its guard does, if it died first).
+ *
+ * The event is submitted last, once the SIGSTOP is queued: the collector's SIGCONT then always
+ * comes after it and cancels it, delivered or not. Submitted first, the event could be handled
+ * before the stop was sent, and the SIGCONT lost ahead of it left the process stopped for good.
+ * It is reserved first, so a process is never stopped for an event that cannot be sent. */
 SEC("uprobe")
 int cw_loader_update(struct pt_regs *ctx)
 {
@@ -138,16 +143,15 @@ int cw_loader_update(struct pt_regs *ctx)
     struct cw_life_event *event = reserve_event(CW_LIFE_LOADER, task);
     if (!event)
         return 0;
-    bpf_ringbuf_submit(event, 0);
     if (stop_on_loader) {
         __u8 one = 1;
         /* Marked before the stop: a stop nobody can find again is never sent. */
-        if (bpf_map_update_elem(&loader_stopped, &tgid, &one, BPF_ANY) != 0) {
+        if (bpf_map_update_elem(&loader_stopped, &tgid, &one, BPF_ANY) == 0)
+            bpf_send_signal(CW_SIGSTOP);
+        else
             __sync_fetch_and_add(&counters.map_full, 1);
-            return 0;
-        }
-        bpf_send_signal(CW_SIGSTOP);
     }
+    bpf_ringbuf_submit(event, 0);
     return 0;
 }
 
