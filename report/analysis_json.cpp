@@ -8,9 +8,7 @@
 #include "report/evidence_text.hpp"
 #include "report/recommendation_text.hpp"
 #include "report/shapes/diagnosis.hpp"
-#include "report/shapes/process_breakdown.hpp"
 #include "report/shapes/sql.hpp"
-#include "report/shapes/timeline.hpp"
 #include "report/shapes/trace_stats.hpp"
 #include "report/verdict_text.hpp"
 
@@ -65,30 +63,6 @@ std::optional<std::string> code_shown(const analysis::CausalChain& chain) {
                : std::nullopt;
 }
 
-json to_json(const analysis::Distribution& d) {
-    return write_json(d);
-}
-
-json to_json(const analysis::TimeWindow& w) {
-    return write_json(w);
-}
-
-json to_json(const analysis::SessionSummary& s) {
-    return write_json(s);
-}
-
-json to_json(const analysis::OpStats& s) {
-    return write_json(s);
-}
-
-json to_json(const analysis::HostSummary& h) {
-    return write_json(h);
-}
-
-json to_json(const analysis::DataQualityReport& r) {
-    return write_json(r);
-}
-
 json to_json(const analysis::TraceStats& s) {
     return write_json(s);
 }
@@ -97,28 +71,8 @@ json to_json(const analysis::CausalChain& c) {
     return write_json(c);
 }
 
-json to_json(const analysis::SchedBreakdown& s) {
-    return write_json(s);
-}
-
-json to_json(const analysis::ThreadRow& t) {
-    return write_json(t);
-}
-
-json to_json(const analysis::ProcessRow& p) {
-    return write_json(p);
-}
-
-json to_json(const analysis::ProcessBreakdown& b) {
-    return {{"total_processes", b.total_processes}, {"processes", array_of(b.processes)}};
-}
-
 json to_json(const analysis::Diagnosis& d) {
     return write_json(d);
-}
-
-json to_json(const analysis::Timeline& t) {
-    return write_json(t);
 }
 
 json to_json(const analysis::SqlResult& r) {

@@ -16,7 +16,9 @@
 #include "analysis/measure/python_lines.hpp"
 #include "report/chain_text.hpp"
 #include "report/ranks_text.hpp"
+#include "report/shapes/process_breakdown.hpp"
 #include "report/shapes/shared.hpp"
+#include "report/shapes/timeline.hpp"
 #include "report/shapes/trace_stats.hpp"
 #include "report/tool_answers.hpp"
 #include "report/verdict_text.hpp"
@@ -59,28 +61,6 @@ std::vector<RecommendationShown> recommendations_shown(const analysis::CausalCha
 }  // namespace causeway::report
 
 namespace causeway::analysis {
-
-// No object description of its own: each place a line appears says what it is.
-template <class V>
-void describe(V& v, const CodeLine& l) {
-    v.field("file", l.file,
-            {.description = "co_filename as the interpreter names it. Untrusted: from the traced "
-                            "system, sanitised."});
-    v.field("function", l.function,
-            {.description = "co_qualname; empty when unknown. Untrusted: from the traced system, "
-                            "sanitised."});
-    v.field("line", l.line, {.description = "1-based; 0 when unknown."});
-    v.field("library", l.library,
-            {.description = "true when no frame of the user's own code was recorded: the "
-                            "innermost library frame."});
-    v.field("stacks", l.stacks, {.description = "Recorded stacks at this line."});
-    v.field("stacks_total", l.stacks_total,
-            {.description = "Recorded stacks with Python frames weighed."});
-    v.field("share", l.share, {.description = "Share of the weighed time (ns) of those stacks."});
-    v.field("text", describe_line(l),
-            {.description = "'train.py:57 in train_step'. Untrusted: from the traced system, "
-                            "sanitised."});
-}
 
 template <class V>
 void describe(V& v, const Competitor& c) {

@@ -19,8 +19,10 @@
 #include "analysis/diagnose/recommendation.hpp"
 #include "analysis/measure/distribution.hpp"
 #include "analysis/measure/process_breakdown.hpp"
+#include "analysis/measure/python_lines.hpp"
 #include "analysis/measure/wait_kind.hpp"
 #include "analysis/model/container_identity.hpp"
+#include "analysis/model/trace_filter.hpp"
 #include "report/output_shape.hpp"
 
 namespace causeway::report {
@@ -114,6 +116,36 @@ inline constexpr std::string_view kCgroupDescription =
     "before schema 4). Untrusted: from the traced system, sanitised.";
 inline constexpr std::string_view kContainerDescription =
     "The container and pod its cgroup names; null when it names none.";
+
+template <class V>
+void describe(V& v, const TimeWindow& window) {
+    v.object_description("Time range covered (ns since the start of recording).");
+    v.field("start_ns", window.start_ns);
+    v.field("end_ns", window.end_ns);
+    v.field("dur_ns", window.dur_ns());
+}
+
+// No object description of its own: each place a line appears says what it is.
+template <class V>
+void describe(V& v, const CodeLine& l) {
+    v.field("file", l.file,
+            {.description = "co_filename as the interpreter names it. Untrusted: from the traced "
+                            "system, sanitised."});
+    v.field("function", l.function,
+            {.description = "co_qualname; empty when unknown. Untrusted: from the traced system, "
+                            "sanitised."});
+    v.field("line", l.line, {.description = "1-based; 0 when unknown."});
+    v.field("library", l.library,
+            {.description = "true when no frame of the user's own code was recorded: the "
+                            "innermost library frame."});
+    v.field("stacks", l.stacks, {.description = "Recorded stacks at this line."});
+    v.field("stacks_total", l.stacks_total,
+            {.description = "Recorded stacks with Python frames weighed."});
+    v.field("share", l.share, {.description = "Share of the weighed time (ns) of those stacks."});
+    v.field("text", describe_line(l),
+            {.description = "'train.py:57 in train_step'. Untrusted: from the traced system, "
+                            "sanitised."});
+}
 
 }  // namespace causeway::analysis
 

@@ -12,14 +12,6 @@
 namespace causeway::analysis {
 
 template <class V>
-void describe(V& v, const TimeWindow& window) {
-    v.object_description("Time range covered (ns since the start of recording).");
-    v.field("start_ns", window.start_ns);
-    v.field("end_ns", window.end_ns);
-    v.field("dur_ns", window.dur_ns());
-}
-
-template <class V>
 void describe(V& v, const TimelineBucket& bucket) {
     v.field("start_ns", bucket.start_ns);
     v.field("cuda_calls", bucket.cuda_calls);

@@ -1,0 +1,9 @@
+// report/shapes/process_breakdown.hpp alone: the headers it includes describe every struct its
+// output holds.
+#include "report/shapes/process_breakdown.hpp"
+#include "tests/report/shapes/shape_check.hpp"
+
+TEST_CASE("report/shapes/process_breakdown.hpp writes its output and schema on its own",
+          "[report][shapes]") {
+    causeway::testing::check_shape_written_alone<causeway::report::ProcessBreakdownAnswer>();
+}

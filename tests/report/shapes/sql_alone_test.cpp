@@ -1,0 +1,8 @@
+// report/shapes/sql.hpp alone: the headers it includes describe every struct its output holds.
+#include "report/shapes/sql.hpp"
+#include "tests/report/shapes/shape_check.hpp"
+
+TEST_CASE("report/shapes/sql.hpp writes its output and schema on its own", "[report][shapes]") {
+    causeway::testing::check_shape_written_alone<causeway::report::SqlAnswer>();
+    causeway::testing::check_shape_written_alone<causeway::analysis::SqlResult>();
+}

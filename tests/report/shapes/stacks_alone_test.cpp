@@ -1,0 +1,7 @@
+// report/shapes/stacks.hpp alone: the headers it includes describe every struct its output holds.
+#include "report/shapes/stacks.hpp"
+#include "tests/report/shapes/shape_check.hpp"
+
+TEST_CASE("report/shapes/stacks.hpp writes its output and schema on its own", "[report][shapes]") {
+    causeway::testing::check_shape_written_alone<causeway::report::StacksAnswer>();
+}

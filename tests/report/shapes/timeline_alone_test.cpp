@@ -1,0 +1,8 @@
+// report/shapes/timeline.hpp alone: the headers it includes describe every struct its output holds.
+#include "report/shapes/timeline.hpp"
+#include "tests/report/shapes/shape_check.hpp"
+
+TEST_CASE("report/shapes/timeline.hpp writes its output and schema on its own",
+          "[report][shapes]") {
+    causeway::testing::check_shape_written_alone<causeway::report::TimelineAnswer>();
+}

@@ -1,0 +1,10 @@
+// report/shapes/trace_stats.hpp alone: the headers it includes describe every struct its output
+// holds.
+#include "report/shapes/trace_stats.hpp"
+#include "tests/report/shapes/shape_check.hpp"
+
+TEST_CASE("report/shapes/trace_stats.hpp writes its output and schema on its own",
+          "[report][shapes]") {
+    causeway::testing::check_shape_written_alone<causeway::report::TraceStatsAnswer>();
+    causeway::testing::check_shape_written_alone<causeway::analysis::TraceStats>();
+}
