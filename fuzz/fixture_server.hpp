@@ -1,8 +1,8 @@
 #pragma once
-// The MCP fixture trace (tests/server/fixture_trace.hpp), written into a fresh folder of /tmp and
-// served with the real catalog, for the targets that drive the dispatcher. Built once per fuzzer
-// process and never freed (the fixture's model and answers stay cached between inputs, as in a
-// server); the folder is left behind: a fuzzer runs until it is killed.
+// The MCP fixture trace (tests/server/fixture/fixture_trace.hpp), written into a fresh folder of
+// /tmp and served with the real catalog, for the targets that drive the dispatcher. Built once per
+// fuzzer process and never freed (the fixture's model and answers stay cached between inputs, as in
+// a server); the folder is left behind: a fuzzer runs until it is killed.
 
 #include <cstdlib>
 #include <string>
@@ -11,7 +11,7 @@
 #include "server/methods/catalog.hpp"
 #include "server/rpc/dispatcher.hpp"
 #include "server/tools/trace_set.hpp"
-#include "tests/server/fixture_trace.hpp"
+#include "tests/server/fixture/fixture_trace.hpp"
 
 namespace causeway::fuzz {
 

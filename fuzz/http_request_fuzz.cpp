@@ -7,7 +7,7 @@
 
 #include "fuzz/fuzz_check.hpp"
 #include "server/transport/http_request_parser.hpp"
-#include "tests/server/feed_in_pieces.hpp"
+#include "tests/server/transport/feed_in_pieces.hpp"
 
 using causeway::fuzz::require;
 using causeway::server::HttpParserLimits;

@@ -12,7 +12,7 @@
 #include "fuzz/fixture_server.hpp"
 #include "fuzz/fuzz_check.hpp"
 #include "server/rpc/dispatcher.hpp"
-#include "tests/server/stdio_run.hpp"
+#include "tests/server/transport/stdio_run.hpp"
 
 namespace {
 

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "server/rpc/protocol.hpp"
-#include "tests/server/dispatcher_harness.hpp"
+#include "tests/server/rpc/dispatcher_harness.hpp"
 
 using causeway::testing::DispatcherHarness;
 using nlohmann::json;

@@ -1,10 +1,10 @@
-#include "tests/server/dispatcher_harness.hpp"
+#include "tests/server/rpc/dispatcher_harness.hpp"
 
 #include <stdexcept>
 
 #include "server/methods/catalog.hpp"
 #include "server/rpc/protocol.hpp"
-#include "tests/server/fixture_trace.hpp"
+#include "tests/server/fixture/fixture_trace.hpp"
 
 namespace causeway::testing {
 

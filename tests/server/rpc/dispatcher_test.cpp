@@ -4,7 +4,7 @@
 #include "server/rpc/protocol.hpp"
 #include "server/tools/schema_check.hpp"
 #include "server/tools/tool_schemas.hpp"
-#include "tests/server/dispatcher_harness.hpp"
+#include "tests/server/rpc/dispatcher_harness.hpp"
 
 using causeway::testing::DispatcherHarness;
 using nlohmann::json;

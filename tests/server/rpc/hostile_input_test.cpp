@@ -6,7 +6,7 @@
 #include <string>
 
 #include "server/rpc/sanitize.hpp"
-#include "tests/server/dispatcher_harness.hpp"
+#include "tests/server/rpc/dispatcher_harness.hpp"
 
 using causeway::testing::DispatcherHarness;
 using nlohmann::json;

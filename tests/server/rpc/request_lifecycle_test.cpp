@@ -1,5 +1,5 @@
 // Progress, cancellation and log notifications of a running request, with the test tool "steps"
-// (steps_tool.hpp).
+// (tests/server/tools/steps_tool.hpp).
 #include <catch2/catch.hpp>
 
 #include <atomic>
@@ -7,8 +7,8 @@
 #include <future>
 #include <thread>
 
-#include "tests/server/dispatcher_harness.hpp"
-#include "tests/server/steps_tool.hpp"
+#include "tests/server/rpc/dispatcher_harness.hpp"
+#include "tests/server/tools/steps_tool.hpp"
 
 using causeway::testing::DispatcherHarness;
 using nlohmann::json;

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "server/methods/catalog.hpp"
-#include "tests/server/dispatcher_harness.hpp"
+#include "tests/server/rpc/dispatcher_harness.hpp"
 #include "tracedb/sqlite.hpp"
 
 using causeway::testing::DispatcherHarness;

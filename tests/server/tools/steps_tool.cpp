@@ -1,4 +1,4 @@
-#include "tests/server/steps_tool.hpp"
+#include "tests/server/tools/steps_tool.hpp"
 
 #include <chrono>
 #include <thread>

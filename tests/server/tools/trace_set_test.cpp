@@ -10,7 +10,7 @@
 #include "server/methods/catalog.hpp"
 #include "server/rpc/dispatcher.hpp"
 #include "server/tools/trace_set.hpp"
-#include "tests/server/fixture_trace.hpp"
+#include "tests/server/fixture/fixture_trace.hpp"
 #include "tests/support/temp_dir.hpp"
 
 using causeway::server::TraceSet;

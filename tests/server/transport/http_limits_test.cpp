@@ -11,8 +11,8 @@
 #include <thread>
 #include <vector>
 
-#include "tests/server/http_test_server.hpp"
-#include "tests/server/stdio_run.hpp"
+#include "tests/server/transport/http_test_server.hpp"
+#include "tests/server/transport/stdio_run.hpp"
 
 using causeway::testing::ping_request;
 using causeway::testing::RawConnection;

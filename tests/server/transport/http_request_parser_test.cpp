@@ -6,7 +6,7 @@
 #include <string>
 
 #include "server/transport/http_request_parser.hpp"
-#include "tests/server/feed_in_pieces.hpp"
+#include "tests/server/transport/feed_in_pieces.hpp"
 
 using causeway::server::HttpParserLimits;
 using causeway::server::HttpRequestParser;

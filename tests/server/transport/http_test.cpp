@@ -1,6 +1,7 @@
 // The Streamable HTTP transport on 127.0.0.1: JSON and SSE answers, Host/Origin validation,
 // bearer token, size limit, wrong methods and media types, and a bounded flood of concurrent
-// clients. Uses the "steps" test tool (steps_tool.hpp) so progress can be streamed.
+// clients. Uses the "steps" test tool (tests/server/tools/steps_tool.hpp) so progress can be
+// streamed.
 #include <catch2/catch.hpp>
 
 #include <httplib.h>
@@ -9,7 +10,7 @@
 #include <future>
 #include <thread>
 
-#include "tests/server/http_test_server.hpp"
+#include "tests/server/transport/http_test_server.hpp"
 
 using nlohmann::json;
 

@@ -1,4 +1,4 @@
-#include "tests/server/http_test_server.hpp"
+#include "tests/server/transport/http_test_server.hpp"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -10,7 +10,7 @@
 #include <chrono>
 #include <utility>
 
-#include "tests/server/steps_tool.hpp"
+#include "tests/server/tools/steps_tool.hpp"
 
 namespace causeway::testing {
 namespace {

@@ -1,7 +1,8 @@
 #pragma once
 // The HTTP transport on 127.0.0.1, on a free port, serving the "steps" test catalog
-// (steps_tool.hpp), with cpp-httplib's client for ordinary requests and a raw socket client
-// for what a well-behaved client never sends (bytes one at a time, chunked bodies, pipelining).
+// (tests/server/tools/steps_tool.hpp), with cpp-httplib's client for ordinary requests and a raw
+// socket client for what a well-behaved client never sends (bytes one at a time, chunked bodies,
+// pipelining).
 
 #include <httplib.h>
 
@@ -13,7 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "server/transport/http_transport.hpp"
-#include "tests/server/dispatcher_harness.hpp"
+#include "tests/server/rpc/dispatcher_harness.hpp"
 
 namespace causeway::testing {
 

@@ -1,4 +1,4 @@
-#include "tests/server/stdio_run.hpp"
+#include "tests/server/transport/stdio_run.hpp"
 
 #include <cstdio>
 #include <cstdlib>
