@@ -180,16 +180,25 @@ void add_late_rank_line(const ChainInputs& in, const PerThreadTime& late, Causal
         if (q < 0 || static_cast<std::size_t>(q) >= late.size()) {
             continue;
         }
-        const auto& windows = late[static_cast<std::size_t>(q)];
-        auto window = std::partition_point(
-            windows.begin(), windows.end(),
-            [&](const WeightedInterval& w) { return w.end_ns <= sample.ts_ns; });
         const OffCpuInterval* off = interval_at(in.model, sample.thread_index, sample.ts_ns);
-        if (window == windows.end() || window->start_ns > sample.ts_ns || off == nullptr) {
+        if (off == nullptr) {
             continue;
         }
-        // Weighed by how much of the lateness it spent off its CPU from there.
-        tally.add(*frames, std::min(off->end_ns(), window->end_ns) - sample.ts_ns);
+        // Weighed by how much of the lateness it spent off its CPU from there: every window its
+        // time off the CPU overlaps, also one the other ranks opened while it was already away
+        // (a rank that starts a sleep before they arrive is late for the rest of that sleep).
+        const auto& windows = late[static_cast<std::size_t>(q)];
+        std::int64_t lateness_ns = 0;
+        for (auto window = std::partition_point(
+                 windows.begin(), windows.end(),
+                 [&](const WeightedInterval& w) { return w.end_ns <= sample.ts_ns; });
+             window != windows.end() && window->start_ns < off->end_ns(); ++window) {
+            lateness_ns +=
+                std::min(off->end_ns(), window->end_ns) - std::max(sample.ts_ns, window->start_ns);
+        }
+        if (lateness_ns > 0) {
+            tally.add(*frames, lateness_ns);
+        }
     }
     if (auto line = tally.top()) {
         chain.evidence.push_back(make_evidence(EvidenceKind::kLateRankWasAt, line->share));
