@@ -1,6 +1,7 @@
 #pragma once
 // The one declarative table of what the server offers: tools (name, title, description, input
-// and output JSON Schema from schemas/tools/, handler), prompts and resources. The dispatcher
+// and output JSON Schema, handler; server/tools/tool_registry.hpp adds them), prompts and
+// resources. The dispatcher
 // serves this table over JSON-RPC; nothing else knows a tool's name.
 
 #include <chrono>
@@ -46,8 +47,10 @@ struct ToolSpec {
     std::string name;
     std::string title;
     std::string description;
-    json input_schema;
-    json output_schema;
+    // Written from the input and answer structs (server/tools/tool_registry.hpp), in the key
+    // order of the committed files of schemas/tools/.
+    nlohmann::ordered_json input_schema;
+    nlohmann::ordered_json output_schema;
     // An error result is returned to the model with isError: true; it must say what to do.
     std::function<Result<ToolAnswer>(const json& arguments, const TraceSet& traces,
                                      ToolContext& context)>

@@ -16,8 +16,8 @@ json tool_descriptor(const ToolSpec& tool) {
     return {{"name", tool.name},
             {"title", tool.title},
             {"description", tool.description},
-            {"inputSchema", tool.input_schema},
-            {"outputSchema", tool.output_schema},
+            {"inputSchema", json(tool.input_schema)},
+            {"outputSchema", json(tool.output_schema)},
             {"annotations",
              {{"title", tool.title},
               {"readOnlyHint", true},
@@ -101,7 +101,7 @@ MethodResult method_tools_call(Call& call) {
     if (arguments.is_null()) {
         arguments = json::object();
     }
-    if (auto problem = schema_violation(tool->input_schema, arguments); !problem.empty()) {
+    if (auto problem = schema_violation(json(tool->input_schema), arguments); !problem.empty()) {
         return invalid_params(fmt::format("{}: {}", tool->name, problem));
     }
     return run_tool(*tool, arguments, call);

@@ -8,18 +8,14 @@ namespace causeway::server {
 
 using nlohmann::json;
 
-Result<TraceTarget> resolve_trace(const TraceSet& traces, const json& arguments) {
-    std::optional<std::string> name;
-    if (arguments.contains("trace")) {
-        name = arguments["trace"].get<std::string>();
-    }
+Result<TraceTarget> resolve_trace(const TraceSet& traces, const TraceArguments& arguments) {
+    std::optional<std::string> name = arguments.trace;
     // Served from ClickHouse, a node's trace is named "<job>.<node>": job and node say the same.
-    if (arguments.contains("job") || arguments.contains("node")) {
-        if (!arguments.contains("job") || !arguments.contains("node")) {
+    if (arguments.job || arguments.node) {
+        if (!arguments.job || !arguments.node) {
             return Error{"arguments job and node go together: pass both (or trace alone)"};
         }
-        std::string job_node =
-            arguments["job"].get<std::string>() + "." + arguments["node"].get<std::string>();
+        std::string job_node = *arguments.job + "." + *arguments.node;
         if (name && *name != job_node) {
             return Error{fmt::format("trace '{}' and job/node '{}' name different traces: pass one",
                                      *name, job_node)};
@@ -38,17 +34,12 @@ Result<TraceTarget> resolve_trace(const TraceSet& traces, const json& arguments)
 }
 
 Result<analysis::TraceFilter> resolve_filter(const analysis::TraceModel& model,
-                                             const json& arguments) {
+                                             const FilterArguments& arguments) {
     analysis::TraceFilter filter;
-    if (arguments.contains("pid")) {
-        filter.pid = arguments["pid"].get<std::int64_t>();
-    }
-    if (arguments.contains("op")) {
-        filter.op = arguments["op"].get<std::string>();
-    }
-    if (arguments.contains("window")) {
-        auto window =
-            analysis::parse_window(arguments["window"].get<std::string>(), model.end_ns());
+    filter.pid = arguments.pid;
+    filter.op = arguments.op;
+    if (arguments.window) {
+        auto window = analysis::parse_window(*arguments.window, model.end_ns());
         if (!window) {
             return Error{fmt::format("argument window: {}", window.error().message)};
         }
@@ -58,13 +49,6 @@ Result<analysis::TraceFilter> resolve_filter(const analysis::TraceModel& model,
         return valid.error();
     }
     return filter;
-}
-
-std::int64_t integer_argument(const json& arguments, const json& input_schema, const char* name) {
-    if (arguments.contains(name)) {
-        return arguments[name].get<std::int64_t>();
-    }
-    return input_schema.at("properties").at(name).at("default").get<std::int64_t>();
 }
 
 std::string cache_key(const std::string& tool, const json& arguments) {

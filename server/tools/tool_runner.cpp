@@ -7,11 +7,13 @@
 
 namespace causeway::server {
 
-Result<ToolAnswer> answer_trace_question(const TraceQuestion& question, const json& arguments,
-                                         const TraceSet& traces, ToolContext& context) {
+Result<ToolAnswer> answer_trace_question(const ToolRequest& request, const TraceArguments& trace,
+                                         const FilterArguments& filter,
+                                         const TraceCompute& compute) {
     constexpr double kSteps = 3;
+    ToolContext& context = request.context;
     context.progress(0, kSteps, "opening the trace");
-    auto target = resolve_trace(traces, arguments);
+    auto target = resolve_trace(request.traces, trace);
     if (!target) {
         return target.error();
     }
@@ -21,12 +23,13 @@ Result<ToolAnswer> answer_trace_question(const TraceQuestion& question, const js
     }
     // The cache keeps both halves of the answer: the text is written from the answer struct,
     // which is not kept.
-    auto cached = target->trace->cached(cache_key(question.tool, arguments), [&]() -> Result<json> {
-        auto filter = resolve_filter(*target->model, arguments);
-        if (!filter) {
-            return filter.error();
+    const std::string tool(request.tool);
+    auto cached = target->trace->cached(cache_key(tool, request.arguments), [&]() -> Result<json> {
+        auto resolved = resolve_filter(*target->model, filter);
+        if (!resolved) {
+            return resolved.error();
         }
-        auto computed = question.compute(target.value(), filter.value());
+        auto computed = compute(target.value(), resolved.value());
         if (!computed) {
             return computed.error();
         }
@@ -34,7 +37,7 @@ Result<ToolAnswer> answer_trace_question(const TraceQuestion& question, const js
         std::string text = std::string(kUntrustedDataNote) + "\n" + computed->text;
         // Checked here, inside what the cache may keep: an answer too large to send is an
         // error, and errors are never cached.
-        if (auto size = check_answer_size(question.tool, computed->structured, text); !size) {
+        if (auto size = check_answer_size(tool, computed->structured, text); !size) {
             return size.error();
         }
         return json{{"structured", std::move(computed->structured)}, {"text", std::move(text)}};

@@ -14,16 +14,13 @@
 #include "report/tool_answers.hpp"
 #include "server/methods/catalog.hpp"
 #include "server/tools/tool_args.hpp"
+#include "server/tools/tool_registry.hpp"
 
 namespace causeway::server {
 
-struct TraceQuestion {
-    std::string tool;
-    // Computes the answer: structuredContent and text, both written by report/ (tool_answer).
-    std::function<Result<ToolAnswer>(const TraceTarget& target,
-                                     const analysis::TraceFilter& filter)>
-        compute;
-};
+// Computes the answer: structuredContent and text, both written by report/ (tool_answer).
+using TraceCompute = std::function<Result<ToolAnswer>(const TraceTarget& target,
+                                                      const analysis::TraceFilter& filter)>;
 
 // A tool's answer struct (report/tool_answers.hpp) as structuredContent and text.
 template <class Answer>
@@ -31,8 +28,10 @@ ToolAnswer tool_answer(const Answer& answer) {
     return ToolAnswer{report::to_json(answer), report::to_text(answer)};
 }
 
-Result<ToolAnswer> answer_trace_question(const TraceQuestion& question, const json& arguments,
-                                         const TraceSet& traces, ToolContext& context);
+// The question of `request` about the trace `trace` names, the part of it `filter` names.
+Result<ToolAnswer> answer_trace_question(const ToolRequest& request, const TraceArguments& trace,
+                                         const FilterArguments& filter,
+                                         const TraceCompute& compute);
 
 // Keeps the first `limit` items; returns how many there were.
 template <class T>

@@ -1,20 +1,23 @@
 #pragma once
-// The tools, one file each (tools_*.cpp); catalog.cpp lists them.
+// The tools, one file each (tools_*.cpp), each added to the registry by one call that
+// catalog.cpp makes.
 
 #include "server/methods/catalog.hpp"
 
 namespace causeway::server {
 
-ToolSpec make_trace_stats_tool();
-ToolSpec make_causal_chains_tool();
-ToolSpec make_process_breakdown_tool();
-ToolSpec make_stacks_tool();
-ToolSpec make_timeline_tool();
-ToolSpec make_run_sql_tool();
-ToolSpec make_check_tool();
-ToolSpec make_compare_traces_tool();
+class ToolRegistry;
+
+void add_causal_chains_tool(ToolRegistry& tools);
+void add_trace_stats_tool(ToolRegistry& tools);
+void add_process_breakdown_tool(ToolRegistry& tools);
+void add_timeline_tool(ToolRegistry& tools);
+void add_stacks_tool(ToolRegistry& tools);
+void add_run_sql_tool(ToolRegistry& tools);
+void add_check_tool(ToolRegistry& tools);
+void add_compare_traces_tool(ToolRegistry& tools);
 // Served only with a ClickHouse server (`causeway mcp --clickhouse URL`).
-ToolSpec make_fleet_overview_tool(const std::string& clickhouse_url);
+void add_fleet_overview_tool(ToolRegistry& tools, const std::string& clickhouse_url);
 
 // What get_trace_stats answers without arguments; also the resource causeway://traces/X/summary.
 Result<json> trace_summary(const Trace& trace);

@@ -3,8 +3,8 @@
 
 #include "analysis/diagnose/process_roles.hpp"
 #include "analysis/measure/process_breakdown.hpp"
+#include "report/shapes/process_breakdown.hpp"
 #include "server/tools/tool_runner.hpp"
-#include "server/tools/tool_schemas.hpp"
 #include "server/tools/tools.hpp"
 
 namespace causeway::server {
@@ -13,9 +13,23 @@ namespace {
 // Threads listed per process when a pid is given (a process may have hundreds).
 constexpr std::size_t kMaxThreadsPerProcess = 50;
 
-const json& input_schema() {
-    static const json schema = tool_schema("get_per_process_breakdown.input.json");
-    return schema;
+struct ProcessBreakdownInput {
+    TraceArguments trace{};
+    FilterArguments filter{};
+    std::int64_t limit = 20;
+    std::int64_t offset = 0;
+};
+
+template <class V>
+void describe(V& v, ProcessBreakdownInput& in) {
+    describe(v, in.trace);
+    describe(v, in.filter, OpArgument::kNotTaken);
+    v.field("limit", in.limit,
+            {.description = "Most processes listed (default 20, at most 100).",
+             .minimum = 1,
+             .maximum = 100});
+    v.field("offset", in.offset,
+            {.description = kOffsetDescription, .minimum = 0, .maximum = 10'000'000});
 }
 
 report::ProcessBreakdownAnswer compute(const TraceTarget& target,
@@ -46,31 +60,28 @@ report::ProcessBreakdownAnswer compute(const TraceTarget& target,
 
 }  // namespace
 
-ToolSpec make_process_breakdown_tool() {
-    return ToolSpec{
-        "get_per_process_breakdown",
-        "Per-process breakdown",
-        "One row per process of the trace (the training process first, DataLoader workers, "
-        "other processes of the tree and outside competitors): role, parent, lifetime, CUDA "
-        "calls and time per op with percentiles, on-CPU time, off-CPU time split into "
-        "preempted / blocked / run-queue wait, worst stall, switches, page allocations, forks. "
-        "Pass pid to also get its threads (at most 50). Paged with limit and offset." +
-            std::string(kUntrustedStringsSentence),
-        input_schema(),
-        tool_schema("get_per_process_breakdown.output.json"),
-        [](const json& arguments, const TraceSet& traces, ToolContext& context) {
-            const auto limit =
-                static_cast<std::size_t>(integer_argument(arguments, input_schema(), "limit"));
-            const auto offset =
-                static_cast<std::size_t>(integer_argument(arguments, input_schema(), "offset"));
+void add_process_breakdown_tool(ToolRegistry& tools) {
+    tools.add_tool<ProcessBreakdownInput, report::ProcessBreakdownAnswer>(
+        {.name = "get_per_process_breakdown",
+         .title = "Per-process breakdown",
+         .description =
+             "One row per process of the trace (the training process first, DataLoader workers, "
+             "other processes of the tree and outside competitors): role, parent, lifetime, CUDA "
+             "calls and time per op with percentiles, on-CPU time, off-CPU time split into "
+             "preempted / blocked / run-queue wait, worst stall, switches, page allocations, "
+             "forks. Pass pid to also get its threads (at most 50). Paged with limit and "
+             "offset." +
+             std::string(kUntrustedStringsSentence)},
+        [](const ProcessBreakdownInput& in, const ToolRequest& request) {
+            const auto limit = static_cast<std::size_t>(in.limit);
+            const auto offset = static_cast<std::size_t>(in.offset);
             return answer_trace_question(
-                {"get_per_process_breakdown",
-                 [limit, offset](const TraceTarget& target,
-                                 const analysis::TraceFilter& filter) -> Result<ToolAnswer> {
-                     return tool_answer(compute(target, filter, offset, limit));
-                 }},
-                arguments, traces, context);
-        }};
+                request, in.trace, in.filter,
+                [limit, offset](const TraceTarget& target,
+                                const analysis::TraceFilter& filter) -> Result<ToolAnswer> {
+                    return tool_answer(compute(target, filter, offset, limit));
+                });
+        });
 }
 
 }  // namespace causeway::server

@@ -3,16 +3,27 @@
 
 #include "analysis/diagnose/diagnosis.hpp"
 #include "report/output_shape.hpp"
+#include "report/shapes/diagnosis.hpp"
 #include "server/tools/tool_runner.hpp"
-#include "server/tools/tool_schemas.hpp"
 #include "server/tools/tools.hpp"
 
 namespace causeway::server {
 namespace {
 
-const json& input_schema() {
-    static const json schema = tool_schema("get_causal_chains.input.json");
-    return schema;
+struct CausalChainsInput {
+    TraceArguments trace{};
+    FilterArguments filter{};
+    std::int64_t limit = 5;
+};
+
+template <class V>
+void describe(V& v, CausalChainsInput& in) {
+    describe(v, in.trace);
+    describe(v, in.filter, OpArgument::kNotTaken);
+    v.field("limit", in.limit,
+            {.description = "Most causal chains returned, strongest first (default 5, at most 20).",
+             .minimum = 1,
+             .maximum = 20});
 }
 
 // Every root-cause class, from the enum's one list of names.
@@ -36,30 +47,26 @@ report::CausalChainsAnswer compute(const TraceTarget& target, const analysis::Tr
 
 }  // namespace
 
-ToolSpec make_causal_chains_tool() {
-    return ToolSpec{
-        "get_causal_chains",
-        "Verdict and causal chains",
-        "Why the GPU waits: the verdict (" + verdict_classes() +
-            ") and one causal chain per "
-            "root cause, the one whose removal gains most first: symptom, evidence measured on the "
-            "slow calls' own threads (e.g. time preempted inside them and who took the CPU), root "
-            "cause, recommendations with the direction to turn each knob, confidence, time lost "
-            "and "
-            "the predicted speed-up of removing it (critical_path). Also the threads that "
-            "drive the GPU, data quality and what the trace cannot prove. Start here." +
-            std::string(kUntrustedStringsSentence),
-        input_schema(),
-        tool_schema("get_causal_chains.output.json"),
-        [](const json& arguments, const TraceSet& traces, ToolContext& context) {
-            const auto limit =
-                static_cast<std::size_t>(integer_argument(arguments, input_schema(), "limit"));
+void add_causal_chains_tool(ToolRegistry& tools) {
+    tools.add_tool<CausalChainsInput, report::CausalChainsAnswer>(
+        {.name = "get_causal_chains",
+         .title = "Verdict and causal chains",
+         .description =
+             "Why the GPU waits: the verdict (" + verdict_classes() +
+             ") and one causal chain per root cause, the one whose removal gains most first: "
+             "symptom, evidence measured on the slow calls' own threads (e.g. time preempted "
+             "inside them and who took the CPU), root cause, recommendations with the direction "
+             "to turn each knob, confidence, time lost and the predicted speed-up of removing it "
+             "(critical_path). Also the threads that drive the GPU, data quality and what the "
+             "trace cannot prove. Start here." +
+             std::string(kUntrustedStringsSentence)},
+        [](const CausalChainsInput& in, const ToolRequest& request) {
+            const auto limit = static_cast<std::size_t>(in.limit);
             return answer_trace_question(
-                {"get_causal_chains",
-                 [limit](const TraceTarget& target, const analysis::TraceFilter& filter)
-                     -> Result<ToolAnswer> { return tool_answer(compute(target, filter, limit)); }},
-                arguments, traces, context);
-        }};
+                request, in.trace, in.filter,
+                [limit](const TraceTarget& target, const analysis::TraceFilter& filter)
+                    -> Result<ToolAnswer> { return tool_answer(compute(target, filter, limit)); });
+        });
 }
 
 }  // namespace causeway::server

@@ -4,8 +4,8 @@
 #include <optional>
 
 #include "collector/discover/readiness.hpp"
+#include "report/shapes/readiness.hpp"
 #include "server/tools/tool_runner.hpp"
-#include "server/tools/tool_schemas.hpp"
 #include "server/tools/tools.hpp"
 
 namespace causeway::server {
@@ -29,24 +29,30 @@ ToolAnswer recent_readiness() {
     return *cached;
 }
 
+// get_check takes no arguments.
+struct NoInput {};
+
+template <class V>
+void describe(V& /*v*/, NoInput& /*in*/) {}
+
 }  // namespace
 
-ToolSpec make_check_tool() {
-    return ToolSpec{
-        "get_check",
-        "Can this machine record?",
-        "Checks whether the machine the server runs on can record a trace: kernel release, BTF, "
-        "root or CAP_BPF+CAP_PERFMON, the CUDA runtime/driver libraries found (and every place "
-        "looked), and running processes that have a CUDA library mapped (at most " +
-            std::to_string(report::kMaxCudaProcessesListed) +
-            " listed). Use it before asking someone to record, or when a trace lacks CUDA "
-            "calls." +
-            std::string(kUntrustedStringsSentence),
-        tool_schema("get_check.input.json"),
-        tool_schema("get_check.output.json"),
-        [](const json&, const TraceSet&, ToolContext&) -> Result<ToolAnswer> {
+void add_check_tool(ToolRegistry& tools) {
+    tools.add_tool<NoInput, report::ReadinessAnswer>(
+        {.name = "get_check",
+         .title = "Can this machine record?",
+         .description =
+             "Checks whether the machine the server runs on can record a trace: kernel release, "
+             "BTF, root or CAP_BPF+CAP_PERFMON, the CUDA runtime/driver libraries found (and "
+             "every place looked), and running processes that have a CUDA library mapped (at "
+             "most " +
+             std::to_string(report::kMaxCudaProcessesListed) +
+             " listed). Use it before asking someone to record, or when a trace lacks CUDA "
+             "calls." +
+             std::string(kUntrustedStringsSentence)},
+        [](const NoInput&, const ToolRequest&) -> Result<ToolAnswer> {
             return recent_readiness();
-        }};
+        });
 }
 
 }  // namespace causeway::server

@@ -1,53 +1,75 @@
 // compare_traces: two recordings before and after a change: throughput, causes gone or new,
 // per-op latency percentiles, and which changes are beyond noise.
 #include "analysis/compare/trace_comparison.hpp"
+#include "report/shapes/comparison.hpp"
 #include "server/rpc/sanitize.hpp"
 #include "server/tools/answer_size.hpp"
 #include "server/tools/tool_runner.hpp"
-#include "server/tools/tool_schemas.hpp"
 #include "server/tools/tools.hpp"
 
 namespace causeway::server {
 namespace {
 
-constexpr const char* kTool = "compare_traces";
+struct CompareInput {
+    std::string before{};
+    std::string after{};
+    std::optional<std::string> window_before{};
+    std::optional<std::string> window_after{};
+    std::int64_t limit = 20;
+};
 
-const json& input_schema() {
-    static const json schema = tool_schema("compare_traces.input.json");
-    return schema;
+template <class V>
+void describe(V& v, CompareInput& in) {
+    v.field("before", in.before,
+            {.description = "Name of the trace recorded before the change (file name without "
+                            ".db), as listed by resources/list.",
+             .max_length = 200});
+    v.field("after", in.after,
+            {.description = "Name of the trace recorded after the change.", .max_length = 200});
+    v.field("window_before", in.window_before,
+            {.description = "Only this time window of the before trace: \"A..B\", \"A..\" or "
+                            "\"..B\" since its start, e.g. \"2s..10s\".",
+             .max_length = 64});
+    v.field("window_after", in.window_after,
+            {.description = "Only this time window of the after trace.", .max_length = 64});
+    v.field("limit", in.limit,
+            {.description = "Most CUDA operations listed, by total time before (default 20, at "
+                            "most 50).",
+             .minimum = 1,
+             .maximum = 50});
 }
 
-// One side: its trace (by the argument `trace_key`) and its filter (the window in `window_key`).
+// One side: its trace and its filter (a time window).
 struct Side {
     TraceTarget target;
     analysis::TraceFilter filter;
 };
 
-Result<Side> resolve_side(const TraceSet& traces, const json& arguments, const char* trace_key,
+// The side named `trace`, within `window`; errors start with the arguments' names.
+Result<Side> resolve_side(const TraceSet& traces, const std::string& trace,
+                          const std::optional<std::string>& window, const char* trace_key,
                           const char* window_key) {
-    auto target = resolve_trace(traces, json{{"trace", arguments.at(trace_key)}});
+    auto target = resolve_trace(traces, TraceArguments{.trace = trace});
     if (!target) {
         return Error{std::string(trace_key) + ": " + target.error().message};
     }
-    json window = json::object();
-    if (arguments.contains(window_key)) {
-        window["window"] = arguments.at(window_key);
-    }
-    auto filter = resolve_filter(*target->model, window);
+    auto filter = resolve_filter(*target->model, FilterArguments{.window = window});
     if (!filter) {
         return Error{std::string(window_key) + ": " + filter.error().message};
     }
     return Side{std::move(target).value(), std::move(filter).value()};
 }
 
-Result<ToolAnswer> answer(const json& arguments, const TraceSet& traces, ToolContext& context) {
+Result<ToolAnswer> answer(const CompareInput& in, const ToolRequest& request) {
     constexpr double kSteps = 3;
+    ToolContext& context = request.context;
     context.progress(0, kSteps, "opening the traces");
-    auto before = resolve_side(traces, arguments, "before", "window_before");
+    auto before =
+        resolve_side(request.traces, in.before, in.window_before, "before", "window_before");
     if (!before) {
         return before.error();
     }
-    auto after = resolve_side(traces, arguments, "after", "window_after");
+    auto after = resolve_side(request.traces, in.after, in.window_after, "after", "window_after");
     if (!after) {
         return after.error();
     }
@@ -63,8 +85,7 @@ Result<ToolAnswer> answer(const json& arguments, const TraceSet& traces, ToolCon
     if (!comparison) {
         return comparison.error();
     }
-    const auto limit =
-        static_cast<std::size_t>(integer_argument(arguments, input_schema(), "limit"));
+    const auto limit = static_cast<std::size_t>(in.limit);
     report::ComparisonAnswer compared{.comparison = std::move(comparison).value()};
     compared.ops_total = keep_first(compared.comparison.ops.common, limit);
     compared.note =
@@ -74,7 +95,8 @@ Result<ToolAnswer> answer(const json& arguments, const TraceSet& traces, ToolCon
     ToolAnswer answer = tool_answer(compared);
     sanitize_strings(answer.structured);
     answer.text = std::string(kUntrustedDataNote) + "\n" + answer.text;
-    if (auto size = check_answer_size(kTool, answer.structured, answer.text); !size) {
+    if (auto size = check_answer_size(std::string(request.tool), answer.structured, answer.text);
+        !size) {
         return size.error();
     }
     context.progress(kSteps, kSteps, "done");
@@ -83,21 +105,21 @@ Result<ToolAnswer> answer(const json& arguments, const TraceSet& traces, ToolCon
 
 }  // namespace
 
-ToolSpec make_compare_traces_tool() {
-    return ToolSpec{
-        kTool,
-        "Compare two traces",
-        "Compares two recordings of one job, before and after a change (fewer workers, direct "
-        "indexing, pinned memory): a one-line headline; the GPU loop's throughput before and "
-        "after (steps/s where a step shows in the GPU thread's repeating call pattern, else CUDA "
-        "calls/s) with a bootstrap test; each cause's loop time lost before and after, and which "
-        "causes went away or appeared; every common CUDA op's p50/p90/p99 before and after with "
-        "a Mann-Whitney rank test, Holm-corrected, and an effect floor (top `limit`). Refuses "
-        "traces with no CUDA op in common; warns when the programs or machines differ." +
-            std::string(kUntrustedStringsSentence),
-        input_schema(),
-        tool_schema("compare_traces.output.json"),
-        answer};
+void add_compare_traces_tool(ToolRegistry& tools) {
+    tools.add_tool<CompareInput, report::ComparisonAnswer>(
+        {.name = "compare_traces",
+         .title = "Compare two traces",
+         .description =
+             "Compares two recordings of one job, before and after a change (fewer workers, "
+             "direct indexing, pinned memory): a one-line headline; the GPU loop's throughput "
+             "before and after (steps/s where a step shows in the GPU thread's repeating call "
+             "pattern, else CUDA calls/s) with a bootstrap test; each cause's loop time lost "
+             "before and after, and which causes went away or appeared; every common CUDA op's "
+             "p50/p90/p99 before and after with a Mann-Whitney rank test, Holm-corrected, and an "
+             "effect floor (top `limit`). Refuses traces with no CUDA op in common; warns when "
+             "the programs or machines differ." +
+             std::string(kUntrustedStringsSentence)},
+        answer);
 }
 
 }  // namespace causeway::server

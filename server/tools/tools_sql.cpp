@@ -4,9 +4,9 @@
 #include <fmt/ranges.h>
 
 #include "analysis/sql/readonly_sql.hpp"
+#include "report/shapes/sql.hpp"
 #include "server/rpc/sanitize.hpp"
 #include "server/tools/tool_runner.hpp"
-#include "server/tools/tool_schemas.hpp"
 #include "server/tools/tools.hpp"
 
 namespace causeway::server {
@@ -33,9 +33,27 @@ std::chrono::milliseconds time_limit(std::chrono::steady_clock::time_point deadl
                     std::chrono::milliseconds{1});
 }
 
-const json& input_schema() {
-    static const json schema = tool_schema("run_sql.input.json");
-    return schema;
+struct SqlInput {
+    TraceArguments trace{};
+    std::string sql{};
+    std::int64_t limit = 100;
+    std::int64_t offset = 0;
+};
+
+template <class V>
+void describe(V& v, SqlInput& in) {
+    describe(v, in.trace);
+    v.field("sql", in.sql,
+            {.description = "One read-only SQL statement (SELECT / WITH / read-only PRAGMA) over "
+                            "the trace DB; the schema is the resource causeway://schema/trace.sql.",
+             .min_length = 1,
+             .max_length = 8000});
+    v.field("limit", in.limit,
+            {.description = "Most rows returned (default 100, at most 500).",
+             .minimum = 1,
+             .maximum = 500});
+    v.field("offset", in.offset,
+            {.description = kOffsetDescription, .minimum = 0, .maximum = 10'000});
 }
 
 Result<ToolAnswer> compute(const TraceTarget& target, const std::string& sql, std::size_t offset,
@@ -73,33 +91,29 @@ Result<ToolAnswer> compute(const TraceTarget& target, const std::string& sql, st
 
 }  // namespace
 
-ToolSpec make_run_sql_tool() {
-    return ToolSpec{
-        "run_sql",
-        "Read-only SQL over the trace",
-        "Runs one read-only SQL statement (SELECT, WITH, read-only PRAGMA) over the trace DB "
-        "and returns columns and rows (`limit` rows from `offset`). Read-only at the engine "
-        "level, stopped after 2 s. Timestamps and durations are ns since the start of recording; "
-        "the tables and columns are documented in the resource causeway://schema/trace.sql. "
-        "Prefer the other tools; use this for precise questions they do not answer." +
-            std::string(kUntrustedStringsSentence),
-        input_schema(),
-        tool_schema("run_sql.output.json"),
-        [](const json& arguments, const TraceSet& traces, ToolContext& context) {
-            const auto limit =
-                static_cast<std::size_t>(integer_argument(arguments, input_schema(), "limit"));
-            const auto offset =
-                static_cast<std::size_t>(integer_argument(arguments, input_schema(), "offset"));
-            const std::string sql = arguments["sql"].get<std::string>();
-            const auto query_time_limit = time_limit(context.deadline());
+void add_run_sql_tool(ToolRegistry& tools) {
+    tools.add_tool<SqlInput, report::SqlAnswer>(
+        {.name = "run_sql",
+         .title = "Read-only SQL over the trace",
+         .description =
+             "Runs one read-only SQL statement (SELECT, WITH, read-only PRAGMA) over the trace DB "
+             "and returns columns and rows (`limit` rows from `offset`). Read-only at the engine "
+             "level, stopped after 2 s. Timestamps and durations are ns since the start of "
+             "recording; the tables and columns are documented in the resource "
+             "causeway://schema/trace.sql. Prefer the other tools; use this for precise "
+             "questions they do not answer." +
+             std::string(kUntrustedStringsSentence)},
+        [](const SqlInput& in, const ToolRequest& request) {
+            const auto limit = static_cast<std::size_t>(in.limit);
+            const auto offset = static_cast<std::size_t>(in.offset);
+            const auto query_time_limit = time_limit(request.context.deadline());
             return answer_trace_question(
-                {"run_sql",
-                 [sql, offset, limit, query_time_limit](const TraceTarget& target,
-                                                        const analysis::TraceFilter&) {
-                     return compute(target, sql, offset, limit, query_time_limit);
-                 }},
-                arguments, traces, context);
-        }};
+                request, in.trace, FilterArguments{},
+                [sql = in.sql, offset, limit, query_time_limit](const TraceTarget& target,
+                                                                const analysis::TraceFilter&) {
+                    return compute(target, sql, offset, limit, query_time_limit);
+                });
+        });
 }
 
 }  // namespace causeway::server

@@ -2,16 +2,27 @@
 #include <fmt/format.h>
 
 #include "analysis/measure/trace_stats.hpp"
+#include "report/shapes/trace_stats.hpp"
 #include "server/tools/tool_runner.hpp"
-#include "server/tools/tool_schemas.hpp"
 #include "server/tools/tools.hpp"
 
 namespace causeway::server {
 namespace {
 
-const json& input_schema() {
-    static const json schema = tool_schema("get_trace_stats.input.json");
-    return schema;
+struct TraceStatsInput {
+    TraceArguments trace{};
+    FilterArguments filter{};
+    std::int64_t limit = 20;
+};
+
+template <class V>
+void describe(V& v, TraceStatsInput& in) {
+    describe(v, in.trace);
+    describe(v, in.filter);
+    v.field("limit", in.limit,
+            {.description = "Most CUDA operations listed, by total time (default 20, at most 50).",
+             .minimum = 1,
+             .maximum = 50});
 }
 
 report::TraceStatsAnswer compute(const Trace& trace, const analysis::TraceModel& model,
@@ -25,17 +36,6 @@ report::TraceStatsAnswer compute(const Trace& trace, const analysis::TraceModel&
     return answer;
 }
 
-TraceQuestion question(const json& arguments) {
-    const auto limit =
-        static_cast<std::size_t>(integer_argument(arguments, input_schema(), "limit"));
-    return TraceQuestion{
-        "get_trace_stats",
-        [limit](const TraceTarget& target,
-                const analysis::TraceFilter& filter) -> Result<ToolAnswer> {
-            return tool_answer(compute(*target.trace, *target.model, filter, limit));
-        }};
-}
-
 }  // namespace
 
 Result<json> trace_summary(const Trace& trace) {
@@ -43,26 +43,31 @@ Result<json> trace_summary(const Trace& trace) {
     if (!model) {
         return model.error();
     }
-    return report::to_json(compute(
-        trace, *model.value(), analysis::TraceFilter{},
-        static_cast<std::size_t>(integer_argument(json::object(), input_schema(), "limit"))));
+    return report::to_json(compute(trace, *model.value(), analysis::TraceFilter{},
+                                   static_cast<std::size_t>(TraceStatsInput{}.limit)));
 }
 
-ToolSpec make_trace_stats_tool() {
-    return ToolSpec{
-        "get_trace_stats",
-        "Trace statistics",
-        "Statistics of a trace: session (host, CPUs, GPU, command), time range, every CUDA "
-        "runtime/driver operation by total time (count, exact p50/p90/p99/max latency, bytes, "
-        "throughput, errors, pageable copies, share of wall time; top `limit`), a host summary "
-        "(on-CPU, preempted, blocked and run-queue time of the traced threads, switches, page "
-        "allocations, CPU busy) and the data-quality report. Filter with pid, op and window." +
-            std::string(kUntrustedStringsSentence),
-        input_schema(),
-        tool_schema("get_trace_stats.output.json"),
-        [](const json& arguments, const TraceSet& traces, ToolContext& context) {
-            return answer_trace_question(question(arguments), arguments, traces, context);
-        }};
+void add_trace_stats_tool(ToolRegistry& tools) {
+    tools.add_tool<TraceStatsInput, report::TraceStatsAnswer>(
+        {.name = "get_trace_stats",
+         .title = "Trace statistics",
+         .description =
+             "Statistics of a trace: session (host, CPUs, GPU, command), time range, every CUDA "
+             "runtime/driver operation by total time (count, exact p50/p90/p99/max latency, "
+             "bytes, throughput, errors, pageable copies, share of wall time; top `limit`), a "
+             "host summary (on-CPU, preempted, blocked and run-queue time of the traced threads, "
+             "switches, page allocations, CPU busy) and the data-quality report. Filter with "
+             "pid, op and window." +
+             std::string(kUntrustedStringsSentence)},
+        [](const TraceStatsInput& in, const ToolRequest& request) {
+            const auto limit = static_cast<std::size_t>(in.limit);
+            return answer_trace_question(
+                request, in.trace, in.filter,
+                [limit](const TraceTarget& target,
+                        const analysis::TraceFilter& filter) -> Result<ToolAnswer> {
+                    return tool_answer(compute(*target.trace, *target.model, filter, limit));
+                });
+        });
 }
 
 }  // namespace causeway::server

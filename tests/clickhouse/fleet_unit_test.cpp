@@ -8,8 +8,8 @@
 #include "fleet/row_binary.hpp"
 #include "fleet/trace_tables.hpp"
 #include "report/fleet_json.hpp"
+#include "report/shapes/fleet.hpp"
 #include "server/tools/schema_check.hpp"
-#include "server/tools/tool_schemas.hpp"
 #include "tracedb/schema.hpp"
 
 using namespace causeway::fleet;
@@ -85,7 +85,7 @@ TEST_CASE("every trace table has a ClickHouse table, calls ordered per thread in
 }
 
 TEST_CASE("fleet JSON matches the get_fleet_overview output schema", "[fleet][unit]") {
-    auto schema = causeway::server::tool_schema("get_fleet_overview.output.json");
+    const nlohmann::json schema = causeway::report::output_schema<FleetOverview>();
     FleetOverview overview;
     overview.job = "train-1";
     const causeway::analysis::ContainerIdentity pod{

@@ -1,9 +1,9 @@
 // The JSON-RPC dispatcher: every method, both protocol eras, error codes, notifications.
 #include <catch2/catch.hpp>
 
+#include "report/shapes/comparison.hpp"
 #include "server/rpc/protocol.hpp"
 #include "server/tools/schema_check.hpp"
-#include "server/tools/tool_schemas.hpp"
 #include "tests/server/rpc/dispatcher_harness.hpp"
 
 using causeway::testing::DispatcherHarness;
@@ -178,7 +178,8 @@ TEST_CASE("compare_traces: a trace against itself changes nothing, in its output
     REQUIRE(result["isError"] == false);
     const json& answer = result["structuredContent"];
     CHECK(causeway::server::schema_violation(
-              causeway::server::tool_schema("compare_traces.output.json"), answer) == "");
+              json(causeway::report::output_schema<causeway::report::ComparisonAnswer>()),
+              answer) == "");
     CHECK(answer["headline"].get<std::string>().find("unchanged within noise") !=
           std::string::npos);
     CHECK(answer["headline"].get<std::string>().find("nothing new") != std::string::npos);
