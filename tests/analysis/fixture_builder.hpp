@@ -1,6 +1,8 @@
 #pragma once
 // Builds small trace DBs for analysis tests with the real TraceWriter: processes, threads, CUDA
-// call loops and off-CPU intervals in a few lines, then loads them with the real loader.
+// call loops and off-CPU intervals in a few lines, then loads them with the real loader. The
+// units, op ids and snapshots are those of every synthetic trace (tests/support/trace_fixture.hpp);
+// a failed write throws FixtureWriteError, which fails the test case that made it.
 
 #include <cstdint>
 #include <optional>
@@ -8,24 +10,10 @@
 
 #include "analysis/model/trace_model.hpp"
 #include "tests/support/temp_dir.hpp"
+#include "tests/support/trace_fixture.hpp"
 #include "tracedb/writer.hpp"
 
 namespace causeway::testing {
-
-// cuda_op ids of schemas/trace.sql.
-namespace op {
-inline constexpr std::int64_t kMalloc = 1;
-inline constexpr std::int64_t kFree = 2;
-inline constexpr std::int64_t kMemcpy = 6;
-inline constexpr std::int64_t kMemcpyAsync = 7;
-inline constexpr std::int64_t kLaunchKernel = 8;
-inline constexpr std::int64_t kStreamSynchronize = 9;
-inline constexpr std::int64_t kCuLaunchKernel = 101;
-inline constexpr std::int64_t kCuMemcpyHtoD = 102;
-}  // namespace op
-
-inline constexpr std::int64_t kUs = 1'000;
-inline constexpr std::int64_t kMs = 1'000'000;
 
 class FixtureBuilder {
   public:

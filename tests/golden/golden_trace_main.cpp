@@ -19,26 +19,13 @@
 #include <optional>
 #include <string>
 
+#include "tests/support/trace_fixture.hpp"
 #include "tracedb/writer.hpp"
 
-using causeway::Status;
+using namespace causeway::testing;
 using namespace causeway::tracedb;
 
 namespace {
-
-constexpr std::int64_t kUs = 1'000;
-constexpr std::int64_t kMs = 1'000'000;
-// cuda_op ids of schemas/trace.sql.
-constexpr std::int64_t kMalloc = 1;
-constexpr std::int64_t kFree = 2;
-constexpr std::int64_t kMemcpy = 6;
-constexpr std::int64_t kLaunchKernel = 8;
-constexpr std::int64_t kStreamSynchronize = 9;
-
-// x86_64 system call numbers (the session's machine) of the sleeps the fixtures record.
-constexpr std::int64_t kSysRead = 0;
-constexpr std::int64_t kSysFutex = 202;
-constexpr std::int64_t kSysClockNanosleep = 230;
 
 constexpr int kIterations = 200;
 constexpr std::int64_t kPeriodNs = 10 * kMs;
@@ -61,251 +48,194 @@ struct Trainer {
     std::int64_t thread = 0;
 };
 
-causeway::Result<Trainer> add_trainer(TraceWriter& w) {
-    auto process = w.add_process({.pid = 100, .comm = "python", .start_ns = 0});
-    if (!process) {
-        return process.error();
-    }
-    auto thread = w.add_thread({.tid = 100, .process_id = *process, .comm = "python"});
-    if (!thread) {
-        return thread.error();
-    }
-    return Trainer{*process, *thread};
+Trainer add_trainer(TraceWriter& w) {
+    const std::int64_t process = must(w.add_process({.pid = 100, .comm = "python", .start_ns = 0}));
+    return Trainer{process,
+                   must(w.add_thread({.tid = 100, .process_id = process, .comm = "python"}))};
 }
 
 // A 20 us cudaLaunchKernel of `thread` at `ts_ns`.
-Status launch(TraceWriter& w, std::int64_t thread, std::int64_t ts_ns) {
-    return w.add_cuda_call(
-        {.thread_id = thread, .op_id = kLaunchKernel, .ts_ns = ts_ns, .dur_ns = 20 * kUs});
+void launch(TraceWriter& w, std::int64_t thread, std::int64_t ts_ns) {
+    must(w.add_cuda_call(
+        {.thread_id = thread, .op_id = op::kLaunchKernel, .ts_ns = ts_ns, .dur_ns = 20 * kUs}));
 }
 
-Status write_loop(TraceWriter& w, const Loop& loop) {
-    auto trainer = add_trainer(w);
-    if (!trainer) {
-        return trainer.error();
-    }
-    const std::int64_t thread = trainer->thread;
+void write_loop(TraceWriter& w, const Loop& loop) {
+    const std::int64_t thread = add_trainer(w).thread;
     const bool preempted = loop.reason == OffCpuReason::kPreempted;
     for (int i = 0; i < kIterations; ++i) {
         std::int64_t t0 = i * kPeriodNs;
-        Status s = w.add_cuda_call(
-            {.thread_id = thread, .op_id = kLaunchKernel, .ts_ns = t0, .dur_ns = loop.launch_ns});
-        if (s && loop.sync_ns) {
-            s = w.add_cuda_call({.thread_id = thread,
-                                 .op_id = kStreamSynchronize,
-                                 .ts_ns = t0 + loop.sync_at_ns,
-                                 .dur_ns = *loop.sync_ns});
+        must(w.add_cuda_call({.thread_id = thread,
+                              .op_id = op::kLaunchKernel,
+                              .ts_ns = t0,
+                              .dur_ns = loop.launch_ns}));
+        if (loop.sync_ns) {
+            must(w.add_cuda_call({.thread_id = thread,
+                                  .op_id = op::kStreamSynchronize,
+                                  .ts_ns = t0 + loop.sync_at_ns,
+                                  .dur_ns = *loop.sync_ns}));
         }
-        s = s ? w.add_offcpu({.thread_id = thread,
-                              .ts_ns = t0 + loop.offcpu_at_ns,
-                              .dur_ns = loop.offcpu_ns,
-                              .reason = loop.reason,
-                              .runq_wait_ns = preempted ? loop.offcpu_ns : 0})
-              : s;
-        if (!s) {
-            return s;
-        }
+        must(w.add_offcpu({.thread_id = thread,
+                           .ts_ns = t0 + loop.offcpu_at_ns,
+                           .dur_ns = loop.offcpu_ns,
+                           .reason = loop.reason,
+                           .runq_wait_ns = preempted ? loop.offcpu_ns : 0}));
     }
-    return causeway::Ok{};
 }
 
-// One snapshot per 100 ms over the loop.
-Status write_snapshots(TraceWriter& w, double cpu_busy_pct, std::int64_t procs_running) {
-    for (std::int64_t ts = 100 * kMs; ts <= kLoopEndNs; ts += 100 * kMs) {
-        Status s = w.add_snapshot({.ts_ns = ts,
-                                   .cpu_busy_pct = cpu_busy_pct,
-                                   .cpu_user_pct = cpu_busy_pct,
-                                   .mem_total_bytes = 1LL << 34,
-                                   .mem_available_bytes = 1LL << 33,
-                                   .load1 = static_cast<double>(procs_running),
-                                   .procs_running = procs_running});
-        if (!s) {
-            return s;
-        }
-    }
-    return causeway::Ok{};
-}
-
-Status write_gpu_bound(TraceWriter& w) {
+void write_gpu_bound(TraceWriter& w) {
     // Asleep inside each synchronisation, waiting for the GPU, on an idle host.
-    Status s = write_loop(w, {.launch_ns = 30 * kUs,
-                              .sync_ns = 9 * kMs,
-                              .offcpu_at_ns = 200 * kUs,
-                              .offcpu_ns = 8 * kMs,
-                              .reason = OffCpuReason::kBlocked});
-    return s ? write_snapshots(w, 15, 1) : s;
+    write_loop(w, {.launch_ns = 30 * kUs,
+                   .sync_ns = 9 * kMs,
+                   .offcpu_at_ns = 200 * kUs,
+                   .offcpu_ns = 8 * kMs,
+                   .reason = OffCpuReason::kBlocked});
+    add_snapshots(w, kLoopEndNs, 15, 1);
 }
 
-Status write_healthy(TraceWriter& w) {
+void write_healthy(TraceWriter& w) {
     // The thread's own work between the launch and the sync is hidden behind the device's queue.
-    Status s = write_loop(w, {.sync_ns = 1900 * kUs,
-                              .sync_at_ns = 8 * kMs,
-                              .offcpu_at_ns = 5 * kMs,
-                              .offcpu_ns = 100 * kUs});
-    return s ? write_snapshots(w, 50, 1) : s;
+    write_loop(w, {.sync_ns = 1900 * kUs,
+                   .sync_at_ns = 8 * kMs,
+                   .offcpu_at_ns = 5 * kMs,
+                   .offcpu_ns = 100 * kUs});
+    add_snapshots(w, kLoopEndNs, 50, 1);
 }
 
-Status write_host_bound(TraceWriter& w) {
+void write_host_bound(TraceWriter& w) {
     // A 1 ms sync, then 9 ms on a CPU with the device's queue empty.
-    Status s = write_loop(w, {.sync_ns = 1 * kMs, .offcpu_at_ns = 5 * kMs, .offcpu_ns = 100 * kUs});
-    return s ? write_snapshots(w, 50, 1) : s;
+    write_loop(w, {.sync_ns = 1 * kMs, .offcpu_at_ns = 5 * kMs, .offcpu_ns = 100 * kUs});
+    add_snapshots(w, kLoopEndNs, 50, 1);
 }
 
-Status write_lossy(TraceWriter& w) {
-    Status s = write_loop(w, {.offcpu_at_ns = 1 * kMs, .offcpu_ns = 10 * kUs});
-    return s ? w.put_data_quality({.source = "cuda",
-                                   .counter = "ringbuf_drops",
-                                   .value = 1234,
-                                   .severity = Severity::kDataLoss,
-                                   .description = "CUDA events dropped: the ring buffer was full"})
-             : s;
+void write_lossy(TraceWriter& w) {
+    write_loop(w, {.offcpu_at_ns = 1 * kMs, .offcpu_ns = 10 * kUs});
+    must(w.put_data_quality({.source = "cuda",
+                             .counter = "ringbuf_drops",
+                             .value = 1234,
+                             .severity = Severity::kDataLoss,
+                             .description = "CUDA events dropped: the ring buffer was full"}));
 }
 
 // Every step: the calls `step` writes for step i at t0, then 100 us preempted at 8 ms (too little
 // to matter).
 template <typename Step>
-Status write_steps(TraceWriter& w, int steps, Step step) {
-    auto trainer = add_trainer(w);
-    if (!trainer) {
-        return trainer.error();
-    }
-    const std::int64_t thread = trainer->thread;
+void write_steps(TraceWriter& w, int steps, Step step) {
+    const std::int64_t thread = add_trainer(w).thread;
     for (int i = 0; i < steps; ++i) {
         std::int64_t t0 = i * kPeriodNs;
-        Status s = step(thread, t0);
-        s = s ? w.add_offcpu({.thread_id = thread,
-                              .ts_ns = t0 + 8 * kMs,
-                              .dur_ns = 100 * kUs,
-                              .reason = OffCpuReason::kPreempted,
-                              .runq_wait_ns = 100 * kUs})
-              : s;
-        if (!s) {
-            return s;
-        }
+        step(thread, t0);
+        must(w.add_offcpu({.thread_id = thread,
+                           .ts_ns = t0 + 8 * kMs,
+                           .dur_ns = 100 * kUs,
+                           .reason = OffCpuReason::kPreempted,
+                           .runq_wait_ns = 100 * kUs}));
     }
-    return causeway::Ok{};
 }
 
-Status write_transfer_bound(TraceWriter& w) {
+void write_transfer_bound(TraceWriter& w) {
     // A 6 ms host-to-device copy of 64 MiB from pageable memory, then a launch.
-    Status s = write_steps(w, kIterations, [&w](std::int64_t thread, std::int64_t t0) {
-        Status c = w.add_cuda_call({.thread_id = thread,
-                                    .op_id = kMemcpy,
-                                    .ts_ns = t0,
-                                    .dur_ns = 6 * kMs,
-                                    .bytes = 64LL << 20,
-                                    .copy_kind = 1,
-                                    .host_pinned = 0});
-        return c ? launch(w, thread, t0 + 6100 * kUs) : c;
+    write_steps(w, kIterations, [&w](std::int64_t thread, std::int64_t t0) {
+        must(w.add_cuda_call({.thread_id = thread,
+                              .op_id = op::kMemcpy,
+                              .ts_ns = t0,
+                              .dur_ns = 6 * kMs,
+                              .bytes = 64LL << 20,
+                              .copy_kind = 1,
+                              .host_pinned = 0}));
+        launch(w, thread, t0 + 6100 * kUs);
     });
-    return s ? write_snapshots(w, 50, 1) : s;
+    add_snapshots(w, kLoopEndNs, 50, 1);
 }
 
-Status write_allocation_churn(TraceWriter& w) {
+void write_allocation_churn(TraceWriter& w) {
     // cudaMalloc (3.9 ms), a launch, cudaFree (3.8 ms) in every step.
-    Status s = write_steps(w, kIterations, [&w](std::int64_t thread, std::int64_t t0) {
-        Status c = w.add_cuda_call({.thread_id = thread,
-                                    .op_id = kMalloc,
-                                    .ts_ns = t0,
-                                    .dur_ns = 3900 * kUs,
-                                    .bytes = 256LL << 20});
-        c = c ? launch(w, thread, t0 + 4 * kMs) : c;
-        return c ? w.add_cuda_call({.thread_id = thread,
-                                    .op_id = kFree,
-                                    .ts_ns = t0 + 4100 * kUs,
-                                    .dur_ns = 3800 * kUs})
-                 : c;
+    write_steps(w, kIterations, [&w](std::int64_t thread, std::int64_t t0) {
+        must(w.add_cuda_call({.thread_id = thread,
+                              .op_id = op::kMalloc,
+                              .ts_ns = t0,
+                              .dur_ns = 3900 * kUs,
+                              .bytes = 256LL << 20}));
+        launch(w, thread, t0 + 4 * kMs);
+        must(w.add_cuda_call({.thread_id = thread,
+                              .op_id = op::kFree,
+                              .ts_ns = t0 + 4100 * kUs,
+                              .dur_ns = 3800 * kUs}));
     });
-    return s ? write_snapshots(w, 50, 1) : s;
+    add_snapshots(w, kLoopEndNs, 50, 1);
 }
 
 constexpr std::int64_t kColdStartEndNs = 900 * kMs;
 
-Status write_cold_start(TraceWriter& w) {
+void write_cold_start(TraceWriter& w) {
     // An 800 ms first cudaMalloc, then 50 quick steps of 2 ms: malloc and launch.
-    auto trainer = add_trainer(w);
-    if (!trainer) {
-        return trainer.error();
-    }
-    const std::int64_t thread = trainer->thread;
-    Status s = w.add_cuda_call(
-        {.thread_id = thread, .op_id = kMalloc, .ts_ns = 0, .dur_ns = 800 * kMs, .bytes = 1 << 20});
-    for (int i = 0; s && i < 50; ++i) {
+    const std::int64_t thread = add_trainer(w).thread;
+    must(w.add_cuda_call({.thread_id = thread,
+                          .op_id = op::kMalloc,
+                          .ts_ns = 0,
+                          .dur_ns = 800 * kMs,
+                          .bytes = 1 << 20}));
+    for (int i = 0; i < 50; ++i) {
         std::int64_t t0 = 800 * kMs + i * 2 * kMs;
-        s = w.add_cuda_call({.thread_id = thread,
-                             .op_id = kMalloc,
-                             .ts_ns = t0,
-                             .dur_ns = 20 * kUs,
-                             .bytes = 1 << 20});
-        s = s ? launch(w, thread, t0 + 100 * kUs) : s;
+        must(w.add_cuda_call({.thread_id = thread,
+                              .op_id = op::kMalloc,
+                              .ts_ns = t0,
+                              .dur_ns = 20 * kUs,
+                              .bytes = 1 << 20}));
+        launch(w, thread, t0 + 100 * kUs);
     }
-    return s ? w.add_offcpu({.thread_id = thread,
-                             .ts_ns = 850 * kMs,
-                             .dur_ns = 100 * kUs,
-                             .reason = OffCpuReason::kPreempted,
-                             .runq_wait_ns = 100 * kUs})
-             : s;
+    must(w.add_offcpu({.thread_id = thread,
+                       .ts_ns = 850 * kMs,
+                       .dur_ns = 100 * kUs,
+                       .reason = OffCpuReason::kPreempted,
+                       .runq_wait_ns = 100 * kUs}));
 }
 
 // A launch and a 1 ms synchronisation every step, then a 6 ms sleep of the training thread at
 // 2 ms, ended as `wake(step)` says (who woke it, what it slept in).
 template <typename Wake>
-Status write_sleeping_steps(TraceWriter& w, const Trainer& trainer, Wake wake) {
+void write_sleeping_steps(TraceWriter& w, const Trainer& trainer, Wake wake) {
     for (int i = 0; i < kIterations; ++i) {
         std::int64_t t0 = i * kPeriodNs;
-        Status s = launch(w, trainer.thread, t0);
-        s = s ? w.add_cuda_call({.thread_id = trainer.thread,
-                                 .op_id = kStreamSynchronize,
-                                 .ts_ns = t0 + 50 * kUs,
-                                 .dur_ns = 1 * kMs})
-              : s;
+        launch(w, trainer.thread, t0);
+        must(w.add_cuda_call({.thread_id = trainer.thread,
+                              .op_id = op::kStreamSynchronize,
+                              .ts_ns = t0 + 50 * kUs,
+                              .dur_ns = 1 * kMs}));
         OffCpuRecord sleep = wake(i);
         sleep.thread_id = trainer.thread;
         sleep.ts_ns = t0 + 2 * kMs;
         sleep.dur_ns = 6 * kMs;
         sleep.reason = OffCpuReason::kBlocked;
-        s = s ? w.add_offcpu(sleep) : s;
-        if (!s) {
-            return s;
-        }
+        must(w.add_offcpu(sleep));
     }
-    return causeway::Ok{};
 }
 
-Status write_lock_contended(TraceWriter& w) {
+void write_lock_contended(TraceWriter& w) {
     // Each sleep is on a futex, ended by prep_locker (tid 140) of the same process.
-    auto trainer = add_trainer(w);
-    if (!trainer) {
-        return trainer.error();
-    }
-    auto holder = w.add_thread({.tid = 140, .process_id = trainer->process, .comm = "prep_locker"});
-    if (!holder) {
-        return holder.error();
-    }
-    Status s = write_sleeping_steps(w, *trainer, [&holder](int) {
+    const Trainer trainer = add_trainer(w);
+    const std::int64_t holder =
+        must(w.add_thread({.tid = 140, .process_id = trainer.process, .comm = "prep_locker"}));
+    write_sleeping_steps(w, trainer, [holder](int) {
         return OffCpuRecord{.runq_wait_ns = 20 * kUs,
                             .wake_context = WakeContext::kThread,
-                            .waker_thread_id = *holder,
-                            .syscall_nr = kSysFutex};
+                            .waker_thread_id = holder,
+                            .syscall_nr = sys::kFutex};
     });
-    return s ? write_snapshots(w, 50, 1) : s;
+    add_snapshots(w, kLoopEndNs, 50, 1);
 }
 
-Status write_input_disk_timer(TraceWriter& w) {
+void write_input_disk_timer(TraceWriter& w) {
     // Every other sleep is a disk read (iowait), the others clock_nanosleep; a hard interrupt
     // ends each, so no thread is named.
-    auto trainer = add_trainer(w);
-    if (!trainer) {
-        return trainer.error();
-    }
-    Status s = write_sleeping_steps(w, *trainer, [](int step) {
+    write_sleeping_steps(w, add_trainer(w), [](int step) {
         bool disk = step % 2 == 0;
         return OffCpuRecord{.runq_wait_ns = 10 * kUs,
                             .wake_context = WakeContext::kHardIrq,
-                            .syscall_nr = disk ? kSysRead : kSysClockNanosleep,
+                            .syscall_nr = disk ? sys::kRead : sys::kClockNanosleep,
                             .iowait = disk};
     });
-    return s ? write_snapshots(w, 30, 1) : s;
+    add_snapshots(w, kLoopEndNs, 30, 1);
 }
 
 int fail(const std::string& what) {
@@ -325,7 +255,7 @@ int main(int argc, char** argv) {
         return 2;
     }
     const std::string kind = argv[1];
-    Status (*write)(TraceWriter&) = nullptr;
+    void (*write)(TraceWriter&) = nullptr;
     std::int64_t stop_ns = kLoopEndNs;
     if (kind == "gpu-bound") {
         write = write_gpu_bound;
@@ -351,24 +281,15 @@ int main(int argc, char** argv) {
     } else {
         return fail("unknown kind '" + kind + "': give one of " + kKinds);
     }
-    SessionRecord session;
-    session.host = "golden-host";
-    session.kernel = "6.18.0";
-    session.machine = "x86_64";
-    session.cpu_count = 2;
-    session.collector_version = "golden";
-    session.source = "synthetic";
-    auto writer = TraceWriter::create(argv[2], session);
-    if (!writer) {
-        return fail(writer.error().message);
-    }
-    if (write != nullptr) {
-        if (Status s = write(*writer); !s) {
-            return fail(s.error().message);
+    try {
+        TraceWriter writer =
+            must(TraceWriter::create(argv[2], synthetic_session("golden-host", "golden")));
+        if (write != nullptr) {
+            write(writer);
         }
-    }
-    if (Status s = writer->finish(stop_ns); !s) {
-        return fail(s.error().message);
+        must(writer.finish(stop_ns));
+    } catch (const FixtureWriteError& e) {
+        return fail(e.what());
     }
     return 0;
 }
