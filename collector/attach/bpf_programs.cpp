@@ -6,11 +6,12 @@
 
 #include <cerrno>
 #include <cstring>
+#include <map>
 
 #include "bpf/causeway_abi.h"
 #include "collector/attach/abi_check.hpp"
 #include "collector/attach/attach_table.hpp"
-#include "collector/symbols/elf_symbols.hpp"
+#include "collector/symbols/elf_file.hpp"
 #include "cuda.skel.h"
 #include "lifecycle.skel.h"
 #include "page_alloc.skel.h"
@@ -344,17 +345,18 @@ std::vector<tracedb::ProbeRecord> BpfPrograms::attach_cuda_multi(const CudaLibra
             names.push_back(symbol.name);
         }
     }
-    auto offsets = function_offsets(library.path, names);
+    auto file = ElfFile::open(library.path);
+    auto offsets = file ? file->function_offsets(names) : std::map<std::string, std::uint64_t>{};
     std::vector<std::uint64_t> found_offsets, cookies;
     for (const CudaSymbol* symbol : symbols) {
-        if (offsets && offsets->count(symbol->name)) {
-            found_offsets.push_back(offsets->at(symbol->name));
+        if (offsets.count(symbol->name)) {
+            found_offsets.push_back(offsets.at(symbol->name));
             cookies.push_back(symbol->op);
         }
     }
     std::optional<std::string> link_error;
-    if (!offsets) {
-        link_error = offsets.error().message;
+    if (!file) {
+        link_error = file.error().message;
     } else if (!found_offsets.empty()) {
         for (bool retprobe : {true, false}) {  // return probes first (attach_cuda_library)
             bpf_program* program =
@@ -375,7 +377,7 @@ std::vector<tracedb::ProbeRecord> BpfPrograms::attach_cuda_multi(const CudaLibra
                                         symbol->required, false,        std::nullopt};
             if (link_error) {
                 record.error = link_error;
-            } else if (!offsets->count(symbol->name)) {
+            } else if (!offsets.count(symbol->name)) {
                 record.error = "symbol not found in the library";
             } else {
                 record.attached = true;

@@ -5,7 +5,7 @@
 #include <set>
 #include <sstream>
 
-#include "collector/symbols/elf_objects.hpp"
+#include "collector/symbols/elf_file.hpp"
 #include "collector/symbols/stack_symbolizer.hpp"
 
 namespace causeway::collector {
@@ -18,15 +18,15 @@ std::string version_text(std::uint32_t hex) {
 }
 
 // The offsets of an interpreter: its own _Py_DebugOffsets when it has them, else the table.
-Result<PythonOffsets> offsets_of(const ElfObjects& file, std::uint32_t version_hex,
-                                 std::string& source) {
+Result<PythonOffsets> offsets_of(const ElfFile& file, std::uint64_t runtime_vaddr,
+                                 std::uint32_t version_hex, std::string& source) {
     int major = static_cast<int>(version_hex >> 24);
     int minor = static_cast<int>((version_hex >> 16) & 0xff);
     if (major == 3 && minor >= 13) {
-        auto bytes = file.read(file.addresses.at("_PyRuntime"), kDebugOffsetsBytes);
+        auto bytes = file.read(runtime_vaddr, kDebugOffsetsBytes);
         auto from_binary = debug_offsets(bytes, version_hex);
         if (!from_binary) {
-            return Error{"CPython " + version_text(version_hex) + " in " + file.path + ": " +
+            return Error{"CPython " + version_text(version_hex) + " in " + file.path() + ": " +
                          from_binary.error().message};
         }
         source = "_Py_DebugOffsets";
@@ -34,7 +34,7 @@ Result<PythonOffsets> offsets_of(const ElfObjects& file, std::uint32_t version_h
     }
     auto table = table_offsets(major, minor);
     if (!table) {
-        return Error{"CPython " + version_text(version_hex) + " in " + file.path +
+        return Error{"CPython " + version_text(version_hex) + " in " + file.path() +
                      ": no structure offsets for this version (supported: " + supported_versions() +
                      ")"};
     }
@@ -44,17 +44,22 @@ Result<PythonOffsets> offsets_of(const ElfObjects& file, std::uint32_t version_h
 
 // The interpreter in one mapped file, found at `mapping`.
 Result<std::optional<PythonInterpreter>> interpreter_in(const Mapping& mapping) {
-    auto file = read_elf_objects(mapping.path, {"_PyRuntime", "Py_Version", "PyCode_Type"});
-    if (!file || file->addresses.count("_PyRuntime") == 0) {
-        return std::optional<PythonInterpreter>{};  // not the interpreter's file
+    auto file = ElfFile::open(mapping.path);
+    if (!file) {
+        return std::optional<PythonInterpreter>{};  // not ELF: not the interpreter's file
     }
-    auto version = file->addresses.find("Py_Version");
-    if (version == file->addresses.end()) {
+    auto objects = file->data_objects({"_PyRuntime", "Py_Version", "PyCode_Type"});
+    auto runtime = objects.find("_PyRuntime");
+    if (runtime == objects.end()) {
+        return std::optional<PythonInterpreter>{};  // no runtime state: not the interpreter's file
+    }
+    auto version = objects.find("Py_Version");
+    if (version == objects.end()) {
         return Error{"CPython in " + mapping.path +
                      " exports no Py_Version: a version before 3.11 (supported: " +
                      supported_versions() + ")"};
     }
-    auto version_bytes = file->read(version->second, 4);
+    auto version_bytes = file->read(version->second.vaddr, 4);
     if (version_bytes.size() < 4) {
         return Error{"cannot read Py_Version from " + mapping.path};
     }
@@ -64,7 +69,8 @@ Result<std::optional<PythonInterpreter>> interpreter_in(const Mapping& mapping) 
                               static_cast<std::uint32_t>(version_bytes[1]) << 8 |
                               static_cast<std::uint32_t>(version_bytes[2]) << 16 |
                               static_cast<std::uint32_t>(version_bytes[3]) << 24;
-    auto offsets = offsets_of(*file, interpreter.version_hex, interpreter.offsets_source);
+    auto offsets = offsets_of(*file, runtime->second.vaddr, interpreter.version_hex,
+                              interpreter.offsets_source);
     if (!offsets) {
         return offsets.error();
     }
@@ -74,12 +80,12 @@ Result<std::optional<PythonInterpreter>> interpreter_in(const Mapping& mapping) 
         return Error{"cannot tell where " + mapping.path + " is loaded (its mapping at offset " +
                      std::to_string(mapping.file_offset) + " matches no segment)"};
     }
-    interpreter.runtime_addr = *base + file->addresses.at("_PyRuntime");
-    std::uint64_t runtime_size = file->sizes.at("_PyRuntime");
+    interpreter.runtime_addr = *base + runtime->second.vaddr;
+    std::uint64_t runtime_size = runtime->second.size_bytes;
     interpreter.runtime_size =
         runtime_size <= UINT32_MAX ? static_cast<std::uint32_t>(runtime_size) : 0;
-    auto code_type = file->addresses.find("PyCode_Type");
-    interpreter.code_type_addr = code_type == file->addresses.end() ? 0 : *base + code_type->second;
+    auto code_type = objects.find("PyCode_Type");
+    interpreter.code_type_addr = code_type == objects.end() ? 0 : *base + code_type->second.vaddr;
     return std::optional<PythonInterpreter>{interpreter};
 }
 

@@ -1,29 +1,14 @@
 #include "collector/symbols/stack_symbolizer.hpp"
 
-#include <fcntl.h>
-#include <gelf.h>
-#include <libelf.h>
+#include <elf.h>
 
 #include <algorithm>
 #include <fstream>
 #include <sstream>
 
-#include "base/unique_fd.hpp"
-#include "collector/symbols/elf_function_symbols.hpp"
+#include "collector/symbols/elf_file.hpp"
 
 namespace causeway::collector {
-
-namespace {
-
-void add_functions(Elf* elf, Elf_Scn* table, const GElf_Shdr& header, ModuleSymbols& module) {
-    for_each_function_symbol(elf, table, header, [&](const GElf_Sym& symbol, const char* name) {
-        if (*name != '\0') {
-            module.functions.push_back({symbol.st_value, symbol.st_size, name});
-        }
-    });
-}
-
-}  // namespace
 
 const FunctionSymbol* ModuleSymbols::function_at_offset(std::uint64_t file_offset,
                                                         std::uint64_t* offset_in_function) const {
@@ -50,30 +35,20 @@ const FunctionSymbol* ModuleSymbols::function_at_offset(std::uint64_t file_offse
 
 ModuleSymbols ModuleSymbols::load(const std::string& path) {
     ModuleSymbols module;
-    UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-    if (!fd || elf_version(EV_CURRENT) == EV_NONE) {
+    auto file = ElfFile::open(path);
+    if (!file) {
         return module;
     }
-    std::unique_ptr<Elf, ElfCloser> elf(elf_begin(fd.get(), ELF_C_READ_MMAP, nullptr));
-    std::size_t headers = 0;
-    if (!elf || elf_getphdrnum(elf.get(), &headers) != 0) {
-        return module;
-    }
-    for (std::size_t i = 0; i < headers; ++i) {
-        GElf_Phdr header;
-        if (gelf_getphdr(elf.get(), static_cast<int>(i), &header) != nullptr &&
-            header.p_type == PT_LOAD && (header.p_flags & PF_X)) {
-            module.segments.push_back({header.p_offset, header.p_vaddr, header.p_filesz});
+    for (const auto& segment : file->load_segments()) {
+        if (segment.executable) {
+            module.segments.push_back({segment.offset, segment.vaddr, segment.file_size});
         }
     }
-    for (Elf_Scn* section = elf_nextscn(elf.get(), nullptr); section != nullptr;
-         section = elf_nextscn(elf.get(), section)) {
-        GElf_Shdr header;
-        if (gelf_getshdr(section, &header) != nullptr &&
-            (header.sh_type == SHT_SYMTAB || header.sh_type == SHT_DYNSYM)) {
-            add_functions(elf.get(), section, header, module);
+    file->for_each_defined_symbol(STT_FUNC, [&](const ElfSymbol& symbol) {
+        if (!symbol.name.empty()) {
+            module.functions.push_back({symbol.vaddr, symbol.size_bytes, std::string(symbol.name)});
         }
-    }
+    });
     std::sort(module.functions.begin(), module.functions.end(),
               [](const FunctionSymbol& a, const FunctionSymbol& b) { return a.start < b.start; });
     return module;

@@ -14,7 +14,7 @@
 #include <sstream>
 
 #include "collector/python/interpreter.hpp"
-#include "collector/symbols/elf_objects.hpp"
+#include "collector/symbols/elf_file.hpp"
 #include "tests/support/temp_dir.hpp"
 
 using namespace causeway::collector;
@@ -95,10 +95,11 @@ void check_table(const PythonOffsets& o, std::map<std::string, unsigned long>& c
 }
 
 std::vector<std::uint8_t> debug_offsets_of(const std::string& library) {
-    auto file = read_elf_objects(library, {"_PyRuntime"});
+    auto file = ElfFile::open(library);
     REQUIRE(file);
-    REQUIRE(file->addresses.count("_PyRuntime") == 1);
-    return file->read(file->addresses.at("_PyRuntime"), kDebugOffsetsBytes);
+    auto objects = file->data_objects({"_PyRuntime"});
+    REQUIRE(objects.count("_PyRuntime") == 1);
+    return file->read(objects.at("_PyRuntime").vaddr, kDebugOffsetsBytes);
 }
 
 const char* const kLibPython313 = "/root/.pyenv/versions/3.13.0/lib/libpython3.13.so.1.0";
@@ -216,9 +217,10 @@ TEST_CASE("the interpreter of a running Debian python3 is found with its version
     CHECK(python.version().rfind("3.11.", 0) == 0);
     CHECK(python.offsets_source == "table");
     // Debian's python3.11 is not position independent: the symbol's address is where it lies.
-    auto file = read_elf_objects("/usr/bin/python3.11", {"_PyRuntime", "PyCode_Type"});
+    auto file = ElfFile::open("/usr/bin/python3.11");
     REQUIRE(file);
-    CHECK_FALSE(file->position_independent);
-    CHECK(python.runtime_addr == file->addresses.at("_PyRuntime"));
-    CHECK(python.code_type_addr == file->addresses.at("PyCode_Type"));
+    CHECK_FALSE(file->position_independent());
+    auto objects = file->data_objects({"_PyRuntime", "PyCode_Type"});
+    CHECK(python.runtime_addr == objects.at("_PyRuntime").vaddr);
+    CHECK(python.code_type_addr == objects.at("PyCode_Type").vaddr);
 }
