@@ -14,6 +14,7 @@
 
 #include "collector/host/session_info.hpp"
 #include "collector/record/libbpf_log.hpp"
+#include "collector/record/notes.hpp"
 #include "collector/record/preflight.hpp"
 #include "collector/record/proc_walk.hpp"
 #include "collector/record/recorder_state.hpp"
@@ -39,14 +40,14 @@ Status Recorder::put_probes(const std::vector<tracedb::ProbeRecord>& probes) {
             // Not in this library at all: nothing can call it there (info, not a loss).
             symbols_not_exported_ += probe.kind == "uretprobe" ? 0 : 1;
             if (options_.verbose) {
-                note(probe.library + " does not export " + probe.symbol);
+                note(options_, probe.library + " does not export " + probe.symbol);
             }
         } else if (!probe.attached) {
             ++(probe.required ? required_missing_ : optional_missing_);
             if (options_.verbose || probe.required) {
-                note("cannot attach " + probe.kind + " " + probe.symbol +
-                     (probe.library.empty() ? "" : " in " + probe.library) + ": " +
-                     probe.error.value_or("unknown error"));
+                note(options_, "cannot attach " + probe.kind + " " + probe.symbol +
+                                   (probe.library.empty() ? "" : " in " + probe.library) + ": " +
+                                   probe.error.value_or("unknown error"));
             } else if (probe.kind != "uretprobe") {
                 optional_missing += (optional_missing.empty() ? "" : ", ") + probe.symbol;
             }
@@ -56,8 +57,9 @@ Status Recorder::put_probes(const std::vector<tracedb::ProbeRecord>& probes) {
         }
     }
     if (!optional_missing.empty()) {
-        note("warning: optional symbols not attached in " + probes.front().library + ": " +
-             optional_missing + " (calls to them are not recorded; see the probe table)");
+        note(options_, "warning: optional symbols not attached in " + probes.front().library +
+                           ": " + optional_missing +
+                           " (calls to them are not recorded; see the probe table)");
     }
     return Ok{};
 }
@@ -67,8 +69,9 @@ Status Recorder::attach_library(const CudaLibrary& library) {
         return Ok{};
     }
     if (options_.verbose) {
-        note(std::string("attaching to the CUDA ") + cuda_library_kind_name(library.kind) + " " +
-             library.path + " (found by " + library.found_by + ")");
+        note(options_, std::string("attaching to the CUDA ") +
+                           cuda_library_kind_name(library.kind) + " " + library.path +
+                           " (found by " + library.found_by + ")");
     }
     return put_probes(programs_->attach_cuda_library(library));
 }
@@ -215,8 +218,9 @@ Status Recorder::end_command() {
     };
     char grace[64];
     std::snprintf(grace, sizeof grace, ", then SIGKILL after %g s", options_.kill_after_s);
-    note(std::string("the recording stopped before the command exited: sending it SIGTERM") +
-         grace);
+    note(
+        options_,
+        std::string("the recording stopped before the command exited: sending it SIGTERM") + grace);
     Status outcome = writer_.put_data_quality(
         tracedb::counter_record(tracedb::DataQualityCounter::kCommandEndedByCollector, 1));
     auto record_while_running = [&](double seconds) {

@@ -5,7 +5,6 @@
 // summary.cpp (the summary). Only the collector's own record() makes one.
 
 #include <bpf/libbpf.h>
-#include <time.h>
 
 #include <cerrno>
 #include <cstdint>
@@ -26,18 +25,13 @@
 #include "collector/host/cgroup_limits.hpp"
 #include "collector/host/system_sampler.hpp"
 #include "collector/python/processes.hpp"
+#include "collector/record/monotonic_clock.hpp"
 #include "collector/record/progress.hpp"
 #include "collector/record/record_options.hpp"
 #include "collector/record/recorder.hpp"
 #include "tracedb/writer.hpp"
 
 namespace causeway::collector {
-
-inline std::int64_t monotonic_ns() {
-    timespec ts{};
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
-}
 
 constexpr std::int64_t kTickNs = 1'000'000'000;  // snapshots, totals, commit, progress
 constexpr int kPollTimeoutMs = 20;               // CUDA and sched rings wake nobody
@@ -89,7 +83,6 @@ class Recorder {
     void release_loader_stops();
     LossCounters losses() const;
     RecordSummary summarize(std::int64_t stop_ns);
-    void note(const std::string& message) const;
 
     static int on_cuda(void* self, void* data, std::size_t size);
     static int on_sched(void* self, void* data, std::size_t size);

@@ -24,12 +24,6 @@ std::optional<Event> copy_event(const void* data, std::size_t size) {
 
 }  // namespace
 
-void Recorder::note(const std::string& message) const {
-    if (!options_.quiet) {
-        std::fprintf(stderr, "causeway-collector: %s\n", message.c_str());
-    }
-}
-
 int Recorder::spend(std::int64_t& budget) {
     if (--budget > 0) {
         return 0;
