@@ -13,7 +13,7 @@ Status Recorder::handle_loader_events() {
             return status;
         }
         for (const auto& library : cuda_libraries_of_process(static_cast<int>(tgid))) {
-            if (auto status = attach_library(library); !status) {
+            if (auto status = probes_.attach_library(*programs_, library); !status) {
                 continue_loader_stop(programs_->loader_stopped_fd(), tgid);
                 return status;
             }

@@ -15,9 +15,7 @@ LossCounters Recorder::losses() const {
     c.lifecycle = programs_->counters(ProbeFamily::kLifecycle);
     c.page_alloc = programs_->counters(ProbeFamily::kPageAlloc);
     c.threads_seen_late = registry_.threads_seen_late();
-    c.optional_probes_missing = optional_missing_;
-    c.required_probes_missing = required_missing_;
-    c.symbols_not_exported = symbols_not_exported_;
+    probes_.count_missing(c);
     if (options_.walks_python()) {
         c.python_walked = true;
         c.python = programs_->python_counters();

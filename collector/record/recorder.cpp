@@ -33,49 +33,6 @@ void on_stop_signal(int signo) {
 
 }  // namespace
 
-Status Recorder::put_probes(const std::vector<tracedb::ProbeRecord>& probes) {
-    std::string optional_missing;  // one warning line per call, not one per symbol
-    for (const auto& probe : probes) {
-        if (!probe.attached && probe.error == tracedb::kSymbolNotExported) {
-            // Not in this library at all: nothing can call it there (info, not a loss).
-            symbols_not_exported_ += probe.kind == "uretprobe" ? 0 : 1;
-            if (options_.verbose) {
-                note(options_, probe.library + " does not export " + probe.symbol);
-            }
-        } else if (!probe.attached) {
-            ++(probe.required ? required_missing_ : optional_missing_);
-            if (options_.verbose || probe.required) {
-                note(options_, "cannot attach " + probe.kind + " " + probe.symbol +
-                                   (probe.library.empty() ? "" : " in " + probe.library) + ": " +
-                                   probe.error.value_or("unknown error"));
-            } else if (probe.kind != "uretprobe") {
-                optional_missing += (optional_missing.empty() ? "" : ", ") + probe.symbol;
-            }
-        }
-        if (auto status = writer_.put_probe(probe); !status) {
-            return status;
-        }
-    }
-    if (!optional_missing.empty()) {
-        note(options_, "warning: optional symbols not attached in " + probes.front().library +
-                           ": " + optional_missing +
-                           " (calls to them are not recorded; see the probe table)");
-    }
-    return Ok{};
-}
-
-Status Recorder::attach_library(const CudaLibrary& library) {
-    if (!attached_libraries_.insert(library.path).second) {
-        return Ok{};
-    }
-    if (options_.verbose) {
-        note(options_, std::string("attaching to the CUDA ") +
-                           cuda_library_kind_name(library.kind) + " " + library.path +
-                           " (found by " + library.found_by + ")");
-    }
-    return put_probes(programs_->attach_cuda_library(library));
-}
-
 Status Recorder::start(const DiscoveryResult& discovered) {
     if (!options_.command.empty()) {
         auto child = HeldChild::spawn(options_.command);
@@ -154,18 +111,18 @@ Status Recorder::start(const DiscoveryResult& discovered) {
                          probe.error.value_or("unknown error")};
         }
     }
-    if (auto status = put_probes(tracepoints); !status) {
+    if (auto status = probes_.put(tracepoints); !status) {
         return status;
     }
     std::error_code error;
     auto loader = std::filesystem::canonical(kSystemLoader, error);
     if (!error) {
-        if (auto status = put_probes({programs_->attach_loader(loader.string())}); !status) {
+        if (auto status = probes_.put({programs_->attach_loader(loader.string())}); !status) {
             return status;
         }
     }
     for (const auto& library : discovered.libraries) {
-        if (auto status = attach_library(library); !status) {
+        if (auto status = probes_.attach_library(*programs_, library); !status) {
             return status;
         }
     }

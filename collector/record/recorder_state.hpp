@@ -25,6 +25,7 @@
 #include "collector/host/cgroup_limits.hpp"
 #include "collector/host/system_sampler.hpp"
 #include "collector/python/processes.hpp"
+#include "collector/record/attached_probes.hpp"
 #include "collector/record/monotonic_clock.hpp"
 #include "collector/record/progress.hpp"
 #include "collector/record/record_options.hpp"
@@ -56,15 +57,14 @@ class Recorder {
           session_(std::move(session)),
           writer_(std::move(writer)),
           registry_(writer_, session_.start_mono_ns),
-          events_(writer_, registry_, session_.start_mono_ns) {}
+          events_(writer_, registry_, session_.start_mono_ns),
+          probes_(options_, writer_) {}
 
     Result<RecordSummary> run(const DiscoveryResult& discovered);
 
   private:
     Status start(const DiscoveryResult& discovered);
     Status open_rings();
-    Status attach_library(const CudaLibrary& library);
-    Status put_probes(const std::vector<tracedb::ProbeRecord>& probes);
     Status consume_once();
     // After the loop: what the rings still hold, bounded (a command left running after
     // --duration keeps producing).
@@ -104,20 +104,17 @@ class Recorder {
     CgroupMounts cgroup_mounts_ = parse_cgroup_mounts(read_text_file("/proc/self/mounts"));
     std::optional<HeldChild> child_;
     std::unique_ptr<BpfPrograms> programs_;
+    AttachedProbes probes_;
     std::optional<LoaderStopGuard> guard_;     // while the command may be stopped at a dlopen
     std::optional<PythonProcesses> python_;    // from the start: interpreters the kernel can read
     Ring life_ring_, sched_ring_, cuda_ring_;  // after programs_: freed before the maps
     Ring stack_ring_;                          // switch-out Python stacks
 
-    std::set<std::string> attached_libraries_;
     std::set<std::uint32_t> loader_stops_;  // processes stopped at a link-map change
     std::optional<Error> callback_error_;
     std::int64_t sched_events_ = 0;
     std::int64_t life_events_ = 0;
     std::int64_t processes_seen_ = 0;
-    std::int64_t optional_missing_ = 0;
-    std::int64_t required_missing_ = 0;
-    std::int64_t symbols_not_exported_ = 0;
     std::int64_t next_tick_ns_ = 0;
     std::int64_t sched_budget_ = 0;
     std::int64_t cuda_budget_ = 0;
