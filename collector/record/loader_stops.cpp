@@ -1,39 +1,39 @@
-// The dlopen stop/continue: a process stopped where its link map changed gets its new CUDA
-// libraries (and libpython) attached before it goes on; at the end every stop is released.
-#include "collector/discover/discovery.hpp"
-#include "collector/record/recorder_state.hpp"
+#include "collector/record/loader_stops.hpp"
 
 namespace causeway::collector {
 
-Status Recorder::handle_loader_events() {
-    for (std::uint32_t tgid : loader_stops_) {
-        // A libpython loaded by the program (or by dlopen) is found here.
-        if (auto status = inspect_python(tgid); !status) {
-            continue_loader_stop(programs_->loader_stopped_fd(), tgid);
-            return status;
-        }
-        for (const auto& library : cuda_libraries_of_process(static_cast<int>(tgid))) {
-            if (auto status = probes_.attach_library(*programs_, library); !status) {
-                continue_loader_stop(programs_->loader_stopped_fd(), tgid);
-                return status;
-            }
-        }
-        if (options_.stop_on_dlopen) {
-            continue_loader_stop(programs_->loader_stopped_fd(), tgid);
-        }
+Status LoaderStops::start_guard(const BpfPrograms& programs) {
+    if (!stop_on_dlopen_) {
+        return Ok{};
     }
-    loader_stops_.clear();
-    return writer_.commit();
+    auto guard = LoaderStopGuard::start(programs.loader_stopped_fd());
+    if (!guard) {
+        return guard.error();
+    }
+    guard_.emplace(std::move(guard.value()));
+    return Ok{};
 }
 
-// Continues whatever is still stopped at a dlopen, once no new stop can come, and dismisses the
-// guard that would otherwise do it.
-void Recorder::release_loader_stops() {
+Status LoaderStops::handle(const BpfPrograms& programs, const AttachNew& attach_new) {
+    for (std::uint32_t tgid : pending_) {
+        if (auto status = attach_new(tgid); !status) {
+            continue_loader_stop(programs.loader_stopped_fd(), tgid);
+            return status;
+        }
+        if (stop_on_dlopen_) {
+            continue_loader_stop(programs.loader_stopped_fd(), tgid);
+        }
+    }
+    pending_.clear();
+    return Ok{};
+}
+
+void LoaderStops::release(BpfPrograms& programs) {
     if (!guard_) {
         return;
     }
-    programs_->detach_loader();
-    continue_loader_stops(programs_->loader_stopped_fd());
+    programs.detach_loader();
+    continue_loader_stops(programs.loader_stopped_fd());
     guard_->dismiss();
     guard_.reset();
 }

@@ -56,13 +56,8 @@ Status Recorder::start(const DiscoveryResult& discovered) {
         return programs.error();
     }
     programs_ = std::move(programs.value());
-    if (options_.stop_on_dlopen) {
-        // Before any probe is attached, so the guard holds none of their links.
-        auto guard = LoaderStopGuard::start(programs_->loader_stopped_fd());
-        if (!guard) {
-            return guard.error();
-        }
-        guard_.emplace(std::move(guard.value()));
+    if (auto status = loader_stops_.start_guard(*programs_); !status) {
+        return status;
     }
     if (options_.walks_native()) {
         events_.record_stacks([fd = programs_->user_stacks_fd()](std::int32_t stack_id) {
@@ -143,6 +138,25 @@ Status Recorder::start(const DiscoveryResult& discovered) {
     return Ok{};
 }
 
+Status Recorder::handle_loader_events() {
+    auto handled = loader_stops_.handle(*programs_, [this](std::uint32_t tgid) -> Status {
+        // A libpython loaded by the program (or by dlopen) is found here.
+        if (auto status = inspect_python(tgid); !status) {
+            return status;
+        }
+        for (const auto& library : cuda_libraries_of_process(static_cast<int>(tgid))) {
+            if (auto status = probes_.attach_library(*programs_, library); !status) {
+                return status;
+            }
+        }
+        return Ok{};
+    });
+    if (!handled) {
+        return handled;
+    }
+    return writer_.commit();
+}
+
 bool Recorder::should_stop() {
     if (g_stop_signal.load() != 0) {
         return true;
@@ -207,16 +221,14 @@ std::int64_t Recorder::stop_on_storage_failure(const Error& why) {
                   static_cast<double>(stopped_ns) / 1e9);
     std::fprintf(stderr, "causeway-collector: %s: %s%s\n", why.message.c_str(), when,
                  child_ ? "; the command goes on untraced" : "");
-    release_loader_stops();
+    if (programs_) {  // else nothing was loaded, nor stopped
+        loader_stops_.release(*programs_);
+    }
     stack_ring_.reset();
     cuda_ring_.reset();
     sched_ring_.reset();
     life_ring_.reset();
     programs_.reset();  // detaches every probe: nothing stops the command at a dlopen any more
-    if (guard_) {
-        guard_->dismiss();
-        guard_.reset();
-    }
     writer_.abandon_batch();
     (void)writer_.put_data_quality(tracedb::counter_record(
         tracedb::DataQualityCounter::kStorageFailed, 1,
@@ -256,7 +268,7 @@ Result<RecordSummary> Recorder::run(const DiscoveryResult& discovered) {
         if (auto status = handle_loader_events(); outcome && !status) {
             outcome = status;
         }
-        release_loader_stops();
+        loader_stops_.release(*programs_);
         if (auto status = tick(true); outcome && !status) {
             outcome = status;
         }

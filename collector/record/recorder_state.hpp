@@ -16,7 +16,6 @@
 
 #include "collector/attach/bpf_programs.hpp"
 #include "collector/attach/launcher.hpp"
-#include "collector/attach/loader_stop_guard.hpp"
 #include "collector/discover/discovery.hpp"
 #include "collector/discover/text_files.hpp"
 #include "collector/events/data_quality.hpp"
@@ -26,6 +25,7 @@
 #include "collector/host/system_sampler.hpp"
 #include "collector/python/processes.hpp"
 #include "collector/record/attached_probes.hpp"
+#include "collector/record/loader_stops.hpp"
 #include "collector/record/monotonic_clock.hpp"
 #include "collector/record/progress.hpp"
 #include "collector/record/record_options.hpp"
@@ -58,7 +58,8 @@ class Recorder {
           writer_(std::move(writer)),
           registry_(writer_, session_.start_mono_ns),
           events_(writer_, registry_, session_.start_mono_ns),
-          probes_(options_, writer_) {}
+          probes_(options_, writer_),
+          loader_stops_(options_.stop_on_dlopen) {}
 
     Result<RecordSummary> run(const DiscoveryResult& discovered);
 
@@ -71,6 +72,7 @@ class Recorder {
     void drain_rings();
     // Counts one record against the turn's budget for its ring; kTurnBudgetSpent when used up.
     int spend(std::int64_t& budget);
+    // Attaches the new libraries of each process whose link map changed, and lets it go on.
     Status handle_loader_events();
     Status tick(bool final);
     Status sample_cgroups(std::int64_t now_ns);
@@ -80,7 +82,6 @@ class Recorder {
     bool command_running();
     Status end_command();
     std::int64_t stop_on_storage_failure(const Error& why);
-    void release_loader_stops();
     LossCounters losses() const;
     RecordSummary summarize(std::int64_t stop_ns);
 
@@ -105,12 +106,11 @@ class Recorder {
     std::optional<HeldChild> child_;
     std::unique_ptr<BpfPrograms> programs_;
     AttachedProbes probes_;
-    std::optional<LoaderStopGuard> guard_;     // while the command may be stopped at a dlopen
+    LoaderStops loader_stops_;                 // its guard goes before programs_
     std::optional<PythonProcesses> python_;    // from the start: interpreters the kernel can read
     Ring life_ring_, sched_ring_, cuda_ring_;  // after programs_: freed before the maps
     Ring stack_ring_;                          // switch-out Python stacks
 
-    std::set<std::uint32_t> loader_stops_;  // processes stopped at a link-map change
     std::optional<Error> callback_error_;
     std::int64_t sched_events_ = 0;
     std::int64_t life_events_ = 0;

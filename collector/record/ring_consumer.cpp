@@ -79,7 +79,7 @@ int Recorder::on_life(void* self, void* data, std::size_t size) {
     const cw_life_event& event = *copied;
     ++recorder->life_events_;
     if (event.kind == CW_LIFE_LOADER) {
-        recorder->loader_stops_.insert(event.tgid);
+        recorder->loader_stops_.on_loader_event(event.tgid);
         return 0;
     }
     if (event.kind == CW_LIFE_FORK) {
@@ -172,7 +172,7 @@ Status Recorder::consume_once() {
     if (rc < 0 && rc != -EINTR) {
         return Error{std::string("cannot read the ring buffers: ") + std::strerror(-rc)};
     }
-    if (!loader_stops_.empty()) {
+    if (loader_stops_.pending()) {
         return handle_loader_events();
     }
     return Ok{};
