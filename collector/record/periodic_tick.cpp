@@ -94,8 +94,8 @@ Status Recorder::tick(bool final) {
     }
     ProgressSample sample{static_cast<double>(now_ns) / 1e9,
                           events_.cuda_calls(),
-                          sched_events_,
-                          life_events_,
+                          rings_.sched_events(),
+                          rings_.life_events(),
                           total_drops(loss),
                           programs_->attached_count(),
                           registry_.live_traced_processes()};
@@ -107,7 +107,10 @@ Status Recorder::tick(bool final) {
 }
 
 Status Recorder::record_turn() {
-    Status outcome = consume_once();
+    Status outcome = rings_.consume_once();
+    if (outcome && loader_stops_.pending()) {
+        outcome = handle_loader_events();
+    }
     if (outcome && monotonic_ns() >= next_tick_ns_) {
         // After a long turn, the next tick comes half a second later, not at once.
         next_tick_ns_ = std::max(next_tick_ns_ + kTickNs, monotonic_ns() + kTickNs / 2);

@@ -33,6 +33,29 @@ void on_stop_signal(int signo) {
 
 }  // namespace
 
+Status Recorder::inspect_python(std::uint32_t tgid) {
+    return python_ ? python_->inspect(tgid) : Status{Ok{}};
+}
+
+void Recorder::start_python_processes() {
+    python_.emplace([this](std::uint32_t tgid, const cw_python_process& layout) {
+        return programs_->set_python_process(tgid, layout);
+    });
+}
+
+Status Recorder::start_python_frames() {
+    events_.record_python_stacks(
+        [fd = programs_->python_stacks_fd()](std::uint32_t key) -> std::optional<cw_python_stack> {
+            cw_python_stack stack{};
+            if (bpf_map_lookup_elem(fd, &key, &stack) != 0) {
+                return std::nullopt;
+            }
+            return stack;
+        },
+        *python_);
+    return rings_.open_stack_ring(*programs_);
+}
+
 Status Recorder::start(const DiscoveryResult& discovered) {
     if (!options_.command.empty()) {
         auto child = HeldChild::spawn(options_.command);
@@ -69,7 +92,7 @@ Status Recorder::start(const DiscoveryResult& discovered) {
             return addresses;
         });
     }
-    if (auto status = open_rings(); !status) {
+    if (auto status = rings_.open(*programs_); !status) {
         return status;
     }
     // Python processes are known to the kernel in every recording (waits for the GIL are told
@@ -96,7 +119,7 @@ Status Recorder::start(const DiscoveryResult& discovered) {
             !status) {
             return status;
         }
-        ++processes_seen_;
+        ++root_processes_;
     }
 
     auto tracepoints = programs_->attach_tracepoints();
@@ -224,10 +247,7 @@ std::int64_t Recorder::stop_on_storage_failure(const Error& why) {
     if (programs_) {  // else nothing was loaded, nor stopped
         loader_stops_.release(*programs_);
     }
-    stack_ring_.reset();
-    cuda_ring_.reset();
-    sched_ring_.reset();
-    life_ring_.reset();
+    rings_.close();
     programs_.reset();  // detaches every probe: nothing stops the command at a dlopen any more
     writer_.abandon_batch();
     (void)writer_.put_data_quality(tracedb::counter_record(
@@ -253,17 +273,17 @@ Result<RecordSummary> Recorder::run(const DiscoveryResult& discovered) {
     std::optional<std::int64_t> stopped_ns;
     if (!outcome && writer_.storage_failed()) {
         stopped_ns = stop_on_storage_failure(outcome.error());
-    } else if (child_ && programs_ && life_ring_ && !child_->poll_exit()) {
+    } else if (child_ && programs_ && rings_.is_open() && !child_->poll_exit()) {
         if (auto status = end_command(); outcome && !status) {
             outcome = status;
         }
     }
     // Drain what is left, let stopped processes go, and close the file cleanly even after an
     // error, so the DB holds everything recorded until then.
-    if (programs_ && life_ring_) {
-        drain_rings();
-        if (callback_error_ && outcome) {
-            outcome = *callback_error_;
+    if (programs_ && rings_.is_open()) {
+        rings_.drain();
+        if (rings_.callback_error() && outcome) {
+            outcome = *rings_.callback_error();
         }
         if (auto status = handle_loader_events(); outcome && !status) {
             outcome = status;

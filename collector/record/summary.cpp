@@ -12,7 +12,7 @@ RecordSummary Recorder::summarize(std::int64_t stop_ns) {
     summary.elapsed_s = static_cast<double>(stop_ns) / 1e9;
     summary.cuda_calls = events_.cuda_calls();
     summary.offcpu_intervals = events_.offcpu_intervals();
-    summary.processes = processes_seen_;
+    summary.processes = root_processes_ + rings_.forks();
     LossCounters loss = losses();
     summary.drops = total_drops(loss);
     summary.unmatched_calls = loss.cuda.unmatched_returns + loss.cuda.entries_lost;
