@@ -14,16 +14,21 @@
 
 #include "collector/host/session_info.hpp"
 #include "collector/record/libbpf_log.hpp"
+#include "collector/record/monotonic_clock.hpp"
 #include "collector/record/notes.hpp"
 #include "collector/record/preflight.hpp"
 #include "collector/record/proc_walk.hpp"
-#include "collector/record/recorder_state.hpp"
+#include "collector/record/recording.hpp"
 #include "tracedb/data_quality_counters.hpp"
 
 // The orchestration of one recording; its jobs are in collector/record/.
 namespace causeway::collector {
 
 namespace {
+
+constexpr const char* kSystemLoader = "/lib64/ld-linux-x86-64.so.2";
+// How long the exits after a SIGKILL are waited for, to be in the trace.
+constexpr double kKillWaitS = 2;
 
 std::atomic<int> g_stop_signal{0};
 
@@ -180,6 +185,44 @@ Status Recorder::handle_loader_events() {
     return writer_.commit();
 }
 
+// The samples, then the data-quality counters (after the totals, which count the threads seen
+// late), a commit and the progress line.
+Status Recorder::tick(bool final) {
+    std::int64_t now_ns = monotonic_ns() - session_.start_mono_ns;
+    if (auto status = periodic_.write_samples(now_ns, final, *programs_); !status) {
+        return status;
+    }
+    LossCounters loss = losses();
+    auto quality = data_quality_records(loss);
+    if (python_) {
+        quality.push_back(python_->unreadable_record());
+    }
+    for (const auto& record : quality) {
+        if (auto status = writer_.put_data_quality(record); !status) {
+            return status;
+        }
+    }
+    if (auto status = writer_.commit(); !status) {
+        return status;
+    }
+    periodic_.show_progress({static_cast<double>(now_ns) / 1e9, events_.cuda_calls(),
+                             rings_.sched_events(), rings_.life_events(), total_drops(loss),
+                             programs_->attached_count(), registry_.live_traced_processes()},
+                            final);
+    return Ok{};
+}
+
+Status Recorder::record_turn() {
+    Status outcome = rings_.consume_once();
+    if (outcome && loader_stops_.pending()) {
+        outcome = handle_loader_events();
+    }
+    if (outcome && periodic_.take_due_tick()) {
+        outcome = tick(false);
+    }
+    return outcome;
+}
+
 bool Recorder::should_stop() {
     if (g_stop_signal.load() != 0) {
         return true;
@@ -265,8 +308,7 @@ std::int64_t Recorder::stop_on_storage_failure(const Error& why) {
 
 Result<RecordSummary> Recorder::run(const DiscoveryResult& discovered) {
     Status outcome = start(discovered);
-    next_tick_ns_ = monotonic_ns() + kTickNs;
-    sampler_.sample(monotonic_ns() - session_.start_mono_ns);
+    periodic_.start();
     while (outcome && !should_stop()) {
         outcome = record_turn();
     }

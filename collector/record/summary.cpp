@@ -1,10 +1,27 @@
-// What a finished recording says about itself: the summary and its one line.
+// What a recording counts: its losses (written at each tick) and, once finished, the summary
+// and its one line.
 #include <cstdio>
 
 #include "collector/attach/launcher.hpp"
-#include "collector/record/recorder_state.hpp"
+#include "collector/record/recording.hpp"
 
 namespace causeway::collector {
+
+LossCounters Recorder::losses() const {
+    LossCounters c;
+    c.cuda = programs_->counters(ProbeFamily::kCuda);
+    c.sched = programs_->counters(ProbeFamily::kSched);
+    c.lifecycle = programs_->counters(ProbeFamily::kLifecycle);
+    c.page_alloc = programs_->counters(ProbeFamily::kPageAlloc);
+    c.threads_seen_late = registry_.threads_seen_late();
+    probes_.count_missing(c);
+    if (options_.walks_python()) {
+        c.python_walked = true;
+        c.python = programs_->python_counters();
+        c.python_unresolved_frames = events_.unresolved_python_frames();
+    }
+    return c;
+}
 
 RecordSummary Recorder::summarize(std::int64_t stop_ns) {
     RecordSummary summary;
