@@ -15,7 +15,7 @@ packages=(
   clickhouse-server clickhouse-client
   # Real PyTorch (CPU) for the torch-* scenarios: Debian's interpreter, /usr/bin/python3.
   python3-torch
-  # The interpreter's internal headers: tests/collector/python_offsets_test.cpp checks the
+  # The interpreter's internal headers: tests/collector/python/python_offsets_test.cpp checks the
   # collector's structure offsets against offsetof() compiled with them.
   python3.11-dev
 )

@@ -6,8 +6,8 @@
 // Sources, in order: the interpreter's own _Py_DebugOffsets (3.13+, the first member of
 // _PyRuntime, initialised in the binary's data, so read from the file), else the table below,
 // whose entries come from offsetof() on each version's internal headers (Py_BUILD_CORE).
-// tests/collector/python_offsets_test.cpp compiles such a program against every interpreter's
-// headers found on the machine and compares.
+// tests/collector/python/python_offsets_test.cpp compiles such a program against every
+// interpreter's headers found on the machine and compares.
 
 #include <cstdint>
 #include <optional>

@@ -1,4 +1,4 @@
-#include "tests/collector/python_program.hpp"
+#include "tests/collector/runtime/python_program.hpp"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -10,7 +10,7 @@
 #include <fstream>
 #include <thread>
 
-#include "tests/collector/collector_process.hpp"
+#include "tests/collector/runtime/collector_process.hpp"
 #include "tracedb/reader.hpp"
 
 namespace causeway::testing {

@@ -1,7 +1,7 @@
 // b. A workload on the fake runtime with known call counts and durations.
 #include <catch2/catch.hpp>
 
-#include "tests/collector/collector_process.hpp"
+#include "tests/collector/runtime/collector_process.hpp"
 #include "tests/support/runtime_guard.hpp"
 #include "tests/support/temp_dir.hpp"
 

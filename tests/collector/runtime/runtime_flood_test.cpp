@@ -1,7 +1,7 @@
 // e. A flooded ring buffer: the trace reports the drops, and stored + dropped = calls made.
 #include <catch2/catch.hpp>
 
-#include "tests/collector/collector_process.hpp"
+#include "tests/collector/runtime/collector_process.hpp"
 #include "tests/support/runtime_guard.hpp"
 #include "tests/support/temp_dir.hpp"
 

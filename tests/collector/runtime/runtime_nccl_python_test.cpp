@@ -7,8 +7,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "tests/collector/collector_process.hpp"
-#include "tests/collector/python_program.hpp"
+#include "tests/collector/runtime/collector_process.hpp"
+#include "tests/collector/runtime/python_program.hpp"
 #include "tests/support/runtime_guard.hpp"
 #include "tests/support/temp_dir.hpp"
 

@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 
-#include "tests/collector/collector_process.hpp"
+#include "tests/collector/runtime/collector_process.hpp"
 #include "tests/support/runtime_guard.hpp"
 #include "tests/support/temp_dir.hpp"
 

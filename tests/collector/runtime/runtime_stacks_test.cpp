@@ -1,7 +1,7 @@
 // --stacks: each CUDA call references a user stack whose innermost frame is the called function.
 #include <catch2/catch.hpp>
 
-#include "tests/collector/collector_process.hpp"
+#include "tests/collector/runtime/collector_process.hpp"
 #include "tests/support/runtime_guard.hpp"
 #include "tests/support/temp_dir.hpp"
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "tests/collector/collector_process.hpp"
+#include "tests/collector/runtime/collector_process.hpp"
 #include "tests/support/runtime_guard.hpp"
 #include "tests/support/temp_dir.hpp"
 

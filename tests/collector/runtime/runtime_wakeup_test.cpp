@@ -2,7 +2,7 @@
 // wrote to its pipe, the thread that released its lock, the timer interrupt of its nanosleep.
 #include <catch2/catch.hpp>
 
-#include "tests/collector/collector_process.hpp"
+#include "tests/collector/runtime/collector_process.hpp"
 #include "tests/support/runtime_guard.hpp"
 #include "tests/support/temp_dir.hpp"
 

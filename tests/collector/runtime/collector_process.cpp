@@ -1,4 +1,4 @@
-#include "tests/collector/collector_process.hpp"
+#include "tests/collector/runtime/collector_process.hpp"
 
 #include <fcntl.h>
 #include <sys/wait.h>
