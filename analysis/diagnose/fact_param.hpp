@@ -16,11 +16,14 @@
 
 namespace causeway::analysis {
 
+// A fact's value: a count, a ratio or text (FactType).
+using FactParamValue = std::variant<std::int64_t, double, std::string>;
+
 // Throws std::logic_error when `value` is not of the type of `fact`'s key: a programming error.
-void check_fact_type(Fact fact, const std::variant<std::int64_t, double, std::string>& value);
+void check_fact_type(Fact fact, const FactParamValue& value);
 
 struct FactParam {
-    using Value = std::variant<std::int64_t, double, std::string>;
+    using Value = FactParamValue;
 
     // A value of another type than the key's is refused.
     template <typename V>

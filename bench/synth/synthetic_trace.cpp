@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "bench/synth/synthetic_cast.hpp"
+#include "bpf/causeway_abi.h"
 #include "tracedb/writer.hpp"
 
 namespace causeway::bench {
@@ -29,14 +30,15 @@ constexpr std::int64_t kMainPagesPerStep = 64;        // pages the training proc
 constexpr std::int64_t kSubFloorSwitchesPerStep = 6;  // short sleeps of the training thread
 constexpr std::int64_t kSubFloorSleepNs = 10 * kUs;   // ... each this long (ns)
 
-// cuda_op ids and cudaMemcpyKind values, fixed by schemas/trace.sql.
-constexpr std::int64_t kCudaMalloc = 1;
-constexpr std::int64_t kCudaFree = 2;
-constexpr std::int64_t kCudaMemcpy = 6;
-constexpr std::int64_t kCudaMemcpyAsync = 7;
-constexpr std::int64_t kCudaLaunchKernel = 8;
-constexpr std::int64_t kCudaStreamSynchronize = 9;
-constexpr std::int64_t kCudaEventRecord = 13;
+// cuda_op ids as the collector records them (schemas/trace.sql's cuda_op), and cudaMemcpyKind
+// values.
+constexpr std::int64_t kCudaMalloc = CW_OP_cudaMalloc;
+constexpr std::int64_t kCudaFree = CW_OP_cudaFree;
+constexpr std::int64_t kCudaMemcpy = CW_OP_cudaMemcpy;
+constexpr std::int64_t kCudaMemcpyAsync = CW_OP_cudaMemcpyAsync;
+constexpr std::int64_t kCudaLaunchKernel = CW_OP_cudaLaunchKernel;
+constexpr std::int64_t kCudaStreamSynchronize = CW_OP_cudaStreamSynchronize;
+constexpr std::int64_t kCudaEventRecord = CW_OP_cudaEventRecord;
 constexpr std::int64_t kHostToDevice = 1;
 constexpr std::int64_t kDeviceToHost = 2;
 
