@@ -79,6 +79,7 @@ Result<TraceWriter> TraceWriter::create(const std::string& path, const SessionRe
     TraceWriter writer;
     writer.path_ = path;
     writer.db_ = std::move(db);
+    writer.space_reserve_ = SpaceReserve::allocate(path + "-space-reserve", kSpaceReserveBytes);
     if (auto status = writer.prepare_statements(); !status) {
         return status.error();
     }
@@ -200,6 +201,9 @@ Status TraceWriter::prepare_statements() {
 
 Error TraceWriter::write_failed(std::string message) {
     const int code = sqlite3_errcode(db_.get()) & 0xff;  // the primary code of an extended one
+    if (code == SQLITE_FULL) {
+        space_reserve_.release();  // room for the rows that close the DB
+    }
     storage_failed_ = storage_failed_ || code == SQLITE_FULL || code == SQLITE_IOERR;
     return Error{std::move(message)};
 }
@@ -590,6 +594,7 @@ Status TraceWriter::finish(std::int64_t stop_ns) {
                                 " cleanly: " + status.error().message);
         }
     }
+    space_reserve_.release();
     return Ok{};
 }
 

@@ -10,6 +10,7 @@
 
 #include "base/result.hpp"
 #include "tracedb/records.hpp"
+#include "tracedb/space_reserve.hpp"
 #include "tracedb/sqlite.hpp"
 
 namespace causeway::tracedb {
@@ -21,6 +22,9 @@ class TraceWriter {
     // CUDA calls per multi-row INSERT: SQLite's cost per statement execution (step, reset, VDBE
     // setup) is then paid once per this many calls, which halves the cost of a stored call.
     static constexpr std::size_t kCallsPerInsert = 64;
+    // Disk space held back next to the DB (`<path>-space-reserve`) until the DB is finished, and
+    // given back when the disk fills, for the rows that close it (SpaceReserve).
+    static constexpr std::size_t kSpaceReserveBytes = 512 * 1024;
 
     // Creates a new trace DB at `path` with the schema and the session row. Refuses a path that
     // already exists, so a recording never overwrites another one.
@@ -100,6 +104,7 @@ class TraceWriter {
     std::int64_t rows_in_batch_ = 0;
     std::int64_t rows_written_ = 0;
     bool storage_failed_ = false;
+    SpaceReserve space_reserve_;
 
     Statement insert_process_, set_process_exec_, set_process_exit_;
     Statement insert_thread_, insert_rename_, set_thread_comm_, set_main_thread_process_comm_;
