@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 
+#include "analysis/diagnose/declared_facts.hpp"
 #include "analysis/measure/python_lines.hpp"
 #include "report/human_units.hpp"
 
@@ -53,18 +54,18 @@ std::string top_name_group(const std::vector<analysis::Competitor>& competitors)
 }
 
 // "cudaStreamSynchronize: 20 of 200 calls slow (> 1.20 ms); p99 40.0 ms = 350x p50 (114 us)..."
-std::string slow_op_symptom(const std::string& op, const analysis::FactParams& p) {
-    std::int64_t p50 = fact<Fact::kP50Ns>(p);
-    std::int64_t p99 = fact<Fact::kP99Ns>(p);
-    std::string text = op + ": " + std::to_string(fact<Fact::kSlowCalls>(p)) + " of " +
-                       std::to_string(fact<Fact::kCalls>(p)) + " calls slow (> " +
-                       format_duration(fact<Fact::kThresholdNs>(p)) + "); p99 " +
-                       format_duration(p99);
+std::string slow_op_symptom(const analysis::CausalChain& chain) {
+    std::int64_t p50 = fact<Fact::kP50Ns>(chain);
+    std::int64_t p99 = fact<Fact::kP99Ns>(chain);
+    std::string text =
+        chain.op.value_or("") + ": " + std::to_string(fact<Fact::kSlowCalls>(chain)) + " of " +
+        std::to_string(fact<Fact::kCalls>(chain)) + " calls slow (> " +
+        format_duration(fact<Fact::kThresholdNs>(chain)) + "); p99 " + format_duration(p99);
     if (p50 > 0) {
         text += " = " + format_ratio(static_cast<double>(p99) / static_cast<double>(p50)) +
                 " p50 (" + format_duration(p50) + ")";
     }
-    return text + ", max " + format_duration(fact<Fact::kMaxNs>(p));
+    return text + ", max " + format_duration(fact<Fact::kMaxNs>(chain));
 }
 
 // What the GPU-driving thread waited for, by the actor that ended its sleeps.
@@ -89,7 +90,7 @@ std::string waited_for(const analysis::CausalChain& chain) {
         case CauseKind::kSeveral:
             return "several sources, none large alone";
         default:
-            return fact<Fact::kWakersUnrecorded>(chain.facts) != 0
+            return fact<Fact::kWakersUnrecorded>(chain) != 0
                        ? "its input (a queue, pipe or file; this trace does not record wakers)"
                        : "its input (a queue, pipe or file; the wakeups were not seen)";
     }
@@ -128,20 +129,20 @@ std::string cpu_taken_by(const analysis::CausalChain& chain) {
 
 // "; cgroup /kubepods/pod1/c2 (v1) allows 0.30 CPUs (30.0 ms per 100 ms), throttled in 25 of its
 // 30 periods (2.10 s)" where the recorder sampled it, else "".
-std::string cpu_limit_text(const analysis::FactParams& f) {
-    if (analysis::find_fact(f, analysis::Fact::kCgroup) == nullptr) {
+std::string cpu_limit_text(const analysis::CausalChain& chain) {
+    if (!analysis::has_fact<Fact::kCgroup>(chain)) {
         return "";
     }
-    const double cpus = fact<Fact::kQuotaCpus>(f);
-    const std::int64_t period_ns = fact<Fact::kPeriodUs>(f) * 1000;
-    return "; cgroup " + fact<Fact::kCgroup>(f) + " (v" +
-           std::to_string(fact<Fact::kCgroupVersion>(f)) + ") allows " + format_decimal(cpus, 2) +
-           " CPUs (" +
+    const double cpus = fact<Fact::kQuotaCpus>(chain);
+    const std::int64_t period_ns = fact<Fact::kPeriodUs>(chain) * 1000;
+    return "; cgroup " + fact<Fact::kCgroup>(chain) + " (v" +
+           std::to_string(fact<Fact::kCgroupVersion>(chain)) + ") allows " +
+           format_decimal(cpus, 2) + " CPUs (" +
            format_duration(static_cast<std::int64_t>(cpus * static_cast<double>(period_ns))) +
            " per " + format_duration(period_ns) + "), throttled in " +
-           std::to_string(fact<Fact::kNrThrottled>(f)) + " of its " +
-           std::to_string(fact<Fact::kNrPeriods>(f)) + " periods (" +
-           format_duration(fact<Fact::kThrottledNs>(f)) + ")";
+           std::to_string(fact<Fact::kNrThrottled>(chain)) + " of its " +
+           std::to_string(fact<Fact::kNrPeriods>(chain)) + " periods (" +
+           format_duration(fact<Fact::kThrottledNs>(chain)) + ")";
 }
 
 // "a lock (futex)", "a pipe, socket or queue read", ...
@@ -197,52 +198,51 @@ std::string late_cause_text(const std::string& cause) {
 }
 
 std::string symptom_text(const analysis::CausalChain& chain) {
-    const analysis::FactParams& f = chain.facts;
     const std::string share = format_percent(chain.time_lost_share);
     switch (chain.root_cause_class) {
         case VerdictClass::kGpuBound:
             return "the host waits for the GPU in synchronisation " + share + " of its loop" +
                    (chain.op ? " (mostly " + *chain.op + ", p50 " +
-                                   format_duration(fact<Fact::kOpP50Ns>(f)) + ", " +
-                                   std::to_string(fact<Fact::kOpCalls>(f)) + " calls)"
+                                   format_duration(fact<Fact::kOpP50Ns>(chain)) + ", " +
+                                   std::to_string(fact<Fact::kOpCalls>(chain)) + " calls)"
                              : "");
         case VerdictClass::kTransferBound:
             return "copies take " + share +
-                   " of the loop: " + std::to_string(fact<Fact::kCopies>(f)) + " copies, " +
-                   format_bytes(static_cast<double>(fact<Fact::kCopyBytes>(f))) + " at " +
-                   format_throughput(fact<Fact::kThroughputBytesPerS>(f));
+                   " of the loop: " + std::to_string(fact<Fact::kCopies>(chain)) + " copies, " +
+                   format_bytes(static_cast<double>(fact<Fact::kCopyBytes>(chain))) + " at " +
+                   format_throughput(fact<Fact::kThroughputBytesPerS>(chain));
         case VerdictClass::kAllocationChurn:
-            return std::to_string(fact<Fact::kCalls>(f)) + " allocation and free calls take " +
+            return std::to_string(fact<Fact::kCalls>(chain)) + " allocation and free calls take " +
                    share + " of the loop";
         case VerdictClass::kColdStart:
-            return "the first call of " + std::to_string(fact<Fact::kOps>(f)) +
+            return "the first call of " + std::to_string(fact<Fact::kOps>(chain)) +
                    " ops took far longer than later ones: " + format_duration(chain.time_lost_ns) +
-                   " extra, " + share + " of a " + format_duration(fact<Fact::kSpanNs>(f)) +
+                   " extra, " + share + " of a " + format_duration(fact<Fact::kSpanNs>(chain)) +
                    " loop";
         case VerdictClass::kCpuContended:
-            return chain.op ? slow_op_symptom(*chain.op, f)
+            return chain.op ? slow_op_symptom(chain)
                             : "the threads that drive the GPU were runnable but not running for " +
                                   format_duration(chain.time_lost_ns) + " (" + share +
                                   " of their loop), between CUDA calls";
         case VerdictClass::kInputBound:
             return "the thread that drives the GPU slept " +
-                   format_duration(fact<Fact::kSleptNs>(f)) + " (" +
-                   format_percent(fact<Fact::kSleptShare>(f)) +
+                   format_duration(fact<Fact::kSleptNs>(chain)) + " (" +
+                   format_percent(fact<Fact::kSleptShare>(chain)) +
                    " of its loop) between CUDA calls, waiting for " + waited_for(chain);
         case VerdictClass::kLockContended:
             return "the thread that drives the GPU slept " +
-                   format_duration(fact<Fact::kSleptNs>(f)) + " (" + share +
+                   format_duration(fact<Fact::kSleptNs>(chain)) + " (" + share +
                    " of its loop) between CUDA calls on a lock, each time woken by " +
                    lock_holder(chain.actor);
         case VerdictClass::kGilContended:
             return "the thread that drives the GPU slept " +
-                   format_duration(fact<Fact::kSleptNs>(f)) + " (" + share +
+                   format_duration(fact<Fact::kSleptNs>(chain)) + " (" + share +
                    " of its loop) between CUDA calls waiting for Python's GIL, " +
-                   std::to_string(fact<Fact::kHandovers>(f)) + " times, each time handed over by " +
-                   lock_holder(chain.actor);
+                   std::to_string(fact<Fact::kHandovers>(chain)) +
+                   " times, each time handed over by " + lock_holder(chain.actor);
         case VerdictClass::kCpuThrottled:
             return chain.op
-                       ? slow_op_symptom(*chain.op, f)
+                       ? slow_op_symptom(chain)
                        : "the threads that drive the GPU were runnable while their CPU sat "
                          "idle for " +
                              format_duration(chain.time_lost_ns) + " (" + share + " of their loop)";
@@ -252,11 +252,11 @@ std::string symptom_text(const analysis::CausalChain& chain) {
                    " of its loop), its own work, not receiving a batch";
         case VerdictClass::kCollectiveWait:
             return "the other ranks waited for " + chain.actor.name + " in " +
-                   std::to_string(fact<Fact::kArrivedLast>(f)) + " of " +
-                   std::to_string(fact<Fact::kCollectives>(f)) + " collectives (" +
+                   std::to_string(fact<Fact::kArrivedLast>(chain)) + " of " +
+                   std::to_string(fact<Fact::kCollectives>(chain)) + " collectives (" +
                    chain.op.value_or("NCCL") + "): " + format_duration(chain.time_lost_ns) + ", " +
                    share + " of their loops; it arrived " +
-                   format_duration(fact<Fact::kLateAvgNs>(f)) +
+                   format_duration(fact<Fact::kLateAvgNs>(chain)) +
                    " after the next-to-last rank on average";
         case VerdictClass::kHealthy:
         case VerdictClass::kInsufficientData:
@@ -272,15 +272,14 @@ std::string root_cause_text(const analysis::CausalChain& chain) {
             return "The GPU is the bottleneck: the host has queued its work and waits for the "
                    "device " +
                    share + " of the loop; the device had work " +
-                   format_percent(fact<Fact::kDeviceBusyShare>(chain.facts)) +
-                   " of it (GPU-BOUND from " +
-                   format_percent(fact<Fact::kSyncMinShare>(chain.facts)) +
+                   format_percent(fact<Fact::kDeviceBusyShare>(chain)) + " of it (GPU-BOUND from " +
+                   format_percent(fact<Fact::kSyncMinShare>(chain)) +
                    " in synchronisation, or from " +
-                   format_percent(fact<Fact::kDeviceBusyMinShare>(chain.facts)) +
+                   format_percent(fact<Fact::kDeviceBusyMinShare>(chain)) +
                    " with the device busy when the synchronisations lost their CPU).";
         case VerdictClass::kTransferBound:
             return "Host-device copies dominate the loop" +
-                   std::string(fact<Fact::kPageableShare>(chain.facts) >= 0.5
+                   std::string(fact<Fact::kPageableShare>(chain) >= 0.5
                                    ? ", mostly from pageable memory that the driver must stage "
                                      "before the DMA"
                                    : "") +
@@ -301,7 +300,7 @@ std::string root_cause_text(const analysis::CausalChain& chain) {
             return "The thread that drives the GPU is throttled by a CPU quota: " + share +
                    " of its loop it was runnable but held off the CPU, because its group had "
                    "used its CPU time for the period (a container's CPU limit)" +
-                   cpu_limit_text(chain.facts) + ".";
+                   cpu_limit_text(chain) + ".";
         case VerdictClass::kHostBound:
             return "The thread that drives the GPU computes between CUDA calls (" + share +
                    " of its loop: preprocessing, framework dispatch, Python) while the device "
@@ -320,8 +319,8 @@ std::string root_cause_text(const analysis::CausalChain& chain) {
             return "The ranks of the job wait in their collectives for " + chain.actor.name +
                    " (pid " + std::to_string(chain.actor.pid) + "): no rank leaves a collective " +
                    "before the last has arrived, so its delay is every rank's. It was late for " +
-                   late_cause_text(fact<Fact::kLateCause>(chain.facts)) + " (" +
-                   format_percent(fact<Fact::kLateCauseShare>(chain.facts)) +
+                   late_cause_text(fact<Fact::kLateCause>(chain)) + " (" +
+                   format_percent(fact<Fact::kLateCauseShare>(chain)) +
                    " of its lateness: its GPU-driving thread's time there beyond the next "
                    "rank's).";
         case VerdictClass::kHealthy:

@@ -1,5 +1,6 @@
 #include "report/evidence_text.hpp"
 
+#include "analysis/diagnose/declared_facts.hpp"
 #include "analysis/measure/python_lines.hpp"
 #include "report/chain_text.hpp"
 #include "report/human_units.hpp"
@@ -45,14 +46,13 @@ std::string count_of(const analysis::Evidence& e) {
     return std::to_string(static_cast<std::int64_t>(e.value));
 }
 
-std::string during_slow_calls(const analysis::FactParams& p) {
-    return fact<Fact::kDuringSlowCalls>(p) != 0 ? " during the slow calls" : "";
+std::string during_slow_calls(const analysis::Evidence& e) {
+    return fact<Fact::kDuringSlowCalls>(e) != 0 ? " during the slow calls" : "";
 }
 
 }  // namespace
 
 std::string evidence_text(const analysis::Evidence& e) {
-    const analysis::FactParams& p = e.params;
     const std::string pct = format_percent(e.value);
     switch (e.kind) {
         case EvidenceKind::kLoopCudaCalls:
@@ -75,98 +75,98 @@ std::string evidence_text(const analysis::Evidence& e) {
             return "runnable but not running " + pct;
         case EvidenceKind::kSyncNotPreemptedShare:
             return "in synchronisation and not preempted: " +
-                   format_duration(fact<Fact::kLostNs>(p)) + " of " +
-                   format_duration(fact<Fact::kSpanNs>(p)) + " (on CPU spinning " +
-                   format_duration(fact<Fact::kOncpuNs>(p)) + ", asleep " +
-                   format_duration(fact<Fact::kBlockedNs>(p)) + ")";
+                   format_duration(fact<Fact::kLostNs>(e)) + " of " +
+                   format_duration(fact<Fact::kSpanNs>(e)) + " (on CPU spinning " +
+                   format_duration(fact<Fact::kOncpuNs>(e)) + ", asleep " +
+                   format_duration(fact<Fact::kBlockedNs>(e)) + ")";
         case EvidenceKind::kSyncRunnableWaitingShare:
             return "inside the synchronisations the thread was runnable but not running only " +
                    pct + " of the time: the wait is the GPU's, not the CPU's";
         case EvidenceKind::kCpuBusyDuringLoop:
             return "CPUs were " + format_decimal(e.value, 0) + "% busy during the loop";
         case EvidenceKind::kCopyShare:
-            return "inside copy calls " + format_duration(fact<Fact::kLostNs>(p)) + " of " +
-                   format_duration(fact<Fact::kSpanNs>(p));
+            return "inside copy calls " + format_duration(fact<Fact::kLostNs>(e)) + " of " +
+                   format_duration(fact<Fact::kSpanNs>(e));
         case EvidenceKind::kPageableBytesShare:
             return pct + " of the copied bytes came from pageable (unpinned) memory";
         case EvidenceKind::kCopyThroughput:
             return "throughput inside the calls " + format_throughput(e.value);
         case EvidenceKind::kSmallCopiesShare:
             return pct + " of the copies move less than " +
-                   format_bytes(static_cast<double>(fact<Fact::kSmallCopyBytes>(p)));
+                   format_bytes(static_cast<double>(fact<Fact::kSmallCopyBytes>(e)));
         case EvidenceKind::kAllocOpTime:
-            return fact<Fact::kOp>(p) + ": " + std::to_string(fact<Fact::kCalls>(p)) + " calls, " +
+            return fact<Fact::kOp>(e) + ": " + std::to_string(fact<Fact::kCalls>(e)) + " calls, " +
                    format_duration(static_cast<std::int64_t>(e.value)) + " (p50 " +
-                   format_duration(fact<Fact::kP50Ns>(p)) + ")";
+                   format_duration(fact<Fact::kP50Ns>(e)) + ")";
         case EvidenceKind::kFirstCall:
-            return "first " + fact<Fact::kOp>(p) + " took " +
+            return "first " + fact<Fact::kOp>(e) + " took " +
                    format_duration(static_cast<std::int64_t>(e.value)) + " at " +
-                   format_duration(fact<Fact::kTsNs>(p));
+                   format_duration(fact<Fact::kTsNs>(e));
         case EvidenceKind::kSlowCallsRunnableWaitingShare:
-            return "the " + std::to_string(fact<Fact::kSlowCalls>(p)) + " slow calls spent " + pct +
-                   " of their " + format_duration(fact<Fact::kSlowNs>(p)) +
+            return "the " + std::to_string(fact<Fact::kSlowCalls>(e)) + " slow calls spent " + pct +
+                   " of their " + format_duration(fact<Fact::kSlowNs>(e)) +
                    " runnable but not running on their own thread (asleep " +
-                   format_percent(fact<Fact::kBlockedShare>(p)) + ")";
+                   format_percent(fact<Fact::kBlockedShare>(e)) + ")";
         case EvidenceKind::kRunnableTreeThreads:
             return "runnable threads of the traced tree: " + format_decimal(e.value, 1) +
-                   " on average for " + std::to_string(fact<Fact::kCpus>(p)) + " CPUs" +
-                   during_slow_calls(p);
+                   " on average for " + std::to_string(fact<Fact::kCpus>(e)) + " CPUs" +
+                   during_slow_calls(e);
         case EvidenceKind::kPageAllocsRate:
-            return "page allocations of the tree: " + format_rate(e.value) + during_slow_calls(p) +
-                   " (run average " + format_rate(fact<Fact::kOverallPerS>(p)) + ")";
+            return "page allocations of the tree: " + format_rate(e.value) + during_slow_calls(e) +
+                   " (run average " + format_rate(fact<Fact::kOverallPerS>(e)) + ")";
         case EvidenceKind::kSystemCpuBusy:
             return "system: CPUs " + format_decimal(e.value, 0) + "% busy, " +
-                   format_decimal(fact<Fact::kProcsRunning>(p), 1) +
+                   format_decimal(fact<Fact::kProcsRunning>(e), 1) +
                    " runnable tasks (procs_running)";
         case EvidenceKind::kDataLoaderWorkersOverRun:
             return count_of(e) + " DataLoader workers at once on " +
-                   std::to_string(fact<Fact::kCpus>(p)) + " CPUs (" +
-                   std::to_string(fact<Fact::kWorkersSeen>(p)) + " worker processes over the run)";
+                   std::to_string(fact<Fact::kCpus>(e)) + " CPUs (" +
+                   std::to_string(fact<Fact::kWorkersSeen>(e)) + " worker processes over the run)";
         case EvidenceKind::kCpuBusyOfCpus:
             return "CPUs were " + format_decimal(e.value, 0) + "% busy during the loop (" +
-                   std::to_string(fact<Fact::kCpus>(p)) + " CPUs)";
+                   std::to_string(fact<Fact::kCpus>(e)) + " CPUs)";
         case EvidenceKind::kCpusAllowed:
             return "the GPU-driving process may run on " + count_of(e) + " of the machine's " +
-                   std::to_string(fact<Fact::kCpus>(p)) +
+                   std::to_string(fact<Fact::kCpus>(e)) +
                    " CPUs (its cpuset or CPU affinity), with " +
-                   format_decimal(fact<Fact::kRunnableThreads>(p), 1) +
+                   format_decimal(fact<Fact::kRunnableThreads>(e), 1) +
                    " threads of the tree runnable on average";
         case EvidenceKind::kTreePreemptedShare:
             return "the tree's threads were preempted " + pct + " of the time they were runnable";
         case EvidenceKind::kDataLoaderWorkers:
             return count_of(e) + " DataLoader workers at once on " +
-                   std::to_string(fact<Fact::kCpus>(p)) + " CPUs";
+                   std::to_string(fact<Fact::kCpus>(e)) + " CPUs";
         case EvidenceKind::kBlockedBetweenCallsShare:
             return "asleep outside CUDA calls " + pct + " of " +
-                   format_duration(fact<Fact::kSpanNs>(p)) +
+                   format_duration(fact<Fact::kSpanNs>(e)) +
                    " (all causes); on CPU between calls " +
-                   format_percent(fact<Fact::kOncpuShare>(p)) + ", inside CUDA calls " +
-                   format_percent(fact<Fact::kInCallsShare>(p));
+                   format_percent(fact<Fact::kOncpuShare>(e)) + ", inside CUDA calls " +
+                   format_percent(fact<Fact::kInCallsShare>(e));
         case EvidenceKind::kLongWaits:
-            return count_of(e) + " waits of at least " + format_duration(fact<Fact::kMinNs>(p)) +
-                   " between calls, " + format_duration(fact<Fact::kAverageNs>(p)) + " on average";
+            return count_of(e) + " waits of at least " + format_duration(fact<Fact::kMinNs>(e)) +
+                   " between calls, " + format_duration(fact<Fact::kAverageNs>(e)) + " on average";
         case EvidenceKind::kWakerRunnableWaiting: {
             std::string behind;
-            if (analysis::find_fact(p, analysis::Fact::kBehindComm) != nullptr) {
-                behind = ", mostly behind " + fact<Fact::kBehindComm>(p) + " (tid " +
-                         std::to_string(fact<Fact::kBehindTid>(p)) + ")";
+            if (analysis::has_fact<Fact::kBehindComm>(e)) {
+                behind = ", mostly behind " + fact<Fact::kBehindComm>(e) + " (tid " +
+                         std::to_string(fact<Fact::kBehindTid>(e)) + ")";
             }
             return "while the GPU thread waited for them, the threads that woke it were "
                    "themselves runnable but not running " +
                    format_duration(static_cast<std::int64_t>(e.value)) + " (" +
-                   format_percent(fact<Fact::kWaitsShare>(p)) + " of those waits)" + behind;
+                   format_percent(fact<Fact::kWaitsShare>(e)) + " of those waits)" + behind;
         }
         case EvidenceKind::kOffcpuReasonUnknown:
             return count_of(e) +
                    " off-CPU intervals have no recorded reason (preempted or asleep), so this "
                    "chain's split between waiting and contention is not proven";
         case EvidenceKind::kRankArrivedLastShare:
-            return "rank " + std::to_string(fact<Fact::kRank>(p)) + " arrived last at " + pct +
-                   " of " + std::to_string(fact<Fact::kCollectives>(p)) + " collectives, " +
-                   format_duration(fact<Fact::kLateAvgNs>(p)) + " late on average";
+            return "rank " + std::to_string(fact<Fact::kRank>(e)) + " arrived last at " + pct +
+                   " of " + std::to_string(fact<Fact::kCollectives>(e)) + " collectives, " +
+                   format_duration(fact<Fact::kLateAvgNs>(e)) + " late on average";
         case EvidenceKind::kLateRankCauseShare:
-            return "rank " + std::to_string(fact<Fact::kRank>(p)) + " was late for " +
-                   late_cause_text(fact<Fact::kCause>(p)) + ": its GPU-driving thread spent " +
+            return "rank " + std::to_string(fact<Fact::kRank>(e)) + " was late for " +
+                   late_cause_text(fact<Fact::kCause>(e)) + ": its GPU-driving thread spent " +
                    pct + " of its lateness more there than the next-to-last rank's did";
         case EvidenceKind::kGpuThreadLostCpuAt:
         case EvidenceKind::kGpuThreadWaitsAt:

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "analysis/diagnose/declared_facts.hpp"
 #include "analysis/measure/python_lines.hpp"
 #include "report/chain_text.hpp"
 #include "report/human_units.hpp"
@@ -40,7 +41,7 @@ std::string gil_work(const analysis::CausalChain& chain) {
 
 std::string persistent_workers_text(const analysis::CausalChain& chain,
                                     const analysis::Recommendation& r) {
-    const std::string generations = std::to_string(fact<Fact::kWorkerGenerations>(r.params));
+    const std::string generations = std::to_string(fact<Fact::kWorkerGenerations>(r));
     // Contention pays the forks on the CPU; an input wait pays the workers' start-up.
     if (chain.root_cause_class == analysis::VerdictClass::kCpuContended) {
         return "Set persistent_workers=True: a new set of workers was forked " + generations +
@@ -61,15 +62,15 @@ std::string recommendation_text(const analysis::CausalChain& chain,
                    "competing for the CPU and no inter-process copies.";
         case RecommendationKind::kFewerWorkers:
             return "Otherwise use fewer DataLoader workers: " +
-                   std::to_string(fact<Fact::kWorkers>(r.params)) + " workers on " +
-                   std::to_string(fact<Fact::kCpus>(r.params)) +
+                   std::to_string(fact<Fact::kWorkers>(r)) + " workers on " +
+                   std::to_string(fact<Fact::kCpus>(r)) +
                    " CPUs leave the training thread no core of its own; try num_workers=" +
-                   std::to_string(fact<Fact::kNumWorkers>(r.params)) +
-                   (fact<Fact::kCpus>(r.params) > 2 ? " or fewer." : ".");
+                   std::to_string(fact<Fact::kNumWorkers>(r)) +
+                   (fact<Fact::kCpus>(r) > 2 ? " or fewer." : ".");
         case RecommendationKind::kWorkersYieldCpu:
             return "Otherwise keep DataLoader workers from preempting the training thread: try "
                    "num_workers=" +
-                   std::to_string(fact<Fact::kNumWorkers>(r.params)) +
+                   std::to_string(fact<Fact::kNumWorkers>(r)) +
                    ", or os.nice(10) in worker_init_fn.";
         case RecommendationKind::kPersistentWorkers:
             return persistent_workers_text(chain, r);
@@ -85,16 +86,15 @@ std::string recommendation_text(const analysis::CausalChain& chain,
                    "on this machine, or pin them away from it (taskset, cgroup cpusets).";
         case RecommendationKind::kMoreWorkers:
             return "Load faster in parallel: raise num_workers from " +
-                   std::to_string(fact<Fact::kNumWorkers>(r.params)) + " to " +
-                   std::to_string(fact<Fact::kMoreNumWorkers>(r.params)) + " (about " +
-                   format_decimal(fact<Fact::kIdleCpus>(r.params), 1) + " of " +
-                   std::to_string(fact<Fact::kCpus>(r.params)) +
+                   std::to_string(fact<Fact::kNumWorkers>(r)) + " to " +
+                   std::to_string(fact<Fact::kMoreNumWorkers>(r)) + " (about " +
+                   format_decimal(fact<Fact::kIdleCpus>(r), 1) + " of " +
+                   std::to_string(fact<Fact::kCpus>(r)) +
                    " CPUs were idle while the training thread waited), or raise prefetch_factor.";
         case RecommendationKind::kWorkersOutnumberCpus:
-            return "More workers will not help: " +
-                   std::to_string(fact<Fact::kNumWorkers>(r.params)) +
-                   " workers already outnumber the " + std::to_string(fact<Fact::kCpus>(r.params)) +
-                   " CPUs, and about " + format_decimal(fact<Fact::kIdleCpus>(r.params), 1) +
+            return "More workers will not help: " + std::to_string(fact<Fact::kNumWorkers>(r)) +
+                   " workers already outnumber the " + std::to_string(fact<Fact::kCpus>(r)) +
+                   " CPUs, and about " + format_decimal(fact<Fact::kIdleCpus>(r), 1) +
                    " CPUs were idle while the training thread waited. The training thread "
                    "receives each batch itself (one inter-process hand-over per batch): send "
                    "fewer, larger tensors per batch, or fetch whole batches in one __getitems__.";
@@ -135,7 +135,7 @@ std::string recommendation_text(const analysis::CausalChain& chain,
             const std::string device =
                 "Speed up the device work (mixed precision with torch.autocast, fused or larger "
                 "kernels, torch.compile)";
-            const double host = fact<Fact::kHostCriticalShare>(r.params);
+            const double host = fact<Fact::kHostCriticalShare>(r);
             if (host < kHostCriticalShareNegligible) {
                 return device +
                        "; host-side changes such as more DataLoader workers or pinned "
@@ -151,23 +151,22 @@ std::string recommendation_text(const analysis::CausalChain& chain,
         case RecommendationKind::kReusePinnedBuffers:
             return "Allocate pinned host buffers once and reuse them: cudaMallocHost/cudaFreeHost "
                    "take " +
-                   format_percent(fact<Fact::kPinnedShare>(r.params)) + " of the allocation time.";
+                   format_percent(fact<Fact::kPinnedShare>(r)) + " of the allocation time.";
         case RecommendationKind::kPinnedCopies:
             return "Copy from pinned memory: DataLoader(pin_memory=True) and "
                    ".to(device, non_blocking=True), so copies skip the staging copy and overlap "
                    "compute." +
-                   (fact<Fact::kLinkWidth>(r.params) > 0
+                   (fact<Fact::kLinkWidth>(r) > 0
                         ? " Pinned, they would move about " +
-                              format_throughput(fact<Fact::kPinnedBytesPerS>(r.params)) +
+                              format_throughput(fact<Fact::kPinnedBytesPerS>(r)) +
                               " over the GPU's " +
-                              format_decimal(
-                                  static_cast<double>(fact<Fact::kLinkMts>(r.params)) / 1000.0, 1) +
-                              " GT/s x" + std::to_string(fact<Fact::kLinkWidth>(r.params)) +
-                              " PCIe link."
+                              format_decimal(static_cast<double>(fact<Fact::kLinkMts>(r)) / 1000.0,
+                                             1) +
+                              " GT/s x" + std::to_string(fact<Fact::kLinkWidth>(r)) + " PCIe link."
                         : std::string());
         case RecommendationKind::kBatchSmallCopies:
-            return "Batch small copies: " + format_percent(fact<Fact::kSmallShare>(r.params)) +
-                   " of " + std::to_string(fact<Fact::kCopies>(r.params)) +
+            return "Batch small copies: " + format_percent(fact<Fact::kSmallShare>(r)) + " of " +
+                   std::to_string(fact<Fact::kCopies>(r)) +
                    " copies are under 64 KiB, so per-call overhead dominates; move whole batches "
                    "or stack tensors before copying.";
         case RecommendationKind::kFewerBytes:
@@ -190,26 +189,26 @@ std::string recommendation_text(const analysis::CausalChain& chain,
         case RecommendationKind::kRaiseCpuLimit:
             return "Raise the CPU limit of the job's container or cgroup (Kubernetes "
                    "resources.limits.cpu; cpu.max, or cpu.cfs_quota_us under cgroup v1)" +
-                   (fact<Fact::kQuotaCpus>(r.params) > 0
-                        ? ", now " + format_decimal(fact<Fact::kQuotaCpus>(r.params), 2) + " CPUs"
+                   (fact<Fact::kQuotaCpus>(r) > 0
+                        ? ", now " + format_decimal(fact<Fact::kQuotaCpus>(r), 2) + " CPUs"
                         : std::string()) +
                    ", or drop the limit and keep the request" +
-                   (fact<Fact::kCpusUsedUnthrottled>(r.params) > 0
+                   (fact<Fact::kCpusUsedUnthrottled>(r) > 0
                         ? " (while the quota let it run, the job used " +
-                              format_decimal(fact<Fact::kCpusUsedUnthrottled>(r.params), 1) +
+                              format_decimal(fact<Fact::kCpusUsedUnthrottled>(r), 1) +
                               " CPUs: request that many)"
                         : std::string()) +
                    ": the thread waited, runnable, until the group's next quota period.";
         case RecommendationKind::kWiderCpuset:
-            return "The job may run on only " + std::to_string(fact<Fact::kCpusAllowed>(r.params)) +
-                   " of the machine's " + std::to_string(fact<Fact::kCpus>(r.params)) +
+            return "The job may run on only " + std::to_string(fact<Fact::kCpusAllowed>(r)) +
+                   " of the machine's " + std::to_string(fact<Fact::kCpus>(r)) +
                    " CPUs (its cpuset.cpus, or a taskset/numactl pinning): give it more (a wider "
                    "cpuset; in Kubernetes more CPUs under the static CPU manager policy) or drop "
                    "the pinning, so its threads stop taking turns on the same CPUs.";
         case RecommendationKind::kLateRankFirst:
             return "Make " + chain.actor.name +
                    " arrive on time: every collective waits for it, so what delays it (" +
-                   late_cause_text(analysis::fact<analysis::Fact::kLateCause>(chain.facts)) +
+                   late_cause_text(fact<Fact::kLateCause>(chain)) +
                    ") delays the whole job; the chains of that cause say what to change on it.";
         case RecommendationKind::kBalanceRanks:
             return "If " + chain.actor.name +
@@ -227,8 +226,8 @@ std::string recommendation_text(const analysis::CausalChain& chain,
         case RecommendationKind::kShorterSwitchInterval:
             return "Until then, sys.setswitchinterval(0.001) in the training process makes the "
                    "holder hand the GIL over sooner: the " +
-                   std::to_string(fact<Fact::kHandovers>(r.params)) + " waits took " +
-                   format_duration(fact<Fact::kWaitNs>(r.params)) +
+                   std::to_string(fact<Fact::kHandovers>(r)) + " waits took " +
+                   format_duration(fact<Fact::kWaitNs>(r)) +
                    " each on average, most of the interpreter's 5 ms switch interval. It "
                    "shortens the waits, it does not remove them.";
     }

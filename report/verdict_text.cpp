@@ -1,5 +1,6 @@
 #include "report/verdict_text.hpp"
 
+#include "analysis/diagnose/declared_facts.hpp"
 #include "report/chain_text.hpp"
 #include "report/human_units.hpp"
 
@@ -11,13 +12,12 @@ using analysis::fact;
 
 std::string reason_text(const analysis::Diagnosis& d) {
     const analysis::Verdict& v = d.verdict;
-    const analysis::FactParams& f = v.facts;
     switch (v.reason) {
         case analysis::VerdictReason::kCommandNotRun:
-            return "Nothing to diagnose: " + fact<Fact::kWhy>(f) +
+            return "Nothing to diagnose: " + fact<Fact::kWhy>(v) +
                    ". Check the command and record again.";
         case analysis::VerdictReason::kNoCudaCalls: {
-            std::int64_t rows = fact<Fact::kHostEventRows>(f);
+            std::int64_t rows = fact<Fact::kHostEventRows>(v);
             return rows > 0
                        ? "No CUDA calls were recorded (the trace holds " + std::to_string(rows) +
                              " host-event rows only): the CUDA library was not found or not "
@@ -26,15 +26,15 @@ std::string reason_text(const analysis::Diagnosis& d) {
                          "diagnose. Record a run of the workload.";
         }
         case analysis::VerdictReason::kCallsLeftOut:
-            return std::to_string(fact<Fact::kLeftOut>(f)) +
+            return std::to_string(fact<Fact::kLeftOut>(v)) +
                    " CUDA calls were recorded, but none could be analysed: they name threads, "
                    "processes or ops that are not in the file, or hold impossible times (see "
                    "Data quality). The trace is damaged or was edited: re-record it, or restore "
                    "an intact copy.";
         case analysis::VerdictReason::kTooFewCalls:
-            return "Only " + std::to_string(fact<Fact::kCalls>(f)) +
+            return "Only " + std::to_string(fact<Fact::kCalls>(v)) +
                    " CUDA calls were recorded: too few to tell a bottleneck (at least " +
-                   std::to_string(fact<Fact::kMinCalls>(f)) + " needed). Record a longer run.";
+                   std::to_string(fact<Fact::kMinCalls>(v)) + " needed). Record a longer run.";
         case analysis::VerdictReason::kTopChain: {
             if (d.chains.empty()) {
                 return "";
@@ -53,7 +53,7 @@ std::string reason_text(const analysis::Diagnosis& d) {
         case analysis::VerdictReason::kNoCause:
             break;
     }
-    return "No cause costs " + format_percent(fact<Fact::kMinShare>(f)) +
+    return "No cause costs " + format_percent(fact<Fact::kMinShare>(v)) +
            " or more of the loop: the host keeps the GPU fed.";
 }
 
@@ -69,26 +69,25 @@ std::string verdict_summary(const analysis::Diagnosis& d) {
 }
 
 std::string evidence_limit_text(const analysis::EvidenceLimit& limit) {
-    const analysis::FactParams& f = limit.facts;
     switch (limit.kind) {
         case analysis::EvidenceLimitKind::kImportedCountsOnly: {
-            std::int64_t switches = fact<Fact::kSchedSwitches>(f);
+            std::int64_t switches = fact<Fact::kSchedSwitches>(limit);
             std::string hint =
                 switches == 0
                     ? "it holds no sched_switch counts for the training process either, so CPU "
                       "contention can be neither shown nor ruled out"
                     : std::to_string(switches) +
                           " sched_switch events are counted for the training process";
-            if (analysis::find_fact(f, analysis::Fact::kSwitchesPerSSlow) != nullptr) {
-                double during = fact<Fact::kSwitchesPerSSlow>(f);
-                double other = fact<Fact::kSwitchesPerSOther>(f);
+            if (analysis::has_fact<Fact::kSwitchesPerSSlow>(limit)) {
+                double during = fact<Fact::kSwitchesPerSSlow>(limit);
+                double other = fact<Fact::kSwitchesPerSOther>(limit);
                 hint += "; they suggest " +
                         std::string(during > 2 * other ? "switching is much more frequent"
                                                        : "switching is no more frequent") +
                         " in the buckets with slow calls (" + format_rate(during) + " vs " +
                         format_rate(other) + " elsewhere), which is a hint, not proof";
             }
-            return "This trace was imported (" + fact<Fact::kSource>(f) +
+            return "This trace was imported (" + fact<Fact::kSource>(limit) +
                    ") without off-CPU intervals: counts per time bucket cannot prove that a given "
                    "call was preempted or blocked; " +
                    hint + ".";

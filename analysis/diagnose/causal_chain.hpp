@@ -21,9 +21,10 @@ enum class Confidence { kLow, kMedium, kHigh, kLast = kHigh };
 const char* confidence_name(Confidence confidence);  // 'HIGH', 'MEDIUM', 'LOW'
 
 // The bottleneck classes; a chain's class is also the verdict it leads to. To add one: a value
-// here and its name in verdict_class_name(), the builder that gives it (chain_builders.hpp), its
-// words in report/chain_text.cpp, kLast moved to it when it is added last (the schemas list the
-// classes up to kLast), and a golden fixture (tests/golden/README.md).
+// here and its name in verdict_class_name(), the builder that gives it (chain_builders.hpp), the
+// facts its chains carry (declared_facts.cpp), its words in report/chain_text.cpp, kLast moved to
+// it when it is added last (the schemas list the classes up to kLast), and a golden fixture
+// (tests/golden/README.md).
 enum class VerdictClass {
     kInputBound,
     kCpuContended,

@@ -5,6 +5,7 @@
 
 #include "analysis/diagnose/chain_builders.hpp"
 #include "analysis/diagnose/dataloader_facts.hpp"
+#include "analysis/diagnose/declared_facts.hpp"
 #include "analysis/diagnose/evidence_limits.hpp"
 #include "analysis/diagnose/job_cpus.hpp"
 #include "analysis/diagnose/process_roles.hpp"
@@ -149,6 +150,7 @@ Diagnosis diagnose(const TraceModel& model, const DiagnosisOptions& options) {
     d.processes = processes.get();
     d.evidence_limits = evidence_limits(model, roles, accounting);
     d.ranks = std::move(ranks);
+    check_declared_facts(d);
     return d;
 }
 

@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "analysis/diagnose/declared_facts.hpp"
+
 namespace causeway::analysis {
 namespace {
 
@@ -87,13 +89,13 @@ KeyUnit evidence_key_unit(EvidenceKind kind) {
 
 Evidence make_evidence(EvidenceKind kind, double value, FactParams params) {
     KeyUnit key_unit = evidence_key_unit(kind);
-    std::string key = key_unit.key;
+    Evidence e{kind, key_unit.key, value, key_unit.unit, std::move(params)};
     if (kind == EvidenceKind::kAllocOpTime || kind == EvidenceKind::kFirstCall) {
-        key += ":" + fact<Fact::kOp>(params);
+        e.key += ":" + fact<Fact::kOp>(e);
     } else if (kind == EvidenceKind::kLateRankCauseShare) {
-        key += ":" + fact<Fact::kCause>(params);
+        e.key += ":" + fact<Fact::kCause>(e);
     }
-    return {kind, std::move(key), value, key_unit.unit, std::move(params)};
+    return e;
 }
 
 }  // namespace causeway::analysis

@@ -1,8 +1,9 @@
 #pragma once
 // One measured fact behind a chain or the verdict: what it is (a kind, whose key and unit
 // programs read), its value and the numbers its words rest on. The words are the report layer's
-// (report/evidence_text.hpp). To add an item: a kind here and in evidence_key_unit(), its words
-// in report/evidence_text.cpp, then regenerate the golden outputs that show it.
+// (report/evidence_text.hpp). To add an item: a kind here and in evidence_key_unit(), its facts
+// in declared_facts.cpp, its words in report/evidence_text.cpp, then regenerate the golden
+// outputs that show it.
 
 #include <string>
 

@@ -20,6 +20,7 @@ enum class EvidenceLimitKind {
     kImportedCountsOnly,
     // A recorded trace with CUDA calls but no off-CPU intervals.
     kNoOffcpu,
+    kLast = kNoOffcpu,  // the words are checked for every kind up to this one (report/)
 };
 
 struct EvidenceLimit {

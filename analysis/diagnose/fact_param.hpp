@@ -49,14 +49,8 @@ struct FactParam {
 };
 using FactParams = std::vector<FactParam>;
 
-// The fact `key` among `params`, or nullptr when it is not there.
+// The fact `key` among `params`, or nullptr when it is not there. report/ reads facts by their
+// holder instead (declared_facts.hpp), which refuses a fact the holder's kind never has.
 const FactParam* find_fact(const FactParams& params, Fact key);
-
-// Its value, of the key's own type: 0 (or empty) when `params` does not have it.
-template <Fact F>
-FactValue<F> fact(const FactParams& params) {
-    const FactParam* found = find_fact(params, F);
-    return found ? std::get<FactValue<F>>(found->value) : FactValue<F>{};
-}
 
 }  // namespace causeway::analysis

@@ -25,6 +25,7 @@ enum class VerdictReason {
     kNoSchedulingData,  // no chain, but without off-CPU intervals nothing can be called healthy
     kNoCause,           // no cause costs {min_share: kChainMinShare} of the loop (its critical
                         // path, where known): HEALTHY
+    kLast = kNoCause,   // the words are checked for every reason up to this one (report/)
 };
 
 struct Verdict {

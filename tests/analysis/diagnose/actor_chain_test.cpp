@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "analysis/diagnose/declared_facts.hpp"
 #include "analysis/diagnose/diagnosis.hpp"
 #include "report/evidence_text.hpp"
 #include "tests/analysis/fixture_builder.hpp"
@@ -139,7 +140,7 @@ TEST_CASE("workers that preempt the trainer and feed it batches are one cause on
         fewer = find_recommendation(top.recommendations, RecommendationKind::kWorkersYieldCpu);
     }
     REQUIRE(fewer);
-    CHECK(fact<Fact::kNumWorkers>(fewer->params) == 1);
+    CHECK(fact<Fact::kNumWorkers>(*fewer) == 1);
 }
 
 TEST_CASE("workers of a job pinned to 2 CPUs of 16 are sized to its 2", "[analysis][actors]") {
@@ -158,13 +159,13 @@ TEST_CASE("workers of a job pinned to 2 CPUs of 16 are sized to its 2", "[analys
     const Recommendation* fewer =
         find_recommendation(top.recommendations, RecommendationKind::kFewerWorkers);
     REQUIRE(fewer != nullptr);
-    CHECK(fact<Fact::kCpus>(fewer->params) == 2);
-    CHECK(fact<Fact::kNumWorkers>(fewer->params) == 1);
+    CHECK(fact<Fact::kCpus>(*fewer) == 2);
+    CHECK(fact<Fact::kNumWorkers>(*fewer) == 1);
     const auto workers_evidence = std::find_if(
         top.evidence.begin(), top.evidence.end(),
         [](const Evidence& e) { return e.kind == EvidenceKind::kDataLoaderWorkersOverRun; });
     REQUIRE(workers_evidence != top.evidence.end());
-    CHECK(fact<Fact::kCpus>(workers_evidence->params) == 2);
+    CHECK(fact<Fact::kCpus>(*workers_evidence) == 2);
 }
 
 TEST_CASE("a worker too slow for the trainer with idle CPUs asks for more workers",
@@ -191,8 +192,8 @@ TEST_CASE("a worker too slow for the trainer with idle CPUs asks for more worker
     const Recommendation* more =
         find_recommendation(d.chains[0].recommendations, RecommendationKind::kMoreWorkers);
     REQUIRE(more);
-    CHECK(fact<Fact::kNumWorkers>(more->params) == 1);
-    CHECK(fact<Fact::kMoreNumWorkers>(more->params) == 2);
+    CHECK(fact<Fact::kNumWorkers>(*more) == 1);
+    CHECK(fact<Fact::kMoreNumWorkers>(*more) == 2);
 }
 
 TEST_CASE("workers that already outnumber idle CPUs are not asked to be more",
@@ -219,9 +220,9 @@ TEST_CASE("workers that already outnumber idle CPUs are not asked to be more",
     const Recommendation* outnumber =
         find_recommendation(top.recommendations, RecommendationKind::kWorkersOutnumberCpus);
     REQUIRE(outnumber);
-    CHECK(fact<Fact::kNumWorkers>(outnumber->params) == 2);
-    CHECK(fact<Fact::kCpus>(outnumber->params) == 2);
-    CHECK(fact<Fact::kIdleCpus>(outnumber->params) >= 0.5);
+    CHECK(fact<Fact::kNumWorkers>(*outnumber) == 2);
+    CHECK(fact<Fact::kCpus>(*outnumber) == 2);
+    CHECK(fact<Fact::kIdleCpus>(*outnumber) >= 0.5);
     CHECK_FALSE(recommends(top.recommendations, RecommendationKind::kMoreWorkers));
 }
 
@@ -247,8 +248,8 @@ TEST_CASE("a thread asleep until the recording ends leaves its CPU idle", "[anal
     const Recommendation* more =
         find_recommendation(d.chains[0].recommendations, RecommendationKind::kMoreWorkers);
     REQUIRE(more);
-    CHECK(fact<Fact::kNumWorkers>(more->params) == 1);
-    CHECK(fact<Fact::kMoreNumWorkers>(more->params) == 2);
+    CHECK(fact<Fact::kNumWorkers>(*more) == 1);
+    CHECK(fact<Fact::kMoreNumWorkers>(*more) == 2);
 }
 
 TEST_CASE("a thread of the trainer that feeds the workers belongs to the DataLoader",
@@ -303,8 +304,8 @@ TEST_CASE("threads of a job pinned to one CPU of two take turns on it: widen its
     const Recommendation* wider =
         find_recommendation(threads->recommendations, RecommendationKind::kWiderCpuset);
     REQUIRE(wider != nullptr);
-    CHECK(fact<Fact::kCpusAllowed>(wider->params) == 1);
-    CHECK(fact<Fact::kCpus>(wider->params) == 2);
+    CHECK(fact<Fact::kCpusAllowed>(*wider) == 1);
+    CHECK(fact<Fact::kCpus>(*wider) == 2);
     CHECK(std::any_of(threads->evidence.begin(), threads->evidence.end(),
                       [](const Evidence& e) { return e.kind == EvidenceKind::kCpusAllowed; }));
 }
@@ -396,7 +397,7 @@ TEST_CASE("waits for the GIL blame its holder, through the timer's wakeups insid
     // is 20 us asleep and 10 us waiting for a CPU.
     constexpr int kInLoop = kSteps - 1;
     CHECK(effect(top, EffectKind::kWoken)->ns == kInLoop * (5 * kMs + 20 * kUs));
-    CHECK(fact<Fact::kHandovers>(top.facts) == kInLoop - kInLoop / 4);
+    CHECK(fact<Fact::kHandovers>(top) == kInLoop - kInLoop / 4);
     CHECK(chain_of(d, CauseKind::kInterrupt) == nullptr);
     CHECK(recommends(top.recommendations, RecommendationKind::kGilWorkToProcess));
     CHECK(recommends(top.recommendations, RecommendationKind::kReleaseGil));
@@ -479,8 +480,8 @@ TEST_CASE("a waker that was itself preempted is followed one hop back", "[analys
                             [](const Evidence& e) { return e.key == "waker_runnable_waiting_ns"; });
     REQUIRE(hop != evidence.end());
     CHECK(hop->value == static_cast<double>((kSteps - 1) * 3 * kMs));
-    CHECK(fact<Fact::kBehindComm>(hop->params) == "hogd");
-    CHECK(fact<Fact::kBehindTid>(hop->params) == 900);
+    CHECK(fact<Fact::kBehindComm>(*hop) == "hogd");
+    CHECK(fact<Fact::kBehindTid>(*hop) == 900);
     CHECK(causeway::report::evidence_text(d.chains[0], *hop).find("mostly behind hogd (tid 900)") !=
           std::string::npos);
 }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <tuple>
 
+#include "analysis/diagnose/declared_facts.hpp"
 #include "analysis/diagnose/diagnosis.hpp"
 #include "report/chain_text.hpp"
 #include "report/verdict_text.hpp"
@@ -323,8 +324,8 @@ TEST_CASE("with the GPU's PCIe link, pinning is predicted from the bytes it stil
     const Recommendation* pin =
         find_recommendation(chain.recommendations, RecommendationKind::kPinnedCopies);
     REQUIRE(pin);
-    CHECK(fact<Fact::kPinnedBytesPerS>(pin->params) == Approx(31.5e9 * 0.8).epsilon(0.01));
-    CHECK(fact<Fact::kLinkWidth>(pin->params) == 16);
+    CHECK(fact<Fact::kPinnedBytesPerS>(*pin) == Approx(31.5e9 * 0.8).epsilon(0.01));
+    CHECK(fact<Fact::kLinkWidth>(*pin) == 16);
 }
 
 TEST_CASE("cudaMalloc/cudaFree every step are ALLOCATION-CHURN", "[analysis][golden]") {
@@ -382,7 +383,7 @@ TEST_CASE("an empty trace is INSUFFICIENT-DATA", "[analysis][golden][honest]") {
     CHECK(d.verdict.verdict_class == VerdictClass::kInsufficientData);
     CHECK(d.chains.empty());
     CHECK(d.verdict.reason == VerdictReason::kNoCudaCalls);
-    CHECK(fact<Fact::kHostEventRows>(d.verdict.facts) == 0);
+    CHECK(fact<Fact::kHostEventRows>(d.verdict) == 0);
     CHECK(causeway::report::verdict_summary(d).find("no CUDA calls") != std::string::npos);
 }
 
@@ -447,7 +448,7 @@ TEST_CASE("a trace with host events only is INSUFFICIENT-DATA and says so",
     auto d = diagnose_all(fixture.load(500 * kMs));
     CHECK(d.verdict.verdict_class == VerdictClass::kInsufficientData);
     CHECK(d.verdict.reason == VerdictReason::kNoCudaCalls);
-    CHECK(fact<Fact::kHostEventRows>(d.verdict.facts) > 0);
+    CHECK(fact<Fact::kHostEventRows>(d.verdict) > 0);
     CHECK(causeway::report::verdict_summary(d).find("host-event rows only") != std::string::npos);
 }
 
@@ -501,7 +502,7 @@ TEST_CASE("an imported trace with counts only says counts cannot prove preemptio
     auto d = diagnose_all(fixture.load(kLoopEndNs));
     REQUIRE(d.evidence_limits.size() == 1);
     CHECK(d.evidence_limits[0].kind == EvidenceLimitKind::kImportedCountsOnly);
-    CHECK(fact<Fact::kSchedSwitches>(d.evidence_limits[0].facts) == 50'000);
+    CHECK(fact<Fact::kSchedSwitches>(d.evidence_limits[0]) == 50'000);
     std::string limit = causeway::report::evidence_limit_text(d.evidence_limits[0]);
     CHECK(limit.find("cannot prove") != std::string::npos);
     CHECK(limit.find("50000 sched_switch") != std::string::npos);
