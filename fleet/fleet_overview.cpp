@@ -62,16 +62,14 @@ Status read_nodes(const ClickHouseClient& client, const std::string& job,
                         });
 }
 
-// Per node: the busiest thread's call count and span, and all calls. Two GROUP BYs in the
-// server over the visible calls of the job.
-Status read_loops(const ClickHouseClient& client, const std::string& job,
-                  std::vector<NodeLoop>& nodes) {
+// Per node: the busiest thread's call count and span, and all calls, from `threads`: a query of
+// node, thread_id, calls, span_ns rows. Two GROUP BYs in the server.
+Status read_thread_loops(const ClickHouseClient& client, const std::string& job,
+                         const std::string& threads, std::vector<NodeLoop>& nodes) {
     std::string sql =
         "SELECT node, toInt64(max(calls)), toInt64(argMax(span_ns, calls)), toInt64(sum(calls)) "
-        "FROM (SELECT node, thread_id, count() AS calls, max(ts_ns + dur_ns) - min(ts_ns) AS "
-        "span_ns FROM " +
-        clickhouse_table("cuda_call") + " WHERE " + visible_rows_condition(job) +
-        " GROUP BY node, thread_id) GROUP BY node";
+        "FROM (" +
+        threads + ") GROUP BY node";
     return for_each_row(
         client, sql, "the GPU loops of job " + job, [&](RowBinaryReader& in) -> Status {
             std::string name;
@@ -93,6 +91,37 @@ Status read_loops(const ClickHouseClient& client, const std::string& job,
             }
             return Ok{};
         });
+}
+
+// The loops from the per-thread summaries each push stores (push_tables.hpp: node_thread), never
+// from the calls; a node pushed by a causeway that stored none is read from its calls.
+Status read_loops(const ClickHouseClient& client, const std::string& job,
+                  std::vector<NodeLoop>& nodes) {
+    if (auto read =
+            read_thread_loops(client, job,
+                              "SELECT node, thread_id, calls, last_end_ns - first_ts_ns "
+                              "AS span_ns FROM " +
+                                  node_thread_table() + " WHERE " + visible_rows_condition(job),
+                              nodes);
+        !read) {
+        return read;
+    }
+    std::string unsummarised;
+    for (const NodeLoop& node : nodes) {
+        if (node.all_calls == 0) {
+            unsummarised += (unsummarised.empty() ? "" : ", ") + quote(node.node);
+        }
+    }
+    if (unsummarised.empty()) {
+        return Ok{};
+    }
+    return read_thread_loops(client, job,
+                             "SELECT node, thread_id, count() AS calls, max(ts_ns + dur_ns) - "
+                             "min(ts_ns) AS span_ns FROM " +
+                                 clickhouse_table("cuda_call") + " WHERE " +
+                                 visible_rows_condition(job) + " AND node IN (" + unsummarised +
+                                 ") GROUP BY node, thread_id",
+                             nodes);
 }
 
 Status read_causes(const ClickHouseClient& client, const std::string& job,

@@ -3,11 +3,13 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <future>
 #include <map>
 #include <vector>
 
 #include "analysis/diagnose/diagnosis.hpp"
 #include "analysis/measure/rank_series.hpp"
+#include "fleet/batch_sender.hpp"
 #include "fleet/push_tables.hpp"
 #include "fleet/row_binary.hpp"
 #include "fleet/trace_tables.hpp"
@@ -100,7 +102,7 @@ void write_value(RowBinaryWriter& out, const tracedb::Statement& row, int col,
 class TablePusher {
   public:
     TablePusher(const ClickHouseClient& client, const PushOptions& options, const Owner& owner)
-        : client_(client), options_(options), owner_(owner) {}
+        : options_(options), owner_(owner), sender_(client, options.after_batch) {}
 
     Status push(const tracedb::TraceReader& trace, const TraceTable& table,
                 std::uint64_t& rows_out) {
@@ -136,31 +138,27 @@ class TablePusher {
         return rows_in_batch == 0 ? Status(Ok{}) : send(table.name, insert_columns, batch);
     }
 
-    Status send(const std::string& trace_table, const std::string& columns,
-                RowBinaryWriter& batch) {
-        if (auto sent =
-                client_.insert_row_binary(clickhouse_table(trace_table), columns, batch.bytes());
-            !sent) {
-            return sent;
-        }
-        bytes_sent_ += batch.size();
-        batch.clear();
-        ++batches_sent_;
-        if (options_.after_batch) {
-            options_.after_batch(batches_sent_);
-        }
-        return Ok{};
-    }
-
-    std::uint64_t bytes_sent() const { return bytes_sent_; }
+    // Waits until every batch is stored.
+    Status finish() { return sender_.finish(); }
+    std::uint64_t bytes_sent() const { return sender_.bytes_sent(); }
 
   private:
-    const ClickHouseClient& client_;
+    Status send(const std::string& trace_table, const std::string& columns,
+                RowBinaryWriter& batch) {
+        return sender_.send(clickhouse_table(trace_table), columns, batch.take());
+    }
+
     const PushOptions& options_;
     const Owner& owner_;
-    std::uint64_t batches_sent_ = 0;
-    std::uint64_t bytes_sent_ = 0;
+    BatchSender sender_;
 };
+
+// WHERE the rows are the attempt's.
+std::string rows_of_attempt(const Owner& owner) {
+    return " WHERE job = " + quote(owner.job) + " AND node = " + quote(owner.node) +
+           " AND push_id = " + quote(owner.push_id) +
+           " AND attempt = " + std::to_string(owner.attempt);
+}
 
 // Rows of one trace table that an attempt sent.
 struct SentTable {
@@ -174,10 +172,7 @@ struct SentTable {
 Status confirm_stored(const ClickHouseClient& client, const Owner& owner,
                       const std::vector<SentTable>& sent) {
     std::string sql;
-    const std::string of_attempt = " WHERE job = " + quote(owner.job) +
-                                   " AND node = " + quote(owner.node) +
-                                   " AND push_id = " + quote(owner.push_id) +
-                                   " AND attempt = " + std::to_string(owner.attempt);
+    const std::string of_attempt = rows_of_attempt(owner);
     for (const SentTable& table : sent) {
         sql += (sql.empty() ? "SELECT " : " UNION ALL SELECT ") + quote(table.name) +
                ", count() FROM " + clickhouse_table(table.name) + of_attempt;
@@ -203,6 +198,21 @@ Status confirm_stored(const ClickHouseClient& client, const Owner& owner,
                 "accepted every batch",
                 stored[table.name], table.rows, table.name)};
         }
+    }
+    return Ok{};
+}
+
+// The node's per-thread call summary (push_tables.hpp: node_thread), summed by the server from
+// the calls of the attempt it confirmed storing.
+Status summarise_threads(const ClickHouseClient& client, const Owner& owner) {
+    auto inserted = client.query(
+        "INSERT INTO " + node_thread_table() +
+        " (job, node, push_id, attempt, thread_id, calls, first_ts_ns, last_end_ns) SELECT job, "
+        "node, push_id, attempt, thread_id, count(), min(ts_ns), max(ts_ns + dur_ns) FROM " +
+        clickhouse_table("cuda_call") + rows_of_attempt(owner) +
+        " GROUP BY job, node, push_id, attempt, thread_id");
+    if (!inserted) {
+        return inserted.error();
     }
     return Ok{};
 }
@@ -337,20 +347,41 @@ Status push_node_ranks(const ClickHouseClient& client, const analysis::TraceMode
                                     collectives.bytes());
 }
 
-// What the fleet reads instead of the node's calls: its diagnosis, one row per chain, and its
-// NCCL ranks' collectives.
-Status push_node_summary(const ClickHouseClient& client, const tracedb::TraceReader& trace,
-                         const Owner& owner, const CauseWords& words) {
-    auto model = analysis::load_trace(trace);
+// The node's diagnosis and the model it was made from (its NCCL ranks), read from the trace on a
+// connection of its own, so that it runs while the rows are sent.
+struct NodeAnalysis {
+    analysis::TraceModel model;
+    analysis::Diagnosis diagnosis;
+};
+
+Result<NodeAnalysis> analyse_node(const std::string& db_path) {
+    auto trace = tracedb::TraceReader::open(db_path);
+    if (!trace) {
+        return trace.error();
+    }
+    auto model = analysis::load_trace(*trace);
     if (!model) {
-        return Error{"cannot analyse " + trace.path() +
+        return Error{"cannot analyse " + db_path +
                      " for the fleet summary: " + model.error().message};
     }
-    const auto diagnosis = analysis::diagnose(*model, analysis::DiagnosisOptions{});
-    if (auto causes = push_node_causes(client, diagnosis, owner, words); !causes) {
+    auto diagnosis = analysis::diagnose(*model, analysis::DiagnosisOptions{});
+    return NodeAnalysis{std::move(*model), std::move(diagnosis)};
+}
+
+// What the fleet reads instead of the node's calls: its per-thread call summary, its diagnosis,
+// one row per chain, and its NCCL ranks' collectives.
+Status push_node_summary(const ClickHouseClient& client, const Result<NodeAnalysis>& node,
+                         const Owner& owner, const CauseWords& words) {
+    if (!node) {
+        return node.error();
+    }
+    if (auto threads = summarise_threads(client, owner); !threads) {
+        return threads;
+    }
+    if (auto causes = push_node_causes(client, node->diagnosis, owner, words); !causes) {
         return causes;
     }
-    return push_node_ranks(client, *model, owner);
+    return push_node_ranks(client, node->model, owner);
 }
 
 // Adds each column a table made by an earlier causeway lacks.
@@ -445,6 +476,7 @@ Result<PushSummary> push_trace(const ClickHouseClient& client, const std::string
     if (!tables) {
         return tables.error();
     }
+    auto node_analysis = std::async(std::launch::async, analyse_node, db_path);
     TablePusher pusher(client, options, owner);
     const auto incomplete = [&owner](const Error& error) {
         return Error{error.message + " (the push of node " + owner.node +
@@ -462,11 +494,14 @@ Result<PushSummary> push_trace(const ClickHouseClient& client, const std::string
             summary.cuda_calls = static_cast<std::int64_t>(rows);
         }
     }
+    if (auto stored = pusher.finish(); !stored) {
+        return incomplete(stored.error());
+    }
     summary.bytes_sent = static_cast<std::int64_t>(pusher.bytes_sent());
     if (auto confirmed = confirm_stored(client, owner, sent); !confirmed) {
         return incomplete(confirmed.error());
     }
-    if (auto summary_pushed = push_node_summary(client, *trace, owner, options.words);
+    if (auto summary_pushed = push_node_summary(client, node_analysis.get(), owner, options.words);
         !summary_pushed) {
         return summary_pushed.error();
     }

@@ -17,6 +17,9 @@ std::string node_rank_table() {
 std::string node_collective_table() {
     return table_prefix() + "node_collective";
 }
+std::string node_thread_table() {
+    return table_prefix() + "node_thread";
+}
 
 std::string visible_pushes_sql(const std::string& job) {
     return "SELECT job, node, argMax(push_id, version_ns) AS push_id, "

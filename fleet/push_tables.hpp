@@ -1,5 +1,6 @@
 #pragma once
-// The two ClickHouse tables that are not copies of trace tables.
+// The ClickHouse tables that are not copies of trace tables: the pushes, and the summaries of each
+// node that the fleet reads instead of its calls.
 //
 // causeway_v6_push: one row per push attempt state change; the row with the largest version_ns
 // of a (job, node) is that node's current state (ReplacingMergeTree keeps only it after merges;
@@ -51,6 +52,15 @@
 //   arrival_ns    Int64   its entry, on the node's wall clock (ns since the Unix epoch)
 //   left_ns       Int64   the end of the synchronisation that followed it, on the same clock;
 //                         -1 when none did
+//
+// causeway_v6_node_thread: one row per thread of the node that made CUDA calls, summed by the
+// server from the attempt's stored calls once they are confirmed, so that the fleet's loop rates
+// read a row per thread instead of every call.
+//   job, node, push_id, attempt  as above
+//   thread_id     Int64   the thread
+//   calls         UInt64  its CUDA calls
+//   first_ts_ns   Int64   the start of its first call (the trace's monotonic clock)
+//   last_end_ns   Int64   the end of its last call
 
 #include <string>
 
@@ -60,6 +70,7 @@ std::string push_table();
 std::string node_cause_table();
 std::string node_rank_table();
 std::string node_collective_table();
+std::string node_thread_table();
 
 // SELECT job, node, push_id, attempt, rank of the complete pushes of `job`: the rows a reader may
 // see. Pushes still being written, and attempts a later one replaced, are not in it.

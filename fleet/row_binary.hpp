@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "base/result.hpp"
 
@@ -26,6 +27,12 @@ class RowBinaryWriter {
     const std::string& bytes() const { return bytes_; }
     std::size_t size() const { return bytes_.size(); }
     void clear() { bytes_.clear(); }
+    // The body so far, leaving the writer empty with room for as much again.
+    std::string take() {
+        std::string body = std::exchange(bytes_, {});
+        bytes_.reserve(body.size());
+        return body;
+    }
 
   private:
     void raw(const void* data, std::size_t size);

@@ -147,6 +147,10 @@ Result<SchemaStatements> schema_statements(const std::string& cluster) {
     add_table(out, node_collective_table(),
               rank_owner + ", number UInt64, arrival_ns Int64, left_ns Int64", "MergeTree",
               "job, node, push_id, attempt, comm_size, comm_order, rank, number", cluster);
+    add_table(out, node_thread_table(),
+              "job String, node String, push_id String, attempt UInt64, thread_id Int64, "
+              "calls UInt64, first_ts_ns Int64, last_end_ns Int64",
+              "MergeTree", "job, node, push_id, attempt, thread_id", cluster);
     return out;
 }
 

@@ -6,7 +6,9 @@
 #   * `explain --clickhouse` prints the same JSON as `explain --db` on the pushed file;
 #   * pushing a recording again sends nothing;
 #   * a push whose server is killed half way (at a known batch, not after a delay) is invisible,
-#     and its retry completes with every row exactly once.
+#     and its retry completes with every row exactly once;
+#   * fleet reads the per-thread summaries each push stores, not the calls, and the calls where
+#     a node has no summary.
 #   * `causeway-collector record --push` stores the recording when it ends (as root).
 # Usage: fleet_test.sh CAUSEWAY FLEET_FIXTURE COLLECTOR WORKLOAD. Exit 77 (skip) when clickhouse-server is missing,
 # unless CAUSEWAY_REQUIRE_CLICKHOUSE=1 or CAUSEWAY_REQUIRE_RUNTIME=1 (then it fails).
@@ -183,6 +185,22 @@ visible="SELECT count(), uniqExact(row_index) FROM ${tables}_cuda_call WHERE job
 "$causeway" explain --json --clickhouse "$SHARD1_URL" --job train-2 --node node-5 \
     >"$work/explain-ch-5.json"
 diff "$work/explain-db-5.json" "$work/explain-ch-5.json" || fail "explain of the retried node differs"
+echo "== fleet reads each node's per-thread summary, never its calls; a node without one, its calls"
+# With the calls' table out of the way, the loops come from the summaries alone, as before.
+ddl "$SHARD1_URL" "RENAME TABLE ${tables}_cuda_call TO ${tables}_cuda_call_aside"
+"$causeway" fleet --clickhouse "$SHARD1_URL" --job train-1 --json >"$work/fleet-summaries.json" ||
+    fail "fleet reads the calls' table"
+ddl "$SHARD1_URL" "RENAME TABLE ${tables}_cuda_call_aside TO ${tables}_cuda_call"
+diff "$work/fleet.json" "$work/fleet-summaries.json" || fail "the summaries give other loops"
+[[ "$(ch "$SHARD1_URL" "SELECT count() FROM ${tables}_node_thread WHERE job = 'train-1'")" == 4 ]] ||
+    fail "train-1 has not one summary row per node's one GPU thread"
+# As if pushed by a causeway that stored no summary: the loops come from the calls.
+for url in "$SHARD1_URL" "$SHARD2_URL"; do
+    ddl "$url" "TRUNCATE TABLE ${tables}_node_thread_local"
+done
+"$causeway" fleet --clickhouse "$SHARD1_URL" --job train-1 --json >"$work/fleet-calls.json"
+diff "$work/fleet.json" "$work/fleet-calls.json" || fail "nodes without a summary read other loops"
+
 echo "== causeway-collector record --push stores the recording when it ends"
 if [[ "$(id -u)" != 0 ]]; then
     [[ "${CAUSEWAY_REQUIRE_RUNTIME:-0}" != 1 ]] || fail "record --push needs root to record"

@@ -62,8 +62,8 @@ TEST_CASE("every trace table has a ClickHouse table, calls ordered per thread in
     CHECK_FALSE(find("process")->thread_time_ordered);
     auto statements = schema_statements("c1");
     REQUIRE(statements);
-    // plus push, node_cause, node_rank and node_collective
-    CHECK(statements->local.size() == tables->size() + 4);
+    // plus push, node_cause, node_rank, node_collective and node_thread
+    CHECK(statements->local.size() == tables->size() + 5);
     // node_cause's columns added since its first version, where a table made before lacks them
     REQUIRE(statements->local_added.size() == 2);
     CHECK(statements->local_added[0].table == node_cause_table() + "_local");

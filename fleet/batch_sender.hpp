@@ -1,0 +1,58 @@
+#pragma once
+// Sends RowBinary batches to ClickHouse on a thread of its own while the caller encodes the next
+// one: reading the trace and the server's insert overlap instead of taking turns. One batch is
+// in flight and at most one waits, so memory stays at two batches.
+
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include "base/result.hpp"
+#include "fleet/clickhouse_client.hpp"
+
+namespace causeway::fleet {
+
+class BatchSender {
+  public:
+    // `after_batch` (may be empty) is called on the sending thread after each batch is stored,
+    // with the count stored so far.
+    BatchSender(const ClickHouseClient& client,
+                std::function<void(std::uint64_t batches_sent)> after_batch);
+    ~BatchSender();  // sends what waits, then stops
+    BatchSender(const BatchSender&) = delete;
+    BatchSender& operator=(const BatchSender&) = delete;
+
+    // Queues `rows` for INSERT INTO `table` (`columns`), waiting while a batch already waits. Once
+    // a batch has failed nothing more is sent, and this returns its error.
+    Status send(std::string table, std::string columns, std::string rows);
+    // Waits until every queued batch is stored; the first error, if one failed.
+    Status finish();
+
+    std::uint64_t bytes_sent() const;
+
+  private:
+    struct Batch {
+        std::string table;
+        std::string columns;
+        std::string rows;
+    };
+    void run();
+
+    const ClickHouseClient& client_;
+    std::function<void(std::uint64_t)> after_batch_;
+    mutable std::mutex mutex_;
+    std::condition_variable changed_;
+    std::optional<Batch> waiting_;
+    bool sending_ = false;
+    bool stopping_ = false;
+    std::optional<Error> failed_;
+    std::uint64_t batches_sent_ = 0;
+    std::uint64_t bytes_sent_ = 0;
+    std::thread thread_;  // last: starts once the rest is made
+};
+
+}  // namespace causeway::fleet
