@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Causeway benchmarks: collector overhead against the uprobe floor and bpftrace, ingest
 # throughput, scheduling-tracing cost, analysis scaling, verdict stability, the cost of an NCCL
-# call's probes. Builds what it needs,
+# call's probes, fleet push and query on a loopback ClickHouse. Builds what it needs,
 # runs each
 # measurement several times and prints ONE table of medians (ratios are taken between
 # measurements of the same invocation) followed by the targets and whether they are met.
 #
 #   sudo bench/run.sh [--runs N] [--quick] [--large] [--out DIR] [--no-build]
-#                     [--only overhead,ingest,sched,python,analysis,verdicts,calibration,balance,nccl] [--baseline-collector PATH]
+#                     [--only overhead,ingest,sched,python,analysis,verdicts,calibration,balance,nccl,fleet] [--baseline-collector PATH]
 #
 # --baseline-collector: the sched section also runs the ping-pong traced by, and beside, another
 # build of the collector (an earlier commit), interleaved round by round, so a change's cost is
@@ -31,6 +31,7 @@ source "$BENCH_DIR/lib/verdicts.sh"
 source "$BENCH_DIR/lib/calibration.sh"
 source "$BENCH_DIR/lib/balance.sh"
 source "$BENCH_DIR/lib/nccl.sh"
+source "$BENCH_DIR/lib/fleet.sh"
 
 usage() {
   sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
@@ -39,7 +40,7 @@ usage() {
 
 RUNS=5
 BENCH_LARGE=0
-SECTIONS=overhead,ingest,sched,python,analysis,verdicts,calibration,balance,nccl
+SECTIONS=overhead,ingest,sched,python,analysis,verdicts,calibration,balance,nccl,fleet
 BENCH_OUT=""
 BENCH_BUILD=1
 OVERHEAD_CALLS=200000      # calls per overhead run (count)
@@ -67,8 +68,8 @@ while (($#)); do
 done
 [[ $RUNS =~ ^[1-9][0-9]*$ ]] || die "--runs needs a positive number, not '$RUNS'"
 for section in ${SECTIONS//,/ }; do
-  [[ $section =~ ^(overhead|ingest|sched|python|analysis|verdicts|calibration|balance|nccl)$ ]] ||
-    die "unknown section '$section' in --only (use overhead, ingest, sched, python, analysis, verdicts, calibration, balance, nccl)"
+  [[ $section =~ ^(overhead|ingest|sched|python|analysis|verdicts|calibration|balance|nccl|fleet)$ ]] ||
+    die "unknown section '$section' in --only (use overhead, ingest, sched, python, analysis, verdicts, calibration, balance, nccl, fleet)"
 done
 [[ $(id -u) -eq 0 ]] || die "run as root: the tracers attach uprobes and tracepoints (sudo bench/run.sh)"
 for tool in cmake ninja sqlite3 bpftrace /usr/bin/time; do
@@ -91,6 +92,7 @@ build() {
     targets+=(causeway-collector causeway-bench-floor causeway-bench-call-loop causeway-bench-ping-pong)
   [[ $SECTIONS =~ nccl ]] && targets+=(causeway-bench-nccl-loop)
   [[ $SECTIONS =~ analysis ]] && targets+=(causeway causeway-bench-synth causeway-bench-mcp)
+  [[ $SECTIONS =~ fleet ]] && targets+=(causeway causeway-bench-synth)
   [[ $SECTIONS =~ verdicts|calibration|balance ]] && targets+=(causeway-collector causeway causeway_scenarios)
   cmake --build "$BUILD_DIR" -j2 --target "${targets[@]}" >>"$BENCH_OUT/raw.log" ||
     die "build failed (see $BENCH_OUT/raw.log)"

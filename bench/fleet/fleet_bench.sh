@@ -8,12 +8,14 @@
 #      ClickHouse (INSERT ... SELECT FROM numbers()) with the per-node summaries a push stores,
 #      one node slower than the rest; median of 5.
 # Usage: bench/fleet/fleet_bench.sh [BUILD_DIR]   PUSH_CALLS (default 2000000) and
-# FLEET_CALLS (default 100000000) set the sizes.
+# FLEET_CALLS (default 100000000) set the sizes; BASELINE_CAUSEWAY (a causeway binary of another
+# build) is timed the same way in the same run, against the same server and rows.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/../.." && pwd)"
 build="${1:-$repo/build}"
 push_calls="${PUSH_CALLS:-2000000}"
 fleet_calls="${FLEET_CALLS:-100000000}"
+baseline="${BASELINE_CAUSEWAY:-}"
 causeway="$build/cli/causeway"
 work="$(mktemp -d "${TMPDIR:-/tmp}/causeway-fleet-bench.XXXXXX")"
 cleanup() {
@@ -41,13 +43,25 @@ echo "clickhouse-server $(ch 'SELECT version()'), $(nproc) CPUs, load $(cut -d' 
 
 "$build/bench/causeway-bench-synth" --out "$work/push.db" --calls "$push_calls" >/dev/null
 "$causeway" push --clickhouse "$url" --create-tables-only >/dev/null
-push_times=()
-for run in 1 2 3; do  # each into a job of its own, so that each sends every row
-    start=$(now)
-    "$causeway" push --clickhouse "$url" --job "push-bench-$run" --node n1 "$work/push.db" >/dev/null
-    push_times+=("$(echo "$(now) - $start" | bc -l)")
-done
-push_s=$(printf '%s\n' "${push_times[@]}" | sort -n | sed -n 2p)
+# median_time RUNS CMD...: the median wall time of RUNS runs of CMD; "{}" in CMD is the run's
+# number.
+median_time() {
+    local runs=$1 times=() start
+    shift
+    for ((run = 1; run <= runs; run++)); do
+        start=$(now)
+        "${@//\{\}/$run}" >/dev/null
+        times+=("$(echo "$(now) - $start" | bc -l)")
+    done
+    printf '%s\n' "${times[@]}" | sort -n | sed -n "$(((runs + 1) / 2))p"
+}
+# Each push into a job of its own, so that each sends every row.
+push_s=$(median_time 3 "$causeway" push --clickhouse "$url" --job "push-bench-{}" --node n1 \
+    "$work/push.db")
+if [[ -n "$baseline" ]]; then
+    base_push_s=$(median_time 3 "$baseline" push --clickhouse "$url" --job "push-base-{}" \
+        --node n1 "$work/push.db")
+fi
 start=$(now)
 "$causeway" explain --db "$work/push.db" >/dev/null
 diagnosis_s=$(echo "$(now) - $start" | bc -l)
@@ -57,6 +71,11 @@ ch_bytes=$(ch "SELECT sum(bytes_on_disk) FROM system.parts WHERE active AND tabl
 ch_rows=$(ch "SELECT count() FROM ${tables}_cuda_call")  # the three pushes' rows
 printf 'push: %d calls in %.2f s (median of 3) = %.0f calls/s (the node diagnosis, as explain, alone: %.2f s)\n' \
     "$push_calls" "$push_s" "$(echo "$push_calls / $push_s" | bc -l)" "$diagnosis_s"
+if [[ -n "$baseline" ]]; then
+    printf '  baseline %s: %.2f s = %.0f calls/s; this build is %.2fx as fast\n' "$baseline" \
+        "$base_push_s" "$(echo "$push_calls / $base_push_s" | bc -l)" \
+        "$(echo "$base_push_s / $push_s" | bc -l)"
+fi
 printf 'bytes per call: SQLite %.1f, ClickHouse %.1f (cuda_call table only, %d calls)\n' \
     "$(echo "$sqlite_bytes / $push_calls" | bc -l)" "$(echo "$ch_bytes / $ch_rows" | bc -l)" \
     "$push_calls"
@@ -86,12 +105,12 @@ for n in 0 1 2 3 4 5 6 7; do
 done
 printf 'generated %d calls over 8 nodes in ClickHouse in %.1f s\n' "$fleet_calls" \
     "$(echo "$(now) - $start" | bc -l)"
-times=()
-for _ in 1 2 3 4 5; do
-    start=$(now)
-    "$causeway" fleet --clickhouse "$url" --job fleet-bench --json >"$work/fleet.json"
-    times+=("$(echo "$(now) - $start" | bc -l)")
-done
-median=$(printf '%s\n' "${times[@]}" | sort -n | sed -n 3p)
+median=$(median_time 5 "$causeway" fleet --clickhouse "$url" --job fleet-bench --json)
+"$causeway" fleet --clickhouse "$url" --job fleet-bench --json >"$work/fleet.json"
 printf 'fleet query: %d calls over 8 nodes, median of 5: %.2f s (straggler %s)\n' \
     "$fleet_calls" "$median" "$(jq -r .straggler.node "$work/fleet.json")"
+if [[ -n "$baseline" ]]; then
+    base_median=$(median_time 5 "$baseline" fleet --clickhouse "$url" --job fleet-bench --json)
+    printf '  baseline %s: %.2f s; this build is %.1fx as fast\n' "$baseline" "$base_median" \
+        "$(echo "$base_median / $median" | bc -l)"
+fi
