@@ -31,6 +31,18 @@ bool has_wal_frames(const std::string& path) {
     return ::stat((path + "-wal").c_str(), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0;
 }
 
+// A WAL-mode DB that no connection has open: no -wal or -shm beside it (a writer keeps both). A
+// reader's open would create them next to a file that is not ours to change (an Ingero DB left
+// two files beside it), so such a DB is read as immutable.
+bool wal_db_at_rest(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::uint8_t header[kSqliteHeaderBytes] = {};
+    in.read(reinterpret_cast<char*>(header), sizeof header);
+    return in.gcount() == static_cast<std::streamsize>(kSqliteHeaderBytes) &&
+           !decode_sqlite_header(header).rollback_journal && !file_exists(path + "-wal") &&
+           !file_exists(path + "-shm");
+}
+
 // "a named pipe (FIFO)", ... for a path that is not a regular file; "" for one that is.
 std::string not_a_regular_file(const std::string& path) {
     struct stat st {};
@@ -184,13 +196,14 @@ Result<TraceReader> TraceReader::open(const std::string& path) {
 
     TraceReader reader;
     reader.path_ = path;
-    auto db = open_readonly(path, /*immutable=*/false);
+    const bool at_rest = wal_db_at_rest(path);
+    auto db = open_readonly(path, /*immutable=*/at_rest);
     bool needs_immutable = false;
-    if (db) {
+    if (!at_rest && db) {
         // A WAL DB needs its -shm file; in a folder we cannot write, the first read fails.
         auto probe = db->query_int64("PRAGMA application_id");
         needs_immutable = !probe && ::access(folder_of(path).c_str(), W_OK) != 0;
-    } else {
+    } else if (!at_rest) {
         needs_immutable = ::access(folder_of(path).c_str(), W_OK) != 0;
     }
     if (needs_immutable && has_wal_frames(path)) {

@@ -1,8 +1,10 @@
-// The reader never changes the file it reads, and opens a WAL trace in a folder it cannot write.
+// The reader never changes the file it reads, nor leaves files beside it, and opens a WAL trace in
+// a folder it cannot write.
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <sqlite3.h>
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
@@ -152,4 +154,27 @@ TEST_CASE("what the -wal file of an unfinished trace holds is read in an unwrita
               const bool removed = !copy_folder.empty() && !std::filesystem::exists(copy_folder);
               return rows == kSnapshots && removed ? 0 : 2;
           }) == 0);
+}
+
+TEST_CASE("a WAL database no one has open is read without leaving files beside it", "[tracedb]") {
+    TempDir dir;
+    const auto path = dir.file("ingero.db");
+    {
+        // An Ingero trace as it is shipped: WAL mode, closed, nothing beside it.
+        sqlite3* db = nullptr;
+        REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
+        REQUIRE(sqlite3_exec(db,
+                             "PRAGMA journal_mode=WAL; CREATE TABLE events(id INTEGER); "
+                             "CREATE TABLE schema_info(version INTEGER);",
+                             nullptr, nullptr, nullptr) == SQLITE_OK);
+        REQUIRE(sqlite3_close(db) == SQLITE_OK);
+    }
+    REQUIRE_FALSE(std::filesystem::exists(path + "-wal"));
+    const std::string before = file_bytes(path);
+    auto reader = TraceReader::open(path);
+    REQUIRE_FALSE(reader);
+    CHECK_THAT(reader.error().message, Catch::Contains("is an Ingero trace database"));
+    CHECK_FALSE(std::filesystem::exists(path + "-wal"));
+    CHECK_FALSE(std::filesystem::exists(path + "-shm"));
+    CHECK(file_bytes(path) == before);
 }
