@@ -75,7 +75,7 @@ class HttpTransport::Impl {
                              [this](const HttpRequest& request, HttpResponseWriter& writer) {
                                  handle(request, writer);
                              },
-                             [this](int status, const std::string& message) {
+                             [](int status, const std::string& message) {
                                  return refusal(status, message);
                              }}) {}
 
