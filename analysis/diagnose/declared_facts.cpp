@@ -19,10 +19,6 @@ constexpr FactSet kSleepFacts = {F::kSleptNs, F::kSleptShare, F::kWakersUnrecord
 constexpr FactSet kLimitFacts = {F::kCgroup,      F::kCgroupVersion, F::kQuotaCpus,  F::kPeriodUs,
                                  F::kNrThrottled, F::kNrPeriods,     F::kThrottledNs};
 
-std::string kind_number(int kind) {
-    return std::to_string(kind);
-}
-
 // Throws when `facts` holds a fact `declared` does not list, or lacks one it always has.
 void check(const DeclaredFacts& declared, const FactParams& facts, const std::string& holder) {
     for (const FactParam& p : facts) {
@@ -59,10 +55,10 @@ std::string chain_holder(const CausalChain& chain) {
     return std::string("the facts of a ") + verdict_class_name(chain.root_cause_class) + " chain";
 }
 std::string verdict_holder(const Verdict& v) {
-    return "the verdict's facts for reason " + kind_number(static_cast<int>(v.reason));
+    return "the verdict's facts for reason " + std::to_string(static_cast<int>(v.reason));
 }
 std::string limit_holder(const EvidenceLimit& limit) {
-    return "evidence limit " + kind_number(static_cast<int>(limit.kind));
+    return "evidence limit " + std::to_string(static_cast<int>(limit.kind));
 }
 
 }  // namespace
