@@ -13,6 +13,7 @@
 #include "analysis/diagnose/dataloader_facts.hpp"
 #include "analysis/diagnose/process_roles.hpp"
 #include "analysis/measure/call_accounting.hpp"
+#include "analysis/measure/critical_path.hpp"
 #include "analysis/measure/device_queue.hpp"
 #include "analysis/measure/rank_alignment.hpp"
 #include "analysis/measure/system_context.hpp"
@@ -46,6 +47,7 @@ struct ChainInputs {
     std::int64_t job_cpus;                        // the CPUs the job may run on (job_cpus.hpp)
     const std::vector<Cause>& causes;             // attribute_causes()
     const std::vector<DeviceQueue>& queues;       // one per primary thread, in its order
+    const CriticalPath& critical_path;            // their replay
     const CauseTimeline& timeline;                // where each cause's time lies on them
     const std::vector<CommunicatorRanks>& ranks;  // the NCCL job's ranks in the trace
     TimeWindow range;

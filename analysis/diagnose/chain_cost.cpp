@@ -44,7 +44,7 @@ std::optional<CriticalPathCost> union_cost(const ChainInputs& in,
 
 std::optional<CriticalPathCost> critical_path_cost(const ChainInputs& in,
                                                    const HostTimeRemoval& removal) {
-    return cost_of(predict_speedup(in.queues, removal), removal.device_scale < 1.0);
+    return cost_of(in.critical_path.predict(removal), removal.device_scale < 1.0);
 }
 
 AdvisedFixPrediction advised_fix(RecommendationKind fix, const CriticalPathCost& fix_cost,

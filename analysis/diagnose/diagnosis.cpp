@@ -98,6 +98,7 @@ Diagnosis diagnose(const TraceModel& model, const DiagnosisOptions& options) {
     }
     std::vector<CommunicatorRanks> ranks = align_ranks(model);
     mark_collectives(model, ranks, queues);
+    const CriticalPath critical_path(queues);
     const CauseTimeline timeline = cause_timeline(model, roles, filter, accounting, causes);
     ChainInputs inputs{
         .model = model,
@@ -107,6 +108,7 @@ Diagnosis diagnose(const TraceModel& model, const DiagnosisOptions& options) {
         .job_cpus = job_cpus(model, accounting),
         .causes = causes,
         .queues = queues,
+        .critical_path = critical_path,
         .timeline = timeline,
         .ranks = ranks,
         .range = filter.window(),

@@ -4,6 +4,9 @@
 #include <utility>
 
 namespace causeway::analysis {
+
+using Bound = CriticalPath::Bound;
+
 namespace {
 
 // Time removed from one thread's timeline before a moment: prefix sums over its intervals.
@@ -69,8 +72,6 @@ class RemovedTime {
     std::vector<double> prefix_;
 };
 
-enum class Bound { kEstimate, kMostWork, kLeastWork };
-
 std::int64_t device_work(const DrainPeriod& p, Bound bound) {
     switch (bound) {
         case Bound::kEstimate:
@@ -83,7 +84,6 @@ std::int64_t device_work(const DrainPeriod& p, Bound bound) {
     return p.device_ns;
 }
 
-// The period's length with `removed` cut out of the host's time and the device's work scaled.
 // When the device finishes `work` (ns, relative to the period's start) when part i of it, in
 // equal parts, is enqueued at enqueued(i): a FIFO of one queue.
 template <class Enqueued>
@@ -96,31 +96,36 @@ double fifo_finish(const DrainPeriod& p, double work, Enqueued enqueued) {
     return finish;
 }
 
-// The period's length with `removed` cut out of the host's time and the device's work scaled.
-double replayed_span(const DeviceQueue& queue, const DrainPeriod& p, const RemovedTime& removed,
-                     double device_scale, Bound bound) {
+// When the device finished the period's work as recorded, between the drain's entry and return.
+std::int64_t recorded_done_ns(const DeviceQueue& queue, const DrainPeriod& p, Bound bound) {
+    const double finish =
+        fifo_finish(p, static_cast<double>(device_work(p, bound)), [&](std::uint32_t i) {
+            return static_cast<double>(queue.enqueue_ns[p.first_enqueue + i] - p.start_ns);
+        });
+    return std::clamp(p.start_ns + static_cast<std::int64_t>(finish), p.drain_entry_ns, p.drain_ns);
+}
+
+// The period's length with `removed` cut out of the host's time and the device's work scaled;
+// `done_ns`: recorded_done_ns().
+double replayed_span(const DeviceQueue& queue, const DrainPeriod& p, std::int64_t done_ns,
+                     const RemovedTime& removed, double device_scale, Bound bound) {
     const double removed_at_start = removed.before(p.start_ns);
     auto moved = [&](std::int64_t ts_ns, double removed_before) {
         return static_cast<double>(ts_ns - p.start_ns) - (removed_before - removed_at_start);
     };
-    auto enqueued_at = [&](std::uint32_t i) { return queue.enqueue_ns[p.first_enqueue + i]; };
     const auto work = static_cast<double>(device_work(p, bound));
     // Waiting for other ranks is no work a faster device shortens.
     const double peer_wait = std::min(static_cast<double>(p.peer_wait_ns), work);
     RemovedTime::Walk enqueues(removed);
     const double finish =
         fifo_finish(p, (work - peer_wait) * device_scale + peer_wait, [&](std::uint32_t i) {
-            const std::int64_t ts_ns = enqueued_at(i);
+            const std::int64_t ts_ns = queue.enqueue_ns[p.first_enqueue + i];
             return moved(ts_ns, enqueues.before(ts_ns));
         });
     const double moved_drain_entry = moved(p.drain_entry_ns, removed.before(p.drain_entry_ns));
     // The drain returns once the host has reached it and the device is done, plus whatever the
     // host spent in it after both (its own cost, a blocking copy's staging, time it lost its
     // CPU), less what of that is removed; what it lost while the device still worked was hidden.
-    const double recorded_finish = fifo_finish(
-        p, work, [&](std::uint32_t i) { return static_cast<double>(enqueued_at(i) - p.start_ns); });
-    const std::int64_t done_ns = std::clamp(p.start_ns + static_cast<std::int64_t>(recorded_finish),
-                                            p.drain_entry_ns, p.drain_ns);
     const double after_done = static_cast<double>(p.drain_ns - done_ns) -
                               (removed.before(p.drain_ns) - removed.before(done_ns));
     // The CPU that others took from the drain while the device still worked was hidden, not
@@ -151,34 +156,6 @@ struct Meeting {
     double saved_ns() const { return std::max(0.0, last_arrival_ns - ready_ns); }
 };
 
-double saved_by(const std::vector<DeviceQueue>& queues, const HostTimeRemoval& removal,
-                Bound bound) {
-    static const std::vector<WeightedInterval> kNothing;
-    double saved = 0;
-    std::vector<Meeting> meetings;
-    for (std::size_t q = 0; q < queues.size(); ++q) {
-        const RemovedTime none(kNothing);
-        const RemovedTime removed(q < removal.per_queue.size() ? removal.per_queue[q] : kNothing);
-        for (const DrainPeriod& p : queues[q].periods) {
-            const double gain = replayed_span(queues[q], p, none, 1.0, bound) -
-                                replayed_span(queues[q], p, removed, removal.device_scale, bound);
-            if (p.meeting < 0) {
-                saved += gain;
-                continue;
-            }
-            const auto m = static_cast<std::size_t>(p.meeting);
-            meetings.resize(std::max(meetings.size(), m + 1));
-            meetings[m].add(static_cast<double>(p.meeting_arrival_ns), gain);
-        }
-    }
-    for (std::size_t q = 0; q < queues.size(); ++q) {
-        for (const DrainPeriod& p : queues[q].periods) {
-            saved += p.meeting < 0 ? 0.0 : meetings[static_cast<std::size_t>(p.meeting)].saved_ns();
-        }
-    }
-    return saved;
-}
-
 double speedup_of(std::int64_t loop_ns, std::int64_t saved_ns) {
     const std::int64_t left = loop_ns - saved_ns;
     return left > 0 ? static_cast<double>(loop_ns) / static_cast<double>(left) : 1.0;
@@ -192,9 +169,42 @@ std::int64_t loops_ns(const std::vector<DeviceQueue>& queues) {
     return loop_ns;
 }
 
+// normalise_intervals() for intervals already in order and disjoint, each of a weight the sweep
+// keeps as it is (in (0, 1]), where two that touch with different weights do not meet (at that
+// end the sweep sums the weights in an order its sort leaves open): merges the ones that touch
+// with equal weights, in place. False, changing nothing, for any other list.
+bool merge_in_order(std::vector<WeightedInterval>& intervals) {
+    for (std::size_t k = 0; k < intervals.size(); ++k) {
+        const WeightedInterval& i = intervals[k];
+        if (i.end_ns <= i.start_ns || !(i.weight > 1e-9 && i.weight <= 1.0)) {
+            return false;
+        }
+        if (k > 0) {
+            const WeightedInterval& previous = intervals[k - 1];
+            if (i.start_ns < previous.end_ns ||
+                (i.start_ns == previous.end_ns && i.weight != previous.weight)) {
+                return false;
+            }
+        }
+    }
+    std::size_t kept = 0;
+    for (std::size_t k = 0; k < intervals.size(); ++k) {
+        if (kept > 0 && intervals[kept - 1].end_ns == intervals[k].start_ns) {
+            intervals[kept - 1].end_ns = intervals[k].end_ns;
+        } else {
+            intervals[kept++] = intervals[k];
+        }
+    }
+    intervals.resize(kept);
+    return true;
+}
+
 }  // namespace
 
 void normalise_intervals(std::vector<WeightedInterval>& intervals) {
+    if (merge_in_order(intervals)) {
+        return;
+    }
     // A sweep over the ends: the weight in force between two of them is the sum of the
     // intervals that cover that stretch.
     std::vector<std::pair<std::int64_t, double>> edges;
@@ -227,20 +237,77 @@ void normalise_intervals(std::vector<WeightedInterval>& intervals) {
     intervals = std::move(merged);
 }
 
-SpeedupPrediction predict_speedup(const std::vector<DeviceQueue>& queues,
-                                  const HostTimeRemoval& removal) {
+CriticalPath::CriticalPath(const std::vector<DeviceQueue>& queues) : queues_(queues) {
+    static const std::vector<WeightedInterval> kNothing;
+    const RemovedTime none(kNothing);
+    loop_ns_ = loops_ns(queues);
+    recorded_.resize(queues.size());
+    for (std::size_t q = 0; q < queues.size(); ++q) {
+        const DeviceQueue& queue = queues[q];
+        for (const DrainPeriod& p : queue.periods) {
+            Recorded r;
+            r.from_ns = p.start_ns;
+            for (std::uint32_t i = 0; i < p.enqueues; ++i) {
+                r.from_ns = std::min(r.from_ns, queue.enqueue_ns[p.first_enqueue + i]);
+            }
+            for (Bound bound : {Bound::kEstimate, Bound::kMostWork, Bound::kLeastWork}) {
+                const auto b = static_cast<std::size_t>(bound);
+                r.done_ns[b] = recorded_done_ns(queue, p, bound);
+                r.span[b] = replayed_span(queue, p, r.done_ns[b], none, 1.0, bound);
+            }
+            recorded_[q].push_back(r);
+        }
+    }
+}
+
+double CriticalPath::saved_by(const HostTimeRemoval& removal, Bound bound) const {
+    static const std::vector<WeightedInterval> kNothing;
+    const auto b = static_cast<std::size_t>(bound);
+    double saved = 0;
+    std::vector<Meeting> meetings;
+    for (std::size_t q = 0; q < queues_.size(); ++q) {
+        const RemovedTime removed(q < removal.per_queue.size() ? removal.per_queue[q] : kNothing);
+        const auto& periods = queues_[q].periods;
+        for (std::size_t k = 0; k < periods.size(); ++k) {
+            const DrainPeriod& p = periods[k];
+            const Recorded& r = recorded_[q][k];
+            // A period with nothing removed from it replays as recorded.
+            const bool untouched = removal.device_scale == 1.0 &&
+                                   removed.before(r.from_ns) == removed.before(p.drain_ns);
+            const double gain =
+                untouched ? 0.0
+                          : r.span[b] - replayed_span(queues_[q], p, r.done_ns[b], removed,
+                                                      removal.device_scale, bound);
+            if (p.meeting < 0) {
+                saved += gain;
+                continue;
+            }
+            const auto m = static_cast<std::size_t>(p.meeting);
+            meetings.resize(std::max(meetings.size(), m + 1));
+            meetings[m].add(static_cast<double>(p.meeting_arrival_ns), gain);
+        }
+    }
+    for (std::size_t q = 0; q < queues_.size(); ++q) {
+        for (const DrainPeriod& p : queues_[q].periods) {
+            saved += p.meeting < 0 ? 0.0 : meetings[static_cast<std::size_t>(p.meeting)].saved_ns();
+        }
+    }
+    return saved;
+}
+
+SpeedupPrediction CriticalPath::predict(const HostTimeRemoval& removal) const {
     SpeedupPrediction prediction;
-    prediction.loop_ns = loops_ns(queues);
+    prediction.loop_ns = loop_ns_;
     auto clamp_saved = [&](double saved) {
         return std::clamp<std::int64_t>(static_cast<std::int64_t>(saved), 0, prediction.loop_ns);
     };
-    prediction.saved_ns = clamp_saved(saved_by(queues, removal, Bound::kEstimate));
+    prediction.saved_ns = clamp_saved(saved_by(removal, Bound::kEstimate));
     // Less device work leaves more of a host delay exposed, so the high end of a host removal
     // comes with the least work in the estimated periods; a faster device gains most with the
     // most work.
     const bool host = removal.device_scale == 1.0;
-    const std::int64_t with_most = clamp_saved(saved_by(queues, removal, Bound::kMostWork));
-    const std::int64_t with_least = clamp_saved(saved_by(queues, removal, Bound::kLeastWork));
+    const std::int64_t with_most = clamp_saved(saved_by(removal, Bound::kMostWork));
+    const std::int64_t with_least = clamp_saved(saved_by(removal, Bound::kLeastWork));
     prediction.saved_low_ns = std::min({host ? with_most : with_least, prediction.saved_ns});
     prediction.saved_high_ns = std::max({host ? with_least : with_most, prediction.saved_ns});
     prediction.speedup = speedup_of(prediction.loop_ns, prediction.saved_ns);

@@ -14,6 +14,7 @@
 // the interval: their most likely work at its high end gives the low end, at its low end the high
 // end (device_queue.hpp).
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -50,8 +51,34 @@ struct SpeedupPrediction {
     }
 };
 
-SpeedupPrediction predict_speedup(const std::vector<DeviceQueue>& queues,
-                                  const HostTimeRemoval& removal);
+// The queues' periods, replayed with host time removed. What they record (replayed with
+// nothing removed) is replayed once, here; a period with nothing removed from it is not
+// replayed again.
+class CriticalPath {
+  public:
+    // The device's work in the periods where it is only estimated: its most likely, most or least.
+    enum class Bound { kEstimate, kMostWork, kLeastWork };
+
+    explicit CriticalPath(const std::vector<DeviceQueue>& queues);
+
+    SpeedupPrediction predict(const HostTimeRemoval& removal) const;
+
+  private:
+    // One period as recorded, by Bound: when the device finished its work, and the period's
+    // replayed length. from_ns: the earliest moment its replay reads (its start, or an earlier
+    // enqueue).
+    struct Recorded {
+        std::int64_t from_ns = 0;
+        std::array<std::int64_t, 3> done_ns{};
+        std::array<double, 3> span{};
+    };
+
+    double saved_by(const HostTimeRemoval& removal, Bound bound) const;
+
+    const std::vector<DeviceQueue>& queues_;
+    std::int64_t loop_ns_ = 0;
+    std::vector<std::vector<Recorded>> recorded_;  // per queue, per period
+};
 
 // Sorts `intervals` and merges the ones that overlap (weights of one span add, up to 1).
 void normalise_intervals(std::vector<WeightedInterval>& intervals);

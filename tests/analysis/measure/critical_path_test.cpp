@@ -6,12 +6,12 @@
 
 #include "analysis/measure/collective_meetings.hpp"
 
+using causeway::analysis::CriticalPath;
 using causeway::analysis::DeviceQueue;
 using causeway::analysis::DrainPeriod;
 using causeway::analysis::HostTimeRemoval;
 using causeway::analysis::normalise_intervals;
 using causeway::analysis::on_time_removal;
-using causeway::analysis::predict_speedup;
 using causeway::analysis::WeightedInterval;
 
 namespace {
@@ -39,6 +39,12 @@ DeviceQueue one_period(std::int64_t enqueue_ms, std::int64_t device_ms,
     return queue;
 }
 
+// The prediction of removing `removal` from `queues`.
+causeway::analysis::SpeedupPrediction predict(const std::vector<DeviceQueue>& queues,
+                                              const HostTimeRemoval& removal) {
+    return CriticalPath(queues).predict(removal);
+}
+
 HostTimeRemoval removing(std::int64_t from_ms, std::int64_t to_ms) {
     return {.per_queue = {{{from_ms * kMs, to_ms * kMs, 1.0}}}, .device_scale = 1.0};
 }
@@ -47,7 +53,7 @@ HostTimeRemoval removing(std::int64_t from_ms, std::int64_t to_ms) {
 
 TEST_CASE("a host delay before the enqueue, with the queue empty, costs all of it") {
     // 4 ms of host time, then 6 ms of device work: removing 2 ms of the host's time saves 2 ms.
-    const auto prediction = predict_speedup({one_period(4, 6, 5)}, removing(1, 3));
+    const auto prediction = predict({one_period(4, 6, 5)}, removing(1, 3));
     CHECK(prediction.loop_ns == 10 * kMs);
     CHECK(prediction.saved_ns == 2 * kMs);
     CHECK(prediction.speedup == Approx(10.0 / 8.0));
@@ -56,14 +62,14 @@ TEST_CASE("a host delay before the enqueue, with the queue empty, costs all of i
 TEST_CASE("a host delay hidden behind queued device work costs nothing") {
     // Enqueued at 1 ms, 9 ms of device work; the host's 2 ms delay at 5-7 ms falls while the
     // device is busy.
-    const auto prediction = predict_speedup({one_period(1, 9, 8)}, removing(5, 7));
+    const auto prediction = predict({one_period(1, 9, 8)}, removing(5, 7));
     CHECK(prediction.saved_ns == 0);
     CHECK(prediction.speedup == 1.0);
 }
 
 TEST_CASE("a device twice as fast saves half its exposed work") {
     HostTimeRemoval faster{.per_queue = {}, .device_scale = 0.5};
-    const auto prediction = predict_speedup({one_period(4, 6, 5)}, faster);
+    const auto prediction = predict({one_period(4, 6, 5)}, faster);
     CHECK(prediction.saved_ns == 3 * kMs);
     CHECK(prediction.speedup == Approx(10.0 / 7.0));
 }
@@ -76,7 +82,7 @@ TEST_CASE("a delay partly hidden costs only what the device then waited") {
     DeviceQueue queue = one_period(1, 5, 9);
     queue.periods[0].waited = false;
     queue.periods[0].drain_own_ns = 1 * kMs;
-    const auto prediction = predict_speedup({queue}, removing(4, 9));
+    const auto prediction = predict({queue}, removing(4, 9));
     CHECK(prediction.saved_ns == 3 * kMs);
 }
 
@@ -115,20 +121,20 @@ TEST_CASE("ranks that meet in a collective gain what the last one's readiness mo
     const auto queues = two_ranks();
     // The late rank's 3 ms of lateness removed: every rank's step ends 3 ms sooner.
     HostTimeRemoval on_time{.per_queue = {{}, {{1 * kMs, 4 * kMs, 1.0}}}, .device_scale = 1.0};
-    const auto prediction = predict_speedup(queues, on_time);
+    const auto prediction = predict(queues, on_time);
     CHECK(prediction.loop_ns == 20 * kMs);
     CHECK(prediction.saved_ns == 6 * kMs);
     CHECK(prediction.speedup == Approx(20.0 / 14.0));
 
     // Host time removed on the rank that waited only makes it wait longer.
     HostTimeRemoval waiting_faster{.per_queue = {{{0, 1 * kMs, 1.0}}, {}}, .device_scale = 1.0};
-    CHECK(predict_speedup(queues, waiting_faster).saved_ns == 0);
+    CHECK(predict(queues, waiting_faster).saved_ns == 0);
 
     // More than the lateness removed from the late rank gains the job only its lateness past the
     // next rank, plus what the next rank's own removal gains.
     HostTimeRemoval both{.per_queue = {{{0, 1 * kMs, 1.0}}, {{0, 4 * kMs, 1.0}}},
                          .device_scale = 1.0};
-    CHECK(predict_speedup(queues, both).saved_ns == 8 * kMs);
+    CHECK(predict(queues, both).saved_ns == 8 * kMs);
 
     // The late rank arriving on time: its 3 ms from the other's arrival to its own removed, which
     // gains each rank's step those 3 ms (its 6 ms of device work, enqueued at its arrival, still
@@ -139,7 +145,7 @@ TEST_CASE("ranks that meet in a collective gain what the last one's readiness mo
     REQUIRE(arriving.per_queue[1].size() == 1);
     CHECK(arriving.per_queue[1][0].start_ns == 1 * kMs);
     CHECK(arriving.per_queue[1][0].end_ns == 4 * kMs);
-    CHECK(predict_speedup(queues, arriving).saved_ns == 6 * kMs);
+    CHECK(predict(queues, arriving).saved_ns == 6 * kMs);
     CHECK(on_time_removal(queues, 0).per_queue[0].empty());
 }
 
@@ -149,9 +155,7 @@ TEST_CASE("a late rank whose device still had work to do gains the job only what
     auto queues = two_ranks();
     DeviceQueue& late = queues[1];
     late.periods[0].enqueues = 2;
-    const auto gained = [&queues] {
-        return predict_speedup(queues, on_time_removal(queues, 1)).saved_ns;
-    };
+    const auto gained = [&queues] { return predict(queues, on_time_removal(queues, 1)).saved_ns; };
     late.enqueue_ns = {4 * kMs, 4 * kMs};
     CHECK(gained() == 6 * kMs);
     // The first launch enqueued at 0.5 ms, before it was late: its device was busy while it was
@@ -167,12 +171,12 @@ TEST_CASE("a faster device does not shorten the time it waited for other ranks")
     // (halved, it would seem ready sooner than the late rank, which it cannot be).
     const auto queues = two_ranks();
     HostTimeRemoval faster{.per_queue = {}, .device_scale = 0.5};
-    const auto prediction = predict_speedup(queues, faster);
+    const auto prediction = predict(queues, faster);
     CHECK(prediction.saved_ns == 6 * kMs);
     // Nor is it work the device had.
     CHECK(queues[0].device_busy_ns() == 5 * kMs);
     // Alone, the waiting rank's period with a device twice as fast: only its own 5 ms halve.
     DeviceQueue alone = queues[0];
     alone.periods[0].meeting = -1;
-    CHECK(predict_speedup({alone}, faster).saved_ns == 2'500'000);
+    CHECK(predict({alone}, faster).saved_ns == 2'500'000);
 }
