@@ -72,6 +72,10 @@ class RemovedTime {
     std::vector<double> prefix_;
 };
 
+constexpr std::array<Bound, 3> kBounds = {Bound::kEstimate, Bound::kMostWork, Bound::kLeastWork};
+template <class T>
+using PerBound = std::array<T, kBounds.size()>;
+
 std::int64_t device_work(const DrainPeriod& p, Bound bound) {
     switch (bound) {
         case Bound::kEstimate:
@@ -84,60 +88,92 @@ std::int64_t device_work(const DrainPeriod& p, Bound bound) {
     return p.device_ns;
 }
 
-// When the device finishes `work` (ns, relative to the period's start) when part i of it, in
-// equal parts, is enqueued at enqueued(i): a FIFO of one queue.
+// When the device finishes each of `works` (ns, relative to the period's start) when part i of
+// it, in equal parts, is enqueued at enqueued(i): a FIFO of one queue.
 template <class Enqueued>
-double fifo_finish(const DrainPeriod& p, double work, Enqueued enqueued) {
-    double finish = 0;
-    const double part = work / static_cast<double>(std::max<std::uint32_t>(p.enqueues, 1));
+PerBound<double> fifo_finish(const DrainPeriod& p, const PerBound<double>& works,
+                             Enqueued enqueued) {
+    PerBound<double> finish{};
+    PerBound<double> part{};
+    for (std::size_t b = 0; b < kBounds.size(); ++b) {
+        part[b] = works[b] / static_cast<double>(std::max<std::uint32_t>(p.enqueues, 1));
+    }
     for (std::uint32_t i = 0; i < p.enqueues; ++i) {
-        finish = std::max(finish, enqueued(i) + part * static_cast<double>(p.enqueues - i));
+        const double at = enqueued(i);
+        for (std::size_t b = 0; b < kBounds.size(); ++b) {
+            finish[b] = std::max(finish[b], at + part[b] * static_cast<double>(p.enqueues - i));
+        }
     }
     return finish;
 }
 
-// When the device finished the period's work as recorded, between the drain's entry and return.
-std::int64_t recorded_done_ns(const DeviceQueue& queue, const DrainPeriod& p, Bound bound) {
-    const double finish =
-        fifo_finish(p, static_cast<double>(device_work(p, bound)), [&](std::uint32_t i) {
-            return static_cast<double>(queue.enqueue_ns[p.first_enqueue + i] - p.start_ns);
-        });
-    return std::clamp(p.start_ns + static_cast<std::int64_t>(finish), p.drain_entry_ns, p.drain_ns);
+PerBound<double> device_works(const DrainPeriod& p) {
+    PerBound<double> works{};
+    for (std::size_t b = 0; b < kBounds.size(); ++b) {
+        works[b] = static_cast<double>(device_work(p, kBounds[b]));
+    }
+    return works;
 }
 
-// The period's length with `removed` cut out of the host's time and the device's work scaled;
-// `done_ns`: recorded_done_ns().
-double replayed_span(const DeviceQueue& queue, const DrainPeriod& p, std::int64_t done_ns,
-                     const RemovedTime& removed, double device_scale, Bound bound) {
+// When the device finished the period's work as recorded, between the drain's entry and return.
+PerBound<std::int64_t> recorded_done_ns(const DeviceQueue& queue, const DrainPeriod& p) {
+    const PerBound<double> finish = fifo_finish(p, device_works(p), [&](std::uint32_t i) {
+        return static_cast<double>(queue.enqueue_ns[p.first_enqueue + i] - p.start_ns);
+    });
+    PerBound<std::int64_t> done{};
+    for (std::size_t b = 0; b < kBounds.size(); ++b) {
+        done[b] = std::clamp(p.start_ns + static_cast<std::int64_t>(finish[b]), p.drain_entry_ns,
+                             p.drain_ns);
+    }
+    return done;
+}
+
+// The period's length with `removed` cut out of the host's time and the device's work scaled,
+// by Bound; `done_ns`: recorded_done_ns().
+PerBound<double> replayed_span(const DeviceQueue& queue, const DrainPeriod& p,
+                               const PerBound<std::int64_t>& done_ns, const RemovedTime& removed,
+                               double device_scale) {
     const double removed_at_start = removed.before(p.start_ns);
     auto moved = [&](std::int64_t ts_ns, double removed_before) {
         return static_cast<double>(ts_ns - p.start_ns) - (removed_before - removed_at_start);
     };
-    const auto work = static_cast<double>(device_work(p, bound));
-    // Waiting for other ranks is no work a faster device shortens.
-    const double peer_wait = std::min(static_cast<double>(p.peer_wait_ns), work);
+    const PerBound<double> works = device_works(p);
+    PerBound<double> scaled{};
+    for (std::size_t b = 0; b < kBounds.size(); ++b) {
+        // Waiting for other ranks is no work a faster device shortens.
+        const double peer_wait = std::min(static_cast<double>(p.peer_wait_ns), works[b]);
+        scaled[b] = (works[b] - peer_wait) * device_scale + peer_wait;
+    }
     RemovedTime::Walk enqueues(removed);
-    const double finish =
-        fifo_finish(p, (work - peer_wait) * device_scale + peer_wait, [&](std::uint32_t i) {
-            const std::int64_t ts_ns = queue.enqueue_ns[p.first_enqueue + i];
-            return moved(ts_ns, enqueues.before(ts_ns));
-        });
+    const PerBound<double> finish = fifo_finish(p, scaled, [&](std::uint32_t i) {
+        const std::int64_t ts_ns = queue.enqueue_ns[p.first_enqueue + i];
+        return moved(ts_ns, enqueues.before(ts_ns));
+    });
     const double moved_drain_entry = moved(p.drain_entry_ns, removed.before(p.drain_entry_ns));
-    // The drain returns once the host has reached it and the device is done, plus whatever the
-    // host spent in it after both (its own cost, a blocking copy's staging, time it lost its
-    // CPU), less what of that is removed; what it lost while the device still worked was hidden.
-    const double after_done = static_cast<double>(p.drain_ns - done_ns) -
-                              (removed.before(p.drain_ns) - removed.before(done_ns));
-    // The CPU that others took from the drain while the device still worked was hidden, not
-    // free: they needed it. What of it is not removed must still fit in the drain's wait; what
-    // no longer fits (a faster device, earlier enqueues) is taken from the host elsewhere.
-    const double hidden = std::max<double>(
-        0.0, static_cast<double>(p.drain_runnable_ns) - static_cast<double>(p.drain_ns - done_ns));
-    const double owed =
-        std::max(0.0, hidden - (removed.before(done_ns) - removed.before(p.drain_entry_ns)));
-    const double wait = std::max(0.0, finish - moved_drain_entry);
-    return std::max(finish, moved_drain_entry) + std::max(0.0, after_done) +
-           std::max(0.0, owed - wait);
+    const double removed_at_drain = removed.before(p.drain_ns);
+    const double removed_at_drain_entry = removed.before(p.drain_entry_ns);
+    PerBound<double> span{};
+    for (std::size_t b = 0; b < kBounds.size(); ++b) {
+        const double removed_at_done = removed.before(done_ns[b]);
+        // The drain returns once the host has reached it and the device is done, plus whatever
+        // the host spent in it after both (its own cost, a blocking copy's staging, time it lost
+        // its CPU), less what of that is removed; what it lost while the device still worked was
+        // hidden.
+        const double after_done =
+            static_cast<double>(p.drain_ns - done_ns[b]) - (removed_at_drain - removed_at_done);
+        // The CPU that others took from the drain while the device still worked was hidden, not
+        // free: they needed it. What of it is not removed must still fit in the drain's wait;
+        // what no longer fits (a faster device, earlier enqueues) is taken from the host
+        // elsewhere.
+        const double hidden =
+            std::max<double>(0.0, static_cast<double>(p.drain_runnable_ns) -
+                                      static_cast<double>(p.drain_ns - done_ns[b]));
+        const double owed = std::max(0.0, hidden - (removed_at_done - removed_at_drain_entry));
+        const double wait = std::max(0.0, finish[b] - moved_drain_entry);
+        span[b] = std::max(finish[b], moved_drain_entry) + std::max(0.0, after_done) +
+                  std::max(0.0, owed - wait);
+    }
+    return span;
 }
 
 // The ranks that meet in one collective (collective_meetings.hpp): the last one's arrival, and
@@ -250,21 +286,17 @@ CriticalPath::CriticalPath(const std::vector<DeviceQueue>& queues) : queues_(que
             for (std::uint32_t i = 0; i < p.enqueues; ++i) {
                 r.from_ns = std::min(r.from_ns, queue.enqueue_ns[p.first_enqueue + i]);
             }
-            for (Bound bound : {Bound::kEstimate, Bound::kMostWork, Bound::kLeastWork}) {
-                const auto b = static_cast<std::size_t>(bound);
-                r.done_ns[b] = recorded_done_ns(queue, p, bound);
-                r.span[b] = replayed_span(queue, p, r.done_ns[b], none, 1.0, bound);
-            }
+            r.done_ns = recorded_done_ns(queue, p);
+            r.span = replayed_span(queue, p, r.done_ns, none, 1.0);
             recorded_[q].push_back(r);
         }
     }
 }
 
-double CriticalPath::saved_by(const HostTimeRemoval& removal, Bound bound) const {
+std::array<double, 3> CriticalPath::saved_by(const HostTimeRemoval& removal) const {
     static const std::vector<WeightedInterval> kNothing;
-    const auto b = static_cast<std::size_t>(bound);
-    double saved = 0;
-    std::vector<Meeting> meetings;
+    PerBound<double> saved{};
+    std::vector<PerBound<Meeting>> meetings;
     for (std::size_t q = 0; q < queues_.size(); ++q) {
         const RemovedTime removed(q < removal.per_queue.size() ? removal.per_queue[q] : kNothing);
         const auto& periods = queues_[q].periods;
@@ -272,24 +304,35 @@ double CriticalPath::saved_by(const HostTimeRemoval& removal, Bound bound) const
             const DrainPeriod& p = periods[k];
             const Recorded& r = recorded_[q][k];
             // A period with nothing removed from it replays as recorded.
-            const bool untouched = removal.device_scale == 1.0 &&
-                                   removed.before(r.from_ns) == removed.before(p.drain_ns);
-            const double gain =
-                untouched ? 0.0
-                          : r.span[b] - replayed_span(queues_[q], p, r.done_ns[b], removed,
-                                                      removal.device_scale, bound);
+            PerBound<double> gain{};
+            if (removal.device_scale != 1.0 ||
+                removed.before(r.from_ns) != removed.before(p.drain_ns)) {
+                const PerBound<double> span =
+                    replayed_span(queues_[q], p, r.done_ns, removed, removal.device_scale);
+                for (std::size_t b = 0; b < kBounds.size(); ++b) {
+                    gain[b] = r.span[b] - span[b];
+                }
+            }
             if (p.meeting < 0) {
-                saved += gain;
+                for (std::size_t b = 0; b < kBounds.size(); ++b) {
+                    saved[b] += gain[b];
+                }
                 continue;
             }
             const auto m = static_cast<std::size_t>(p.meeting);
             meetings.resize(std::max(meetings.size(), m + 1));
-            meetings[m].add(static_cast<double>(p.meeting_arrival_ns), gain);
+            for (std::size_t b = 0; b < kBounds.size(); ++b) {
+                meetings[m][b].add(static_cast<double>(p.meeting_arrival_ns), gain[b]);
+            }
         }
     }
     for (std::size_t q = 0; q < queues_.size(); ++q) {
         for (const DrainPeriod& p : queues_[q].periods) {
-            saved += p.meeting < 0 ? 0.0 : meetings[static_cast<std::size_t>(p.meeting)].saved_ns();
+            for (std::size_t b = 0; b < kBounds.size(); ++b) {
+                saved[b] += p.meeting < 0
+                                ? 0.0
+                                : meetings[static_cast<std::size_t>(p.meeting)][b].saved_ns();
+            }
         }
     }
     return saved;
@@ -301,13 +344,17 @@ SpeedupPrediction CriticalPath::predict(const HostTimeRemoval& removal) const {
     auto clamp_saved = [&](double saved) {
         return std::clamp<std::int64_t>(static_cast<std::int64_t>(saved), 0, prediction.loop_ns);
     };
-    prediction.saved_ns = clamp_saved(saved_by(removal, Bound::kEstimate));
+    const PerBound<double> saved = saved_by(removal);
+    auto saved_with = [&](Bound bound) {
+        return clamp_saved(saved[static_cast<std::size_t>(bound)]);
+    };
+    prediction.saved_ns = saved_with(Bound::kEstimate);
     // Less device work leaves more of a host delay exposed, so the high end of a host removal
     // comes with the least work in the estimated periods; a faster device gains most with the
     // most work.
     const bool host = removal.device_scale == 1.0;
-    const std::int64_t with_most = clamp_saved(saved_by(removal, Bound::kMostWork));
-    const std::int64_t with_least = clamp_saved(saved_by(removal, Bound::kLeastWork));
+    const std::int64_t with_most = saved_with(Bound::kMostWork);
+    const std::int64_t with_least = saved_with(Bound::kLeastWork);
     prediction.saved_low_ns = std::min({host ? with_most : with_least, prediction.saved_ns});
     prediction.saved_high_ns = std::max({host ? with_least : with_most, prediction.saved_ns});
     prediction.speedup = speedup_of(prediction.loop_ns, prediction.saved_ns);
