@@ -9,7 +9,10 @@ using Bound = CriticalPath::Bound;
 
 namespace {
 
-// Time removed from one thread's timeline before a moment: prefix sums over its intervals.
+// Time removed from one thread's timeline before a moment: prefix sums over its intervals. The
+// moments come mostly in order (a queue's periods, each one's enqueues, drain and device finish),
+// so each is found by stepping on (or back) from the last: the cost of the intervals passed, not
+// a search each.
 class RemovedTime {
   public:
     explicit RemovedTime(const std::vector<WeightedInterval>& intervals) : intervals_(intervals) {
@@ -22,41 +25,26 @@ class RemovedTime {
     }
 
     // Removed time in [0, ts_ns).
-    double before(std::int64_t ts_ns) const { return before(first_from(ts_ns), ts_ns); }
-
-    // before() for moments that mostly come in order (a queue's enqueues): each is found by
-    // stepping on from the last, which costs the intervals passed instead of a search each.
-    class Walk {
-      public:
-        explicit Walk(const RemovedTime& removed) : removed_(removed) {}
-        double before(std::int64_t ts_ns) {
-            const auto& intervals = removed_.intervals_;
-            if (!walking_ || ts_ns < last_ts_ns_) {
-                next_ = removed_.first_from(ts_ns);
-                walking_ = true;
-            }
-            while (next_ < intervals.size() && intervals[next_].start_ns < ts_ns) {
-                ++next_;
-            }
-            last_ts_ns_ = ts_ns;
-            return removed_.before(next_, ts_ns);
+    double before(std::int64_t ts_ns) {
+        if (!placed_) {
+            next_ =
+                static_cast<std::size_t>(std::partition_point(intervals_.begin(), intervals_.end(),
+                                                              [ts_ns](const WeightedInterval& i) {
+                                                                  return i.start_ns < ts_ns;
+                                                              }) -
+                                         intervals_.begin());
+            placed_ = true;
         }
-
-      private:
-        const RemovedTime& removed_;
-        std::size_t next_ = 0;
-        std::int64_t last_ts_ns_ = 0;
-        bool walking_ = false;
-    };
+        while (next_ < intervals_.size() && intervals_[next_].start_ns < ts_ns) {
+            ++next_;
+        }
+        while (next_ > 0 && intervals_[next_ - 1].start_ns >= ts_ns) {
+            --next_;
+        }
+        return before(next_, ts_ns);
+    }
 
   private:
-    // The first interval that starts at or after `ts_ns`.
-    std::size_t first_from(std::int64_t ts_ns) const {
-        auto after =
-            std::partition_point(intervals_.begin(), intervals_.end(),
-                                 [ts_ns](const WeightedInterval& i) { return i.start_ns < ts_ns; });
-        return static_cast<std::size_t>(after - intervals_.begin());
-    }
     // Removed time in [0, ts_ns), where interval `k` is the first that starts at or after it.
     double before(std::size_t k, std::int64_t ts_ns) const {
         if (k == 0) {
@@ -70,6 +58,8 @@ class RemovedTime {
 
     const std::vector<WeightedInterval>& intervals_;
     std::vector<double> prefix_;
+    std::size_t next_ = 0;  // the first interval that starts at or after the last moment
+    bool placed_ = false;
 };
 
 constexpr std::array<Bound, 3> kBounds = {Bound::kEstimate, Bound::kMostWork, Bound::kLeastWork};
@@ -131,7 +121,7 @@ PerBound<std::int64_t> recorded_done_ns(const DeviceQueue& queue, const DrainPer
 // The period's length with `removed` cut out of the host's time and the device's work scaled,
 // by Bound; `done_ns`: recorded_done_ns().
 PerBound<double> replayed_span(const DeviceQueue& queue, const DrainPeriod& p,
-                               const PerBound<std::int64_t>& done_ns, const RemovedTime& removed,
+                               const PerBound<std::int64_t>& done_ns, RemovedTime& removed,
                                double device_scale) {
     const double removed_at_start = removed.before(p.start_ns);
     auto moved = [&](std::int64_t ts_ns, double removed_before) {
@@ -144,10 +134,9 @@ PerBound<double> replayed_span(const DeviceQueue& queue, const DrainPeriod& p,
         const double peer_wait = std::min(static_cast<double>(p.peer_wait_ns), works[b]);
         scaled[b] = (works[b] - peer_wait) * device_scale + peer_wait;
     }
-    RemovedTime::Walk enqueues(removed);
     const PerBound<double> finish = fifo_finish(p, scaled, [&](std::uint32_t i) {
         const std::int64_t ts_ns = queue.enqueue_ns[p.first_enqueue + i];
-        return moved(ts_ns, enqueues.before(ts_ns));
+        return moved(ts_ns, removed.before(ts_ns));
     });
     const double moved_drain_entry = moved(p.drain_entry_ns, removed.before(p.drain_entry_ns));
     const double removed_at_drain = removed.before(p.drain_ns);
@@ -275,7 +264,7 @@ void normalise_intervals(std::vector<WeightedInterval>& intervals) {
 
 CriticalPath::CriticalPath(const std::vector<DeviceQueue>& queues) : queues_(queues) {
     static const std::vector<WeightedInterval> kNothing;
-    const RemovedTime none(kNothing);
+    RemovedTime none(kNothing);
     loop_ns_ = loops_ns(queues);
     recorded_.resize(queues.size());
     for (std::size_t q = 0; q < queues.size(); ++q) {
@@ -298,7 +287,7 @@ std::array<double, 3> CriticalPath::saved_by(const HostTimeRemoval& removal) con
     PerBound<double> saved{};
     std::vector<PerBound<Meeting>> meetings;
     for (std::size_t q = 0; q < queues_.size(); ++q) {
-        const RemovedTime removed(q < removal.per_queue.size() ? removal.per_queue[q] : kNothing);
+        RemovedTime removed(q < removal.per_queue.size() ? removal.per_queue[q] : kNothing);
         const auto& periods = queues_[q].periods;
         for (std::size_t k = 0; k < periods.size(); ++k) {
             const DrainPeriod& p = periods[k];
