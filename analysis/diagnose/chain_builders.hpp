@@ -100,7 +100,8 @@ std::vector<CausalChain> collective_wait_chains(const ChainInputs& in);
 // the device's queue.
 std::optional<CriticalPathCost> critical_path_cost(const ChainInputs& in,
                                                    const HostTimeRemoval& removal);
-// The same for the union of `parts`, each per primary thread.
+// The same for the union of `parts`, each per primary thread, sorted and disjoint
+// (normalise_intervals).
 std::optional<CriticalPathCost> union_cost(const ChainInputs& in,
                                            const std::vector<const PerThreadTime*>& parts);
 // The same for one cause of actor_causes.hpp (with its members).

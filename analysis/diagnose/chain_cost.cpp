@@ -28,6 +28,9 @@ std::optional<CriticalPathCost> cost_of(const SpeedupPrediction& p, bool device_
 
 std::optional<CriticalPathCost> union_cost(const ChainInputs& in,
                                            const std::vector<const PerThreadTime*>& parts) {
+    if (parts.size() == 1) {  // already sorted and disjoint (cause_time.hpp)
+        return cost_of(in.critical_path.predict(*parts.front(), 1.0), false);
+    }
     HostTimeRemoval removal;
     removal.per_queue.resize(in.queues.size());
     for (const PerThreadTime* per_thread : parts) {

@@ -282,22 +282,22 @@ CriticalPath::CriticalPath(const std::vector<DeviceQueue>& queues) : queues_(que
     }
 }
 
-std::array<double, 3> CriticalPath::saved_by(const HostTimeRemoval& removal) const {
+std::array<double, 3> CriticalPath::saved_by(
+    const std::vector<std::vector<WeightedInterval>>& per_queue, double device_scale) const {
     static const std::vector<WeightedInterval> kNothing;
     PerBound<double> saved{};
     std::vector<PerBound<Meeting>> meetings;
     for (std::size_t q = 0; q < queues_.size(); ++q) {
-        RemovedTime removed(q < removal.per_queue.size() ? removal.per_queue[q] : kNothing);
+        RemovedTime removed(q < per_queue.size() ? per_queue[q] : kNothing);
         const auto& periods = queues_[q].periods;
         for (std::size_t k = 0; k < periods.size(); ++k) {
             const DrainPeriod& p = periods[k];
             const Recorded& r = recorded_[q][k];
             // A period with nothing removed from it replays as recorded.
             PerBound<double> gain{};
-            if (removal.device_scale != 1.0 ||
-                removed.before(r.from_ns) != removed.before(p.drain_ns)) {
+            if (device_scale != 1.0 || removed.before(r.from_ns) != removed.before(p.drain_ns)) {
                 const PerBound<double> span =
-                    replayed_span(queues_[q], p, r.done_ns, removed, removal.device_scale);
+                    replayed_span(queues_[q], p, r.done_ns, removed, device_scale);
                 for (std::size_t b = 0; b < kBounds.size(); ++b) {
                     gain[b] = r.span[b] - span[b];
                 }
@@ -328,12 +328,17 @@ std::array<double, 3> CriticalPath::saved_by(const HostTimeRemoval& removal) con
 }
 
 SpeedupPrediction CriticalPath::predict(const HostTimeRemoval& removal) const {
+    return predict(removal.per_queue, removal.device_scale);
+}
+
+SpeedupPrediction CriticalPath::predict(const std::vector<std::vector<WeightedInterval>>& per_queue,
+                                        double device_scale) const {
     SpeedupPrediction prediction;
     prediction.loop_ns = loop_ns_;
     auto clamp_saved = [&](double saved) {
         return std::clamp<std::int64_t>(static_cast<std::int64_t>(saved), 0, prediction.loop_ns);
     };
-    const PerBound<double> saved = saved_by(removal);
+    const PerBound<double> saved = saved_by(per_queue, device_scale);
     auto saved_with = [&](Bound bound) {
         return clamp_saved(saved[static_cast<std::size_t>(bound)]);
     };
@@ -341,7 +346,7 @@ SpeedupPrediction CriticalPath::predict(const HostTimeRemoval& removal) const {
     // Less device work leaves more of a host delay exposed, so the high end of a host removal
     // comes with the least work in the estimated periods; a faster device gains most with the
     // most work.
-    const bool host = removal.device_scale == 1.0;
+    const bool host = device_scale == 1.0;
     const std::int64_t with_most = saved_with(Bound::kMostWork);
     const std::int64_t with_least = saved_with(Bound::kLeastWork);
     prediction.saved_low_ns = std::min({host ? with_most : with_least, prediction.saved_ns});

@@ -62,6 +62,9 @@ class CriticalPath {
     explicit CriticalPath(const std::vector<DeviceQueue>& queues);
 
     SpeedupPrediction predict(const HostTimeRemoval& removal) const;
+    // The same, of host time `per_queue` (HostTimeRemoval::per_queue, held by the caller).
+    SpeedupPrediction predict(const std::vector<std::vector<WeightedInterval>>& per_queue,
+                              double device_scale) const;
 
   private:
     // One period as recorded, by Bound: when the device finished its work, and the period's
@@ -74,7 +77,8 @@ class CriticalPath {
     };
 
     // The time the removal saves, by Bound.
-    std::array<double, 3> saved_by(const HostTimeRemoval& removal) const;
+    std::array<double, 3> saved_by(const std::vector<std::vector<WeightedInterval>>& per_queue,
+                                   double device_scale) const;
 
     const std::vector<DeviceQueue>& queues_;
     std::int64_t loop_ns_ = 0;
