@@ -41,8 +41,12 @@ void split(const std::vector<OffCpuInterval>& intervals, std::size_t& next, std:
 class TimelineBuilder {
   public:
     TimelineBuilder(const TraceModel& model, const Roles& roles, const CallAccounting& acc,
-                    const std::vector<Cause>& causes, CauseTimeline& out)
-        : model_(model), roles_(roles), threads_(acc.primary.size()), out_(out) {
+                    const std::vector<Cause>& causes, bool every_category, CauseTimeline& out)
+        : model_(model),
+          roles_(roles),
+          threads_(acc.primary.size()),
+          every_category_(every_category),
+          out_(out) {
         std::int64_t runq = 0;
         for (const Cause& cause : causes) {
             add_to(runq, cause.runq_wait_ns);
@@ -120,10 +124,11 @@ class TimelineBuilder {
               std::int64_t start_ns, std::int64_t end_ns, OpCategory category,
               double pinning_saves) {
         auto& own = out_.in_calls[static_cast<std::size_t>(category)][q];
+        const bool kept = every_category_ || costed_category(category);
         split(intervals, next, start_ns, end_ns,
               [&](Piece piece, std::int64_t from, std::int64_t to, const OffCpuInterval* o) {
                   if (piece == Piece::kOnCpu) {
-                      if (to > from) {
+                      if (kept && to > from) {
                           own.push_back({from, to, 1.0});
                           if (pinning_saves > 0) {
                               out_.pinning_saves[q].push_back({from, to, pinning_saves});
@@ -139,6 +144,7 @@ class TimelineBuilder {
     const TraceModel& model_;
     const Roles& roles_;
     std::size_t threads_;
+    bool every_category_;
     CauseTimeline& out_;
     std::vector<std::pair<CauseKey, double>> runq_shares_;
     // Per primary thread: its own work between calls, where its scheduling was recorded.
@@ -186,11 +192,16 @@ double pinning_saves(const TraceModel& model, std::uint32_t i) {
 
 }  // namespace
 
+bool costed_category(OpCategory category) {
+    return category == OpCategory::kCopy || category == OpCategory::kAlloc ||
+           category == OpCategory::kFree;
+}
+
 CauseTimeline cause_timeline(const TraceModel& model, const Roles& roles,
                              const ResolvedFilter& filter, const CallAccounting& accounting,
-                             const std::vector<Cause>& causes) {
+                             const std::vector<Cause>& causes, bool every_category) {
     CauseTimeline out;
-    TimelineBuilder builder(model, roles, accounting, causes, out);
+    TimelineBuilder builder(model, roles, accounting, causes, every_category, out);
     const CudaCalls& c = model.calls;
     for (std::size_t q = 0; q < accounting.primary.size(); ++q) {
         const int thread = accounting.primary[q].thread_index;

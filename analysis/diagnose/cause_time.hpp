@@ -27,9 +27,15 @@ namespace causeway::analysis {
 // Intervals per primary thread, in CallAccounting::primary's order.
 using PerThreadTime = std::vector<std::vector<WeightedInterval>>;
 
+// The categories whose calls' own time a chain costs (in_call_cost): copies (TRANSFER-BOUND),
+// allocations and frees (ALLOCATION-CHURN). Only these are kept unless every category is asked
+// for (an NCCL job's late rank is explained by all of its time).
+bool costed_category(OpCategory category);
+
 struct CauseTimeline {
     std::map<CauseKey, PerThreadTime> by_cause;
-    std::array<PerThreadTime, kCategoryCount> in_calls;  // the calls' own time, by OpCategory
+    // The calls' own time, by OpCategory: the costed categories', or every one's.
+    std::array<PerThreadTime, kCategoryCount> in_calls;
     // The first call of each op per thread that was slow (CallAccounting::cold_calls), its excess
     // share of it.
     PerThreadTime cold_calls;
@@ -41,6 +47,6 @@ struct CauseTimeline {
 
 CauseTimeline cause_timeline(const TraceModel& model, const Roles& roles,
                              const ResolvedFilter& filter, const CallAccounting& accounting,
-                             const std::vector<Cause>& causes);
+                             const std::vector<Cause>& causes, bool every_category);
 
 }  // namespace causeway::analysis

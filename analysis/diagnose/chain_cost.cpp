@@ -1,6 +1,8 @@
 // The critical-path cost of a chain: its time on the GPU-driving threads, replayed against the
 // device's queue (analysis/measure/critical_path.hpp).
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 
 #include "analysis/diagnose/chain_builders.hpp"
 
@@ -62,6 +64,11 @@ std::optional<CriticalPathCost> in_call_cost(const ChainInputs& in,
                                              std::initializer_list<OpCategory> categories) {
     std::vector<const PerThreadTime*> parts;
     for (OpCategory category : categories) {
+        if (!costed_category(category)) {
+            throw std::logic_error(std::string("the calls' own time of category ") +
+                                   category_name(category) +
+                                   " is not kept: add it to costed_category (cause_time.hpp)");
+        }
         parts.push_back(&in.timeline.in_calls[static_cast<std::size_t>(category)]);
     }
     return union_cost(in, parts);

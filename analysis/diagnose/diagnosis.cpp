@@ -99,7 +99,8 @@ Diagnosis diagnose(const TraceModel& model, const DiagnosisOptions& options) {
     std::vector<CommunicatorRanks> ranks = align_ranks(model);
     mark_collectives(model, ranks, queues);
     const CriticalPath critical_path(queues);
-    const CauseTimeline timeline = cause_timeline(model, roles, filter, accounting, causes);
+    const CauseTimeline timeline = cause_timeline(model, roles, filter, accounting, causes,
+                                                  /*every_category=*/!ranks.empty());
     ChainInputs inputs{
         .model = model,
         .roles = roles,
