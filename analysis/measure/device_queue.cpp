@@ -123,6 +123,30 @@ void estimate_unmeasured_periods(DeviceQueue& queue) {
     }
 }
 
+// The first of one thread's off-CPU intervals (sorted, disjoint) that ends after a moment, for
+// moments that come mostly in order (its calls' entries): found by stepping on, or back, from
+// the last instead of a search each.
+class FirstEndingAfter {
+  public:
+    explicit FirstEndingAfter(const std::vector<OffCpuInterval>& intervals)
+        : intervals_(intervals) {}
+
+    std::vector<OffCpuInterval>::const_iterator operator()(std::int64_t ts_ns) {
+        while (next_ < intervals_.size() && intervals_[next_].end_ns() <= ts_ns) {
+            ++next_;
+        }
+        while (next_ > 0 && intervals_[next_ - 1].end_ns() > ts_ns) {
+            --next_;
+        }
+        return intervals_.begin() + static_cast<std::ptrdiff_t>(next_);
+    }
+    std::vector<OffCpuInterval>::const_iterator end() const { return intervals_.end(); }
+
+  private:
+    const std::vector<OffCpuInterval>& intervals_;
+    std::size_t next_ = 0;
+};
+
 // What a drain that lost its CPU says about when the device finished. While the thread waited in
 // it, on a CPU or asleep, the device was not done; it returned soon after it last got its CPU
 // back. So the device finished after the last stretch of waiting that did not end in the return,
@@ -133,11 +157,9 @@ struct DrainFinish {
     std::int64_t high_ns = 0;
 };
 
-DrainFinish finish_of_lost_drain(const std::vector<OffCpuInterval>& intervals,
-                                 std::int64_t entry_ns, std::int64_t end_ns, std::int64_t own_ns) {
-    auto first =
-        std::partition_point(intervals.begin(), intervals.end(),
-                             [&](const OffCpuInterval& o) { return o.end_ns() <= entry_ns; });
+DrainFinish finish_of_lost_drain(FirstEndingAfter& intervals, std::int64_t entry_ns,
+                                 std::int64_t end_ns, std::int64_t own_ns) {
+    auto first = intervals(entry_ns);
     std::int64_t waited_until = entry_ns;  // the end of the latest stretch of waiting
     std::int64_t woken_ns = -1;            // the wakeup of the latest sleep, if it came last
     std::int64_t on_cpu_from = entry_ns;
@@ -165,11 +187,8 @@ DrainFinish finish_of_lost_drain(const std::vector<OffCpuInterval>& intervals,
 
 // When a call that queues work had queued it: by the moment it was first preempted inside (its own
 // host work, microseconds on a CPU, was most likely done by then), else by its return.
-std::int64_t queued_by(const std::vector<OffCpuInterval>& intervals, std::int64_t entry_ns,
-                       std::int64_t end_ns) {
-    auto after =
-        std::partition_point(intervals.begin(), intervals.end(),
-                             [&](const OffCpuInterval& o) { return o.end_ns() <= entry_ns; });
+std::int64_t queued_by(FirstEndingAfter& intervals, std::int64_t entry_ns, std::int64_t end_ns) {
+    auto after = intervals(entry_ns);
     for (; after != intervals.end() && after->ts_ns < end_ns; ++after) {
         if (after->preempted) {
             return std::max(entry_ns, after->ts_ns);
@@ -256,6 +275,7 @@ DeviceQueue reconstruct_queue(const TraceModel& model, const ResolvedFilter& fil
         }
     }
     const std::map<int, std::int64_t> own = drain_own_cost(model, drains, drain_runnable_ns);
+    FirstEndingAfter offcpu(intervals);
     std::size_t next_drain = 0;
     std::int64_t period_start = -1;  // no drain seen yet: what comes before is not a period
     std::uint32_t first_enqueue = 0;
@@ -294,7 +314,7 @@ DeviceQueue reconstruct_queue(const TraceModel& model, const ResolvedFilter& fil
                     p.device_max_ns = work_done_at(entry);
                 } else {
                     const DrainFinish finish =
-                        finish_of_lost_drain(intervals, entry, end, p.drain_own_ns);
+                        finish_of_lost_drain(offcpu, entry, end, p.drain_own_ns);
                     p.waited = finish.low_ns == finish.high_ns;
                     p.device_done_ns = p.waited ? finish.low_ns : -1;
                     p.device_ns = p.device_min_ns = work_done_at(finish.low_ns);
@@ -306,7 +326,7 @@ DeviceQueue reconstruct_queue(const TraceModel& model, const ResolvedFilter& fil
             period_start = end;
             first_enqueue = static_cast<std::uint32_t>(queue.enqueue_ns.size());
         } else if (enqueues_work(op) && period_start >= 0) {
-            queue.enqueue_ns.push_back(queued_by(intervals, entry, end));
+            queue.enqueue_ns.push_back(queued_by(offcpu, entry, end));
         }
     }
     drop_set_up(model, calls, step_markers(model, filter, thread_index), queue);
