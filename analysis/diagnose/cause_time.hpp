@@ -25,7 +25,7 @@
 namespace causeway::analysis {
 
 // Intervals per primary thread, in CallAccounting::primary's order.
-using PerThreadTime = std::vector<std::vector<WeightedInterval>>;
+using PerThreadTime = std::vector<IntervalList>;
 
 // The categories whose calls' own time a chain costs (in_call_cost): copies (TRANSFER-BOUND),
 // allocations and frees (ALLOCATION-CHURN). Only these are kept unless every category is asked

@@ -15,7 +15,7 @@ namespace {
 // a search each.
 class RemovedTime {
   public:
-    explicit RemovedTime(const std::vector<WeightedInterval>& intervals) : intervals_(intervals) {
+    explicit RemovedTime(const IntervalList& intervals) : intervals_(intervals) {
         prefix_.reserve(intervals.size() + 1);
         prefix_.push_back(0);
         for (const WeightedInterval& i : intervals) {
@@ -27,38 +27,35 @@ class RemovedTime {
     // Removed time in [0, ts_ns).
     double before(std::int64_t ts_ns) {
         if (!placed_) {
-            next_ =
-                static_cast<std::size_t>(std::partition_point(intervals_.begin(), intervals_.end(),
-                                                              [ts_ns](const WeightedInterval& i) {
-                                                                  return i.start_ns < ts_ns;
-                                                              }) -
-                                         intervals_.begin());
+            next_ = std::partition_point(
+                intervals_.begin(), intervals_.end(),
+                [ts_ns](const WeightedInterval& i) { return i.start_ns < ts_ns; });
+            k_ = static_cast<std::size_t>(next_ - intervals_.begin());
             placed_ = true;
         }
-        while (next_ < intervals_.size() && intervals_[next_].start_ns < ts_ns) {
+        while (next_ != intervals_.end() && next_->start_ns < ts_ns) {
             ++next_;
+            ++k_;
         }
-        while (next_ > 0 && intervals_[next_ - 1].start_ns >= ts_ns) {
+        while (k_ > 0 && std::prev(next_)->start_ns >= ts_ns) {
             --next_;
+            --k_;
         }
-        return before(next_, ts_ns);
+        if (k_ == 0) {
+            return 0;
+        }
+        const WeightedInterval& last = *std::prev(next_);
+        double partial =
+            last.weight * static_cast<double>(std::min(ts_ns, last.end_ns) - last.start_ns);
+        return prefix_[k_ - 1] + partial;
     }
 
   private:
-    // Removed time in [0, ts_ns), where interval `k` is the first that starts at or after it.
-    double before(std::size_t k, std::int64_t ts_ns) const {
-        if (k == 0) {
-            return 0;
-        }
-        const WeightedInterval& last = intervals_[k - 1];
-        double partial =
-            last.weight * static_cast<double>(std::min(ts_ns, last.end_ns) - last.start_ns);
-        return prefix_[k - 1] + partial;
-    }
-
-    const std::vector<WeightedInterval>& intervals_;
+    const IntervalList& intervals_;
     std::vector<double> prefix_;
-    std::size_t next_ = 0;  // the first interval that starts at or after the last moment
+    // The first interval that starts at or after the last moment, and its position.
+    IntervalList::const_iterator next_;
+    std::size_t k_ = 0;
     bool placed_ = false;
 };
 
@@ -198,7 +195,7 @@ std::int64_t loops_ns(const std::vector<DeviceQueue>& queues) {
 // keeps as it is (in (0, 1]), where two that touch with different weights do not meet (at that
 // end the sweep sums the weights in an order its sort leaves open): merges the ones that touch
 // with equal weights, in place. False, changing nothing, for any other list.
-bool merge_in_order(std::vector<WeightedInterval>& intervals) {
+bool merge_in_order(IntervalList& intervals) {
     for (std::size_t k = 0; k < intervals.size(); ++k) {
         const WeightedInterval& i = intervals[k];
         if (i.end_ns <= i.start_ns || !(i.weight > 1e-9 && i.weight <= 1.0)) {
@@ -226,7 +223,7 @@ bool merge_in_order(std::vector<WeightedInterval>& intervals) {
 
 }  // namespace
 
-void normalise_intervals(std::vector<WeightedInterval>& intervals) {
+void normalise_intervals(IntervalList& intervals) {
     if (merge_in_order(intervals)) {
         return;
     }
@@ -242,7 +239,7 @@ void normalise_intervals(std::vector<WeightedInterval>& intervals) {
     }
     std::sort(edges.begin(), edges.end(),
               [](const auto& a, const auto& b) { return a.first < b.first; });
-    std::vector<WeightedInterval> merged;
+    IntervalList merged;
     double weight = 0;
     for (std::size_t e = 0; e < edges.size(); ++e) {
         weight += edges[e].second;
@@ -263,7 +260,7 @@ void normalise_intervals(std::vector<WeightedInterval>& intervals) {
 }
 
 CriticalPath::CriticalPath(const std::vector<DeviceQueue>& queues) : queues_(queues) {
-    static const std::vector<WeightedInterval> kNothing;
+    static const IntervalList kNothing;
     RemovedTime none(kNothing);
     loop_ns_ = loops_ns(queues);
     recorded_.resize(queues.size());
@@ -282,9 +279,9 @@ CriticalPath::CriticalPath(const std::vector<DeviceQueue>& queues) : queues_(que
     }
 }
 
-std::array<double, 3> CriticalPath::saved_by(
-    const std::vector<std::vector<WeightedInterval>>& per_queue, double device_scale) const {
-    static const std::vector<WeightedInterval> kNothing;
+std::array<double, 3> CriticalPath::saved_by(const std::vector<IntervalList>& per_queue,
+                                             double device_scale) const {
+    static const IntervalList kNothing;
     PerBound<double> saved{};
     std::vector<PerBound<Meeting>> meetings;
     for (std::size_t q = 0; q < queues_.size(); ++q) {
@@ -331,7 +328,7 @@ SpeedupPrediction CriticalPath::predict(const HostTimeRemoval& removal) const {
     return predict(removal.per_queue, removal.device_scale);
 }
 
-SpeedupPrediction CriticalPath::predict(const std::vector<std::vector<WeightedInterval>>& per_queue,
+SpeedupPrediction CriticalPath::predict(const std::vector<IntervalList>& per_queue,
                                         double device_scale) const {
     SpeedupPrediction prediction;
     prediction.loop_ns = loop_ns_;

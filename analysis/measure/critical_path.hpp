@@ -16,6 +16,7 @@
 
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <vector>
 
 #include "analysis/measure/device_queue.hpp"
@@ -30,10 +31,14 @@ struct WeightedInterval {
     double weight = 1.0;
 };
 
+// Intervals of one thread's time, in blocks: lists as long as a trace's calls grow without
+// copying, and without holding twice what they need while they grow.
+using IntervalList = std::deque<WeightedInterval>;
+
 // What to take away, per queue (same order as the queues): host time, and the device's work
 // scaled by device_scale (0.5: a device twice as fast).
 struct HostTimeRemoval {
-    std::vector<std::vector<WeightedInterval>> per_queue;
+    std::vector<IntervalList> per_queue;
     double device_scale = 1.0;
 };
 
@@ -63,7 +68,7 @@ class CriticalPath {
 
     SpeedupPrediction predict(const HostTimeRemoval& removal) const;
     // The same, of host time `per_queue` (HostTimeRemoval::per_queue, held by the caller).
-    SpeedupPrediction predict(const std::vector<std::vector<WeightedInterval>>& per_queue,
+    SpeedupPrediction predict(const std::vector<IntervalList>& per_queue,
                               double device_scale) const;
 
   private:
@@ -77,7 +82,7 @@ class CriticalPath {
     };
 
     // The time the removal saves, by Bound.
-    std::array<double, 3> saved_by(const std::vector<std::vector<WeightedInterval>>& per_queue,
+    std::array<double, 3> saved_by(const std::vector<IntervalList>& per_queue,
                                    double device_scale) const;
 
     const std::vector<DeviceQueue>& queues_;
@@ -86,6 +91,6 @@ class CriticalPath {
 };
 
 // Sorts `intervals` and merges the ones that overlap (weights of one span add, up to 1).
-void normalise_intervals(std::vector<WeightedInterval>& intervals);
+void normalise_intervals(IntervalList& intervals);
 
 }  // namespace causeway::analysis

@@ -10,6 +10,7 @@ using causeway::analysis::CriticalPath;
 using causeway::analysis::DeviceQueue;
 using causeway::analysis::DrainPeriod;
 using causeway::analysis::HostTimeRemoval;
+using causeway::analysis::IntervalList;
 using causeway::analysis::normalise_intervals;
 using causeway::analysis::on_time_removal;
 using causeway::analysis::WeightedInterval;
@@ -87,7 +88,7 @@ TEST_CASE("a delay partly hidden costs only what the device then waited") {
 }
 
 TEST_CASE("overlapping shares of one interval add up, to at most all of it") {
-    std::vector<WeightedInterval> intervals = {
+    IntervalList intervals = {
         {10, 20, 0.5}, {10, 20, 0.25}, {15, 30, 1.0}, {40, 40, 1.0}};
     normalise_intervals(intervals);
     REQUIRE(intervals.size() == 2);
