@@ -192,32 +192,31 @@ std::int64_t loops_ns(const std::vector<DeviceQueue>& queues) {
 }
 
 // normalise_intervals() for intervals already in order and disjoint, each of a weight the sweep
-// keeps as it is (in (0, 1]), where two that touch with different weights do not meet (at that
-// end the sweep sums the weights in an order its sort leaves open): merges the ones that touch
-// with equal weights, in place. False, changing nothing, for any other list.
+// keeps as it is (in (0, 1]): merges the ones that touch with equal weights, in place. False,
+// changing nothing, for any other list.
 bool merge_in_order(IntervalList& intervals) {
-    for (std::size_t k = 0; k < intervals.size(); ++k) {
-        const WeightedInterval& i = intervals[k];
-        if (i.end_ns <= i.start_ns || !(i.weight > 1e-9 && i.weight <= 1.0)) {
+    const WeightedInterval* previous = nullptr;
+    for (const WeightedInterval& i : intervals) {
+        if (i.end_ns <= i.start_ns || !(i.weight > 1e-9 && i.weight <= 1.0) ||
+            (previous != nullptr && i.start_ns < previous->end_ns)) {
             return false;
         }
-        if (k > 0) {
-            const WeightedInterval& previous = intervals[k - 1];
-            if (i.start_ns < previous.end_ns ||
-                (i.start_ns == previous.end_ns && i.weight != previous.weight)) {
-                return false;
-            }
-        }
+        previous = &i;
     }
-    std::size_t kept = 0;
-    for (std::size_t k = 0; k < intervals.size(); ++k) {
-        if (kept > 0 && intervals[kept - 1].end_ns == intervals[k].start_ns) {
-            intervals[kept - 1].end_ns = intervals[k].end_ns;
+    auto kept = intervals.begin();
+    for (auto i = intervals.begin(); i != intervals.end(); ++i) {
+        if (i == intervals.begin()) {
+            continue;
+        }
+        if (kept->end_ns == i->start_ns && kept->weight == i->weight) {
+            kept->end_ns = i->end_ns;
         } else {
-            intervals[kept++] = intervals[k];
+            *++kept = *i;
         }
     }
-    intervals.resize(kept);
+    if (!intervals.empty()) {
+        intervals.erase(std::next(kept), intervals.end());
+    }
     return true;
 }
 
@@ -237,8 +236,9 @@ void normalise_intervals(IntervalList& intervals) {
             edges.emplace_back(i.end_ns, -i.weight);
         }
     }
-    std::sort(edges.begin(), edges.end(),
-              [](const auto& a, const auto& b) { return a.first < b.first; });
+    // At one moment, the ends before the starts: an interval that ends where another begins
+    // hands over its weight exactly.
+    std::sort(edges.begin(), edges.end());
     IntervalList merged;
     double weight = 0;
     for (std::size_t e = 0; e < edges.size(); ++e) {

@@ -88,8 +88,7 @@ TEST_CASE("a delay partly hidden costs only what the device then waited") {
 }
 
 TEST_CASE("overlapping shares of one interval add up, to at most all of it") {
-    IntervalList intervals = {
-        {10, 20, 0.5}, {10, 20, 0.25}, {15, 30, 1.0}, {40, 40, 1.0}};
+    IntervalList intervals = {{10, 20, 0.5}, {10, 20, 0.25}, {15, 30, 1.0}, {40, 40, 1.0}};
     normalise_intervals(intervals);
     REQUIRE(intervals.size() == 2);
     CHECK(intervals[0].start_ns == 10);
@@ -98,6 +97,27 @@ TEST_CASE("overlapping shares of one interval add up, to at most all of it") {
     CHECK(intervals[1].start_ns == 15);
     CHECK(intervals[1].end_ns == 30);
     CHECK(intervals[1].weight == 1.0);
+}
+
+TEST_CASE("intervals in order keep their weights exactly, and merge where they touch alike") {
+    // Each list as cause_time builds it (in order, disjoint) and the same list shuffled, which
+    // takes the sweep: both give the same intervals, with weights that are not rounded sums.
+    const IntervalList in_order = {
+        {0, 10, 0.1}, {10, 20, 0.2}, {20, 30, 0.2}, {30, 40, 0.1}, {50, 60, 0.3}};
+    IntervalList fast = in_order;
+    normalise_intervals(fast);
+    IntervalList swept = {in_order[3], in_order[0], in_order[4], in_order[2], in_order[1]};
+    normalise_intervals(swept);
+    for (const IntervalList* list : {&fast, &swept}) {
+        REQUIRE(list->size() == 4);
+        CHECK((*list)[0].weight == 0.1);
+        CHECK((*list)[1].start_ns == 10);
+        CHECK((*list)[1].end_ns == 30);
+        CHECK((*list)[1].weight == 0.2);
+        CHECK((*list)[2].weight == 0.1);
+        CHECK((*list)[3].start_ns == 50);
+        CHECK((*list)[3].weight == 0.3);
+    }
 }
 
 namespace {
