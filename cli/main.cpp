@@ -3,8 +3,10 @@
 #include <exception>
 
 #include "cli/commands.hpp"
+#include "cli/huge_page_heap.hpp"
 
 int main(int argc, char** argv) {
+    causeway::cli::run_with_huge_page_heap(argv);
     CLI::App app{"causeway: why is my GPU waiting, and what do I change?"};
     app.set_version_flag("--version", std::string("causeway ") + CAUSEWAY_VERSION);
     app.require_subcommand(1);
