@@ -92,15 +92,21 @@ Diagnosis diagnose(const TraceModel& model, const DiagnosisOptions& options) {
     CallAccounting accounting = account_calls(model, roles, filter);
     DataLoaderFacts loader = dataloader_facts(model, roles);
     const std::vector<Cause> causes = attribute_causes(model, roles, accounting);
-    std::vector<DeviceQueue> queues;
-    for (const ThreadAccount& primary : accounting.primary) {
-        queues.push_back(reconstruct_queue(model, filter, primary.thread_index));
-    }
     std::vector<CommunicatorRanks> ranks = align_ranks(model);
-    mark_collectives(model, ranks, queues);
-    const CriticalPath critical_path(queues);
+    // The device's queues and where each cause's time lies each read every call of the
+    // GPU-driving threads, and neither needs the other: side by side.
+    auto replayed = std::async(std::launch::async, [&] {
+        std::vector<DeviceQueue> queues;
+        for (const ThreadAccount& primary : accounting.primary) {
+            queues.push_back(reconstruct_queue(model, filter, primary.thread_index));
+        }
+        mark_collectives(model, ranks, queues);
+        return queues;
+    });
     const CauseTimeline timeline = cause_timeline(model, roles, filter, accounting, causes,
                                                   /*every_category=*/!ranks.empty());
+    const std::vector<DeviceQueue> queues = replayed.get();
+    const CriticalPath critical_path(queues);
     ChainInputs inputs{
         .model = model,
         .roles = roles,
