@@ -129,15 +129,21 @@ Diagnosis diagnose(const TraceModel& model, const DiagnosisOptions& options) {
     if (accounting.accounted_calls >= kMinCallsForVerdict) {
         // The job's view first: where a late rank's delay costs what its own cause does (its
         // lateness was that cause's time), the chain that names the rank and the cause leads.
+        // Each chain replays the queues on its own: the actors' beside the others.
+        auto actors = std::async(std::launch::async, [&] { return actor_chains(inputs); });
         d.chains = collective_wait_chains(inputs);
-        for (auto& chain : actor_chains(inputs)) {
-            d.chains.push_back(std::move(chain));
-        }
+        std::vector<CausalChain> device_chains;
         for (auto builder : {gpu_bound_chain, transfer_chain, allocation_churn_chain,
                              cold_start_chain, own_compute_chain}) {
             if (auto chain = builder(inputs)) {
                 add_device_code_line(inputs, *chain);
-                d.chains.push_back(std::move(*chain));
+                device_chains.push_back(std::move(*chain));
+            }
+        }
+        std::vector<CausalChain> actor = actors.get();
+        for (auto* chains : {&actor, &device_chains}) {
+            for (auto& chain : *chains) {
+                d.chains.push_back(std::move(chain));
             }
         }
     }
