@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -54,14 +55,17 @@ class McpClient {
 };
 
 // Arguments for a tool: its required properties filled in, or an error naming the one we
-// cannot fill.
-causeway::Result<json> arguments_for(const json& tool) {
+// cannot fill. A tool that names traces (compare_traces' before and after) gets the one served,
+// `trace`: the trace against itself.
+causeway::Result<json> arguments_for(const json& tool, const std::string& trace) {
     json arguments = json::object();
     const json schema = tool.value("inputSchema", json::object());
     for (const auto& name : schema.value("required", json::array())) {
         const std::string key = name.get<std::string>();
         if (key.find("sql") != std::string::npos || key.find("query") != std::string::npos) {
             arguments[key] = kBenchSql;
+        } else if (key == "before" || key == "after") {
+            arguments[key] = trace;
         } else {
             return causeway::Error{"tool " + tool.value("name", "?") + " requires argument '" +
                                    key + "' which the benchmark does not know how to fill"};
@@ -117,7 +121,7 @@ int main(int argc, char** argv) {
     int failures = 0;
     for (const auto& tool : (*listed)["result"]["tools"]) {
         const std::string name = tool.value("name", "");
-        auto arguments = arguments_for(tool);
+        auto arguments = arguments_for(tool, std::filesystem::path(db).stem().string());
         if (!arguments) {
             std::fprintf(stderr, "causeway-bench-mcp: %s\n", arguments.error().message.c_str());
             ++failures;

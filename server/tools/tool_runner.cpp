@@ -33,23 +33,30 @@ Result<ToolAnswer> answer_trace_question(const ToolRequest& request, const Trace
         if (!computed) {
             return computed.error();
         }
-        sanitize_strings(computed->structured);
-        std::string text = std::string(kUntrustedDataNote) + "\n" + computed->text;
-        // Checked here, inside what the cache may keep: an answer too large to send is an
-        // error, and errors are never cached.
-        if (auto size = check_answer_size(tool, computed->structured, text); !size) {
-            return size.error();
-        }
-        return json{{"structured", std::move(computed->structured)}, {"text", std::move(text)}};
+        return cacheable_answer(tool, std::move(computed).value());
     });
     if (!cached) {
         return cached.error();
     }
     context.progress(2, kSteps, "rendering");
-    ToolAnswer answer{std::move(cached.value()["structured"]),
-                      cached.value()["text"].get<std::string>()};
+    ToolAnswer answer = cached_answer(std::move(cached).value());
     context.progress(kSteps, kSteps, "done");
     return answer;
+}
+
+Result<json> cacheable_answer(const std::string& tool, ToolAnswer computed) {
+    sanitize_strings(computed.structured);
+    std::string text = std::string(kUntrustedDataNote) + "\n" + computed.text;
+    // Checked here, inside what the cache may keep: an answer too large to send is an error, and
+    // errors are never cached.
+    if (auto size = check_answer_size(tool, computed.structured, text); !size) {
+        return size.error();
+    }
+    return json{{"structured", std::move(computed.structured)}, {"text", std::move(text)}};
+}
+
+ToolAnswer cached_answer(json cached) {
+    return ToolAnswer{std::move(cached["structured"]), cached["text"].get<std::string>()};
 }
 
 std::string cut_note(std::size_t shown, std::size_t total, const std::string& what,

@@ -33,6 +33,13 @@ Result<ToolAnswer> answer_trace_question(const ToolRequest& request, const Trace
                                          const FilterArguments& filter,
                                          const TraceCompute& compute);
 
+// A computed answer as the answer cache keeps it (structured and text): traced-system strings
+// sanitised, the untrusted-data note before the text, and refused when too large to send, so
+// that only answers that can be sent are kept.
+Result<nlohmann::json> cacheable_answer(const std::string& tool, ToolAnswer computed);
+// The answer that cacheable_answer() made.
+ToolAnswer cached_answer(nlohmann::json cached);
+
 // Keeps the first `limit` items; returns how many there were.
 template <class T>
 std::size_t keep_first(std::vector<T>& items, std::size_t limit) {

@@ -2,8 +2,6 @@
 // per-op latency percentiles, and which changes are beyond noise.
 #include "analysis/compare/trace_comparison.hpp"
 #include "report/shapes/comparison.hpp"
-#include "server/rpc/sanitize.hpp"
-#include "server/tools/answer_size.hpp"
 #include "server/tools/tool_runner.hpp"
 #include "server/tools/tools.hpp"
 
@@ -77,28 +75,34 @@ Result<ToolAnswer> answer(const CompareInput& in, const ToolRequest& request) {
     if (context.cancelled()) {
         return Error{"cancelled by the client"};
     }
-    analysis::ComparisonOptions options;
-    options.before = before->filter;
-    options.after = after->filter;
-    auto comparison =
-        analysis::compare_traces(*before->target.model, *after->target.model, options);
-    if (!comparison) {
-        return comparison.error();
+    const std::string tool(request.tool);
+    auto compare = [&]() -> Result<nlohmann::json> {
+        analysis::ComparisonOptions options;
+        options.before = before->filter;
+        options.after = after->filter;
+        auto comparison =
+            analysis::compare_traces(*before->target.model, *after->target.model, options);
+        if (!comparison) {
+            return comparison.error();
+        }
+        const auto limit = static_cast<std::size_t>(in.limit);
+        report::ComparisonAnswer compared{.comparison = std::move(comparison).value()};
+        compared.ops_total = keep_first(compared.comparison.ops.common, limit);
+        compared.note =
+            cut_note(compared.comparison.ops.common.size(), compared.ops_total,
+                     "CUDA operations (largest total time before first)", "raise limit for more");
+        return cacheable_answer(tool, tool_answer(compared));
+    };
+    // Kept with the after trace's answers where neither trace changes any more (both finished):
+    // asking again costs a lookup.
+    auto compared = before->target.trace->finished()
+                        ? after->target.trace->cached(cache_key(tool, request.arguments), compare)
+                        : compare();
+    if (!compared) {
+        return compared.error();
     }
-    const auto limit = static_cast<std::size_t>(in.limit);
-    report::ComparisonAnswer compared{.comparison = std::move(comparison).value()};
-    compared.ops_total = keep_first(compared.comparison.ops.common, limit);
-    compared.note =
-        cut_note(compared.comparison.ops.common.size(), compared.ops_total,
-                 "CUDA operations (largest total time before first)", "raise limit for more");
     context.progress(2, kSteps, "rendering");
-    ToolAnswer answer = tool_answer(compared);
-    sanitize_strings(answer.structured);
-    answer.text = std::string(kUntrustedDataNote) + "\n" + answer.text;
-    if (auto size = check_answer_size(std::string(request.tool), answer.structured, answer.text);
-        !size) {
-        return size.error();
-    }
+    ToolAnswer answer = cached_answer(std::move(compared).value());
     context.progress(kSteps, kSteps, "done");
     return answer;
 }

@@ -192,6 +192,16 @@ TEST_CASE("compare_traces: a trace against itself changes nothing, in its output
         CHECK(cause["status"] == "persists");
     }
     CHECK(result["content"][0]["text"].get<std::string>().find("Throughput:") != std::string::npos);
+    // Both traces are finished: asked again, the answer is the one kept, not computed anew.
+    const auto& cache = harness.traces().answers();
+    const std::size_t kept = cache.entries();
+    CHECK(kept >= 1);
+    json again = harness.request(
+        "tools/call",
+        {{"name", "compare_traces"},
+         {"arguments", {{"before", "run"}, {"after", "run"}, {"limit", 2}}}})["result"];
+    CHECK(again == result);
+    CHECK(cache.entries() == kept);
     json unknown = harness.request(
         "tools/call", {{"name", "compare_traces"},
                        {"arguments", {{"before", "run"}, {"after", "nope"}}}})["result"];
