@@ -83,8 +83,7 @@ Lateness lateness_of(const ChainInputs& in, const CommunicatorRanks& communicato
 }
 
 // Time of `intervals` inside `window` (sorted and disjoint), weighted.
-double overlap_ns(const IntervalList& intervals,
-                  const IntervalList& window) {
+double overlap_ns(const IntervalList& intervals, const IntervalList& window) {
     Intervals merged;
     for (const WeightedInterval& w : window) {
         merged.emplace_back(w.start_ns, w.end_ns);
