@@ -24,8 +24,19 @@ struct PushArgs {
     std::string cluster;
     std::size_t batch_rows = fleet::PushOptions{}.batch_rows;
     bool create_tables_only = false;
+    std::string compression = "auto";
     std::string db_path;
 };
+
+// --compression: as named, or with auto what the server reads best, except on this machine (no
+// network to save, and the server needs the CPU).
+Result<fleet::BodyEncoding> chosen_encoding(const fleet::ClickHouseClient& client,
+                                            const std::string& compression) {
+    if (compression != "auto") {
+        return fleet::encoding_named(compression).value();
+    }
+    return client.on_loopback() ? fleet::BodyEncoding::kIdentity : client.readable_encoding();
+}
 
 // CAUSEWAY_PUSH_STOP_AFTER_BATCHES=N stops the process (SIGSTOP) once N batches are stored: the
 // tests kill the server at that known point, then let the push go on into the dead server.
@@ -64,6 +75,12 @@ int run_push(const PushArgs& args) {
                      "causeway push: DB and --job are required (unless --create-tables-only)\n");
         return 2;
     }
+    auto encoding = chosen_encoding(*client, args.compression);
+    if (!encoding) {
+        std::fprintf(stderr, "causeway push: %s\n", encoding.error().message.c_str());
+        return 1;
+    }
+    client->compress_inserts(*encoding);
     fleet::PushOptions options{.job = args.job,
                                .node = args.node,
                                .rank = args.rank,
@@ -84,10 +101,13 @@ int run_push(const PushArgs& args) {
         return 0;
     }
     using interop::with_commas;
-    std::printf("Pushed %s as node %s of job %s (push %s): %s rows, %s CUDA calls, %s bytes.\n",
-                args.db_path.c_str(), summary->node.c_str(), args.job.c_str(),
-                summary->push_id.c_str(), with_commas(summary->rows).c_str(),
-                with_commas(summary->cuda_calls).c_str(), with_commas(summary->bytes_sent).c_str());
+    std::printf(
+        "Pushed %s as node %s of job %s (push %s): %s rows, %s CUDA calls, %s bytes (%s on the "
+        "wire, compression %s).\n",
+        args.db_path.c_str(), summary->node.c_str(), args.job.c_str(), summary->push_id.c_str(),
+        with_commas(summary->rows).c_str(), with_commas(summary->cuda_calls).c_str(),
+        with_commas(summary->bytes_sent).c_str(), with_commas(summary->wire_bytes).c_str(),
+        fleet::encoding_name(*encoding));
     std::printf("Next: causeway fleet --clickhouse %s --job %s\n", args.clickhouse.url.c_str(),
                 args.job.c_str());
     return 0;
@@ -110,6 +130,10 @@ void add_push_command(CLI::App& app, int& exit_code) {
                     "remote_servers (the shards need the local tables: --create-tables-only)");
     cmd->add_option("--batch-rows", args->batch_rows, "Rows per INSERT request")
         ->check(CLI::PositiveNumber);
+    cmd->add_option("--compression", args->compression,
+                    "How the rows travel: auto (what the server reads best, zstd or gzip; none "
+                    "when it is on this machine), zstd, gzip or none")
+        ->check(CLI::IsMember({"auto", "zstd", "gzip", "none"}));
     cmd->add_flag("--create-tables-only", args->create_tables_only,
                   "Only create the MergeTree tables on this server (run it on every shard)");
     cmd->add_option("DB", args->db_path, "The finished trace DB to push");

@@ -3,6 +3,7 @@
 #include <httplib.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <cstdlib>
 
@@ -40,6 +41,7 @@ std::string statement_head(const std::string& sql) {
 struct ClickHouseClient::Connection {
     explicit Connection(const std::string& url) : client(url) {}
     httplib::Client client;
+    std::atomic<std::uint64_t> insert_bytes{0};
 };
 
 ClickHouseClient::ClickHouseClient(ClickHouseClient&&) noexcept = default;
@@ -79,7 +81,7 @@ Result<ClickHouseClient> ClickHouseClient::open(const std::string& url, bool dis
 }
 
 Result<std::string> ClickHouseClient::post(const std::string& sql_in_url, const std::string& body,
-                                           const std::string& what) const {
+                                           const std::string& what, BodyEncoding encoding) const {
     std::string path = "/?";
     if (distributed_sync_) {
         path += "insert_distributed_sync=1&";
@@ -91,6 +93,9 @@ Result<std::string> ClickHouseClient::post(const std::string& sql_in_url, const 
     request.method = "POST";
     request.path = path;
     request.headers = {{"Content-Type", "text/plain; charset=UTF-8"}};
+    if (encoding != BodyEncoding::kIdentity) {
+        request.headers.emplace("Content-Encoding", content_encoding(encoding));
+    }
     request.body = body;
     // The answer is read here, so that a trickling or endless one is cut off: the library's
     // timeouts restart at every byte, and it keeps any body whole.
@@ -147,11 +152,37 @@ Result<std::string> ClickHouseClient::query(const std::string& sql) const {
 Status ClickHouseClient::insert_row_binary(const std::string& table, const std::string& columns,
                                            const std::string& rows) const {
     std::string sql = "INSERT INTO " + table + " (" + columns + ") FORMAT RowBinary";
-    auto sent = post(sql, rows, statement_head(sql));
+    const std::string body = encode_body(rows, insert_encoding_);
+    auto sent = post(sql, body, statement_head(sql), insert_encoding_);
     if (!sent) {
         return sent.error();
     }
+    connection_->insert_bytes += body.size();
     return Ok{};
+}
+
+Result<BodyEncoding> ClickHouseClient::readable_encoding() const {
+    for (BodyEncoding encoding : {BodyEncoding::kZstd, BodyEncoding::kGzip}) {
+        const std::string what = std::string("SELECT 1 (as ") + content_encoding(encoding) + ")";
+        auto answer = post("", encode_body("SELECT 1", encoding), what, encoding);
+        if (answer) {
+            return encoding;
+        }
+        if (answer.error().message.find("Unknown Content-Encoding") == std::string::npos) {
+            return answer.error();
+        }
+    }
+    return BodyEncoding::kIdentity;
+}
+
+bool ClickHouseClient::on_loopback() const {
+    std::string host = url_.substr(url_.find("//") + 2);
+    host = host.substr(0, host.find(host.front() == '[' ? ']' : ':'));
+    return host == "localhost" || host == "[::1" || host.rfind("127.", 0) == 0;
+}
+
+std::uint64_t ClickHouseClient::insert_bytes_sent() const {
+    return connection_->insert_bytes;
 }
 
 std::string percent_encode(std::string_view text) {

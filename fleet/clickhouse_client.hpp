@@ -6,11 +6,13 @@
 
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
 
 #include "base/result.hpp"
+#include "fleet/body_encoding.hpp"
 
 namespace causeway::fleet {
 
@@ -37,19 +39,33 @@ class ClickHouseClient {
     const std::string& url() const { return url_; }
     // Runs a statement or a SELECT (its FORMAT clause included) and returns the response body.
     Result<std::string> query(const std::string& sql) const;
-    // INSERT INTO table (columns) FORMAT RowBinary with `rows` as the body: one HTTP request.
+    // INSERT INTO table (columns) FORMAT RowBinary with `rows` as the body, in the encoding
+    // compress_inserts() chose: one HTTP request.
     Status insert_row_binary(const std::string& table, const std::string& columns,
                              const std::string& rows) const;
+
+    // The best encoding of a body the server reads (zstd, else gzip), found by sending it one
+    // small query in each.
+    Result<BodyEncoding> readable_encoding() const;
+    // Whether the server is on this machine (127.0.0.0/8, ::1, localhost): compressing costs CPU
+    // that the server needs too, and saves no network.
+    bool on_loopback() const;
+    void compress_inserts(BodyEncoding encoding) { insert_encoding_ = encoding; }
+    BodyEncoding insert_encoding() const { return insert_encoding_; }
+    // Bytes of INSERT bodies put on the wire so far (compressed where they were).
+    std::uint64_t insert_bytes_sent() const;
 
   private:
     ClickHouseClient() = default;
     Result<std::string> post(const std::string& sql_in_url, const std::string& body,
-                             const std::string& what) const;
+                             const std::string& what,
+                             BodyEncoding encoding = BodyEncoding::kIdentity) const;
 
     struct Connection;
     std::string url_;
     bool distributed_sync_ = false;
     ClickHouseLimits limits_;
+    BodyEncoding insert_encoding_ = BodyEncoding::kIdentity;
     std::unique_ptr<Connection> connection_;
 };
 

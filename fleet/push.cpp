@@ -476,6 +476,7 @@ Result<PushSummary> push_trace(const ClickHouseClient& client, const std::string
     if (!tables) {
         return tables.error();
     }
+    const std::uint64_t wire_before = client.insert_bytes_sent();
     auto node_analysis = std::async(std::launch::async, analyse_node, db_path);
     TablePusher pusher(client, options, owner);
     const auto incomplete = [&owner](const Error& error) {
@@ -498,6 +499,7 @@ Result<PushSummary> push_trace(const ClickHouseClient& client, const std::string
         return incomplete(stored.error());
     }
     summary.bytes_sent = static_cast<std::int64_t>(pusher.bytes_sent());
+    summary.wire_bytes = static_cast<std::int64_t>(client.insert_bytes_sent() - wire_before);
     if (auto confirmed = confirm_stored(client, owner, sent); !confirmed) {
         return incomplete(confirmed.error());
     }

@@ -44,6 +44,7 @@ struct PushSummary {
     std::int64_t rows = 0;        // trace rows stored by this attempt
     std::int64_t cuda_calls = 0;  // of which CUDA calls
     std::int64_t bytes_sent = 0;  // RowBinary bytes of those rows
+    std::int64_t wire_bytes = 0;  // ... as sent (compressed: ClickHouseClient::compress_inserts)
     bool already_pushed = false;  // the same recording was complete already: nothing sent
 };
 

@@ -62,13 +62,20 @@ if [[ -n "$baseline" ]]; then
     base_push_s=$(median_time 3 "$baseline" push --clickhouse "$url" --job "push-base-{}" \
         --node n1 "$work/push.db")
 fi
+# The same rows gzipped on the wire (what Debian's 18.16 reads; --compression auto sends them as
+# they are to a server on this machine): the CPU it costs here, the bytes it saves on a network.
+gzip_s=$(median_time 3 "$causeway" push --clickhouse "$url" --job "push-gzip-{}" --node n1 \
+    --compression gzip "$work/push.db")
+gzip_bytes=$("$causeway" push --clickhouse "$url" --job push-gzip-bytes --node n1 \
+    --compression gzip "$work/push.db" | sed -n 's/.* \([0-9,]*\) bytes (\([0-9,]*\) on the wire.*/\1 \2/p' |
+    tr -d ,)
 start=$(now)
 "$causeway" explain --db "$work/push.db" >/dev/null
 diagnosis_s=$(echo "$(now) - $start" | bc -l)
 ch "OPTIMIZE TABLE ${tables}_cuda_call FINAL"
 sqlite_bytes=$(sqlite3 "$work/push.db" "SELECT sum(pgsize) FROM dbstat WHERE name = 'cuda_call'")
 ch_bytes=$(ch "SELECT sum(bytes_on_disk) FROM system.parts WHERE active AND table = '${tables}_cuda_call'")
-ch_rows=$(ch "SELECT count() FROM ${tables}_cuda_call")  # the three pushes' rows
+ch_rows=$(ch "SELECT count() FROM ${tables}_cuda_call")  # every push's rows
 printf 'push: %d calls in %.2f s (median of 3) = %.0f calls/s (the node diagnosis, as explain, alone: %.2f s)\n' \
     "$push_calls" "$push_s" "$(echo "$push_calls / $push_s" | bc -l)" "$diagnosis_s"
 if [[ -n "$baseline" ]]; then
@@ -76,6 +83,10 @@ if [[ -n "$baseline" ]]; then
         "$base_push_s" "$(echo "$push_calls / $base_push_s" | bc -l)" \
         "$(echo "$base_push_s / $push_s" | bc -l)"
 fi
+read -r raw_bytes wire_bytes <<<"$gzip_bytes"
+printf 'push --compression gzip: %.2f s (median of 3) = %.0f calls/s; %.1f bytes a call on the wire instead of %.1f\n' \
+    "$gzip_s" "$(echo "$push_calls / $gzip_s" | bc -l)" "$(echo "$wire_bytes / $push_calls" | bc -l)" \
+    "$(echo "$raw_bytes / $push_calls" | bc -l)"
 printf 'bytes per call: SQLite %.1f, ClickHouse %.1f (cuda_call table only, %d calls)\n' \
     "$(echo "$sqlite_bytes / $push_calls" | bc -l)" "$(echo "$ch_bytes / $ch_rows" | bc -l)" \
     "$push_calls"

@@ -10,6 +10,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <functional>
@@ -31,8 +32,13 @@ namespace {
 class MisbehavingServer {
   public:
     using Answer = std::function<void(int fd, const std::atomic<bool>& stop)>;
+    // An answer that depends on the request's head (its first 4 KiB).
+    using HeadAnswer = std::function<void(int fd, const std::string& head)>;
 
-    explicit MisbehavingServer(Answer answer) : listener_(::socket(AF_INET, SOCK_STREAM, 0)) {
+    explicit MisbehavingServer(HeadAnswer answer)
+        : MisbehavingServer(Answer{}, std::move(answer)) {}
+    explicit MisbehavingServer(Answer answer, HeadAnswer head_answer = {})
+        : listener_(::socket(AF_INET, SOCK_STREAM, 0)) {
         sockaddr_in address{};
         address.sin_family = AF_INET;
         address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
@@ -41,11 +47,17 @@ class MisbehavingServer {
         REQUIRE(::listen(listener_, 4) == 0);
         REQUIRE(::getsockname(listener_, reinterpret_cast<sockaddr*>(&address), &length) == 0);
         port_ = ntohs(address.sin_port);
-        thread_ = std::thread([this, answer = std::move(answer)] {
+        thread_ = std::thread([this, answer = std::move(answer),
+                               head_answer = std::move(head_answer)] {
             for (int fd; (fd = ::accept(listener_, nullptr, nullptr)) >= 0;) {
                 char head[4096];
-                (void)::recv(fd, head, sizeof head, 0);
-                answer(fd, stop_);
+                const ssize_t got = ::recv(fd, head, sizeof head, 0);
+                if (head_answer) {
+                    head_answer(
+                        fd, std::string(head, static_cast<std::size_t>(std::max<ssize_t>(got, 0))));
+                } else {
+                    answer(fd, stop_);
+                }
                 ::close(fd);
             }
         });
@@ -200,4 +212,42 @@ TEST_CASE("a server that answers junk, or closes without answering, fails the pu
     REQUIRE_FALSE(pushed);
     INFO(pushed.error().message);
     CHECK(pushed.error().message.find(closes.url()) != std::string::npos);
+}
+
+TEST_CASE("the client asks the server which compressed body it reads", "[fleet][clickhouse]") {
+    // As 18.16 answers a body in an encoding it does not know (Code 89), and 200 to the others.
+    auto server_reading = [](const char* refused) {
+        return MisbehavingServer::HeadAnswer([refused](int fd, const std::string& head) {
+            const bool refuse = refused != nullptr && head.find(std::string("Content-Encoding: ") +
+                                                                refused) != std::string::npos;
+            const std::string body = refuse
+                                         ? std::string(
+                                               "Code: 89, e.displayText() = DB::Exception: Unknown "
+                                               "Content-Encoding of HTTP request: ") +
+                                               refused
+                                         : std::string("1\n");
+            send_all(fd, std::string(refuse ? "HTTP/1.1 400 Bad Request" : "HTTP/1.1 200 OK") +
+                             "\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n" +
+                             body);
+        });
+    };
+    MisbehavingServer old_server(server_reading("zstd"));
+    auto old_client = ClickHouseClient::open(old_server.url(), false, kTight);
+    REQUIRE(old_client);
+    CHECK(old_client->readable_encoding().value() == causeway::fleet::BodyEncoding::kGzip);
+    MisbehavingServer current_server(server_reading(nullptr));
+    auto current_client = ClickHouseClient::open(current_server.url(), false, kTight);
+    REQUIRE(current_client);
+    CHECK(current_client->readable_encoding().value() == causeway::fleet::BodyEncoding::kZstd);
+    // Any other refusal is the answer: the server is not one to push to as it is.
+    MisbehavingServer locked([](int fd, const std::atomic<bool>&) {
+        const std::string body = "Code: 516. DB::Exception: Authentication failed";
+        send_all(fd, "HTTP/1.1 403 Forbidden\r\nContent-Length: " + std::to_string(body.size()) +
+                         "\r\n\r\n" + body);
+    });
+    auto locked_client = ClickHouseClient::open(locked.url(), false, kTight);
+    REQUIRE(locked_client);
+    auto refused = locked_client->readable_encoding();
+    REQUIRE_FALSE(refused);
+    CHECK(refused.error().message.find("CLICKHOUSE_USER") != std::string::npos);
 }

@@ -201,6 +201,26 @@ done
 "$causeway" fleet --clickhouse "$SHARD1_URL" --job train-1 --json >"$work/fleet-calls.json"
 diff "$work/fleet.json" "$work/fleet-calls.json" || fail "nodes without a summary read other loops"
 
+echo "== a push compressed as the server reads it stores the same rows"
+"$causeway" push --clickhouse "$SHARD1_URL" --cluster causeway_test --job train-gz --node node-1 \
+    --compression gzip "$work/node-1.db" >"$work/push-gz.out" || fail "the gzip push failed"
+grep -q "compression gzip" "$work/push-gz.out" || fail "$(cat "$work/push-gz.out")"
+read -r raw wire < <(sed -n 's/.* \([0-9,]*\) bytes (\([0-9,]*\) on the wire.*/\1 \2/p' \
+    "$work/push-gz.out" | tr -d ,)
+((wire > 0 && wire * 3 < raw)) || fail "gzip sent $wire of $raw bytes: $(cat "$work/push-gz.out")"
+"$causeway" explain --json --db "$work/node-1.db" >"$work/explain-db-1.json"
+"$causeway" explain --json --clickhouse "$SHARD1_URL" --job train-gz --node node-1 \
+    >"$work/explain-gz-1.json"
+diff "$work/explain-db-1.json" "$work/explain-gz-1.json" || fail "the gzip push stored other rows"
+# On this machine auto sends as it is; Debian's 18.16 refuses zstd, saying so.
+"$causeway" push --clickhouse "$SHARD1_URL" --cluster causeway_test --job train-auto \
+    --node node-1 "$work/node-1.db" | grep -q "compression none" || fail "auto compressed on loopback"
+if "$causeway" push --clickhouse "$SHARD1_URL" --cluster causeway_test --job train-zstd \
+    --node node-1 --compression zstd "$work/node-1.db" 2>"$work/zstd.err"; then
+    fail "18.16 stored a zstd body"
+fi
+grep -q "Unknown Content-Encoding" "$work/zstd.err" || fail "$(cat "$work/zstd.err")"
+
 echo "== causeway-collector record --push stores the recording when it ends"
 if [[ "$(id -u)" != 0 ]]; then
     [[ "${CAUSEWAY_REQUIRE_RUNTIME:-0}" != 1 ]] || fail "record --push needs root to record"
