@@ -1,6 +1,7 @@
 #include "analysis/measure/critical_path.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <utility>
 
 namespace causeway::analysis {
