@@ -152,7 +152,10 @@ Result<std::string> ClickHouseClient::query(const std::string& sql) const {
 Status ClickHouseClient::insert_row_binary(const std::string& table, const std::string& columns,
                                            const std::string& rows) const {
     std::string sql = "INSERT INTO " + table + " (" + columns + ") FORMAT RowBinary";
-    const std::string body = encode_body(rows, insert_encoding_);
+    // Uncompressed, the rows are the body as they are: a batch is tens of megabytes.
+    const bool as_is = insert_encoding_ == BodyEncoding::kIdentity;
+    const std::string encoded = as_is ? std::string() : encode_body(rows, insert_encoding_);
+    const std::string& body = as_is ? rows : encoded;
     auto sent = post(sql, body, statement_head(sql), insert_encoding_);
     if (!sent) {
         return sent.error();
