@@ -91,10 +91,9 @@ std::optional<Rows> rows_from_pages(const tracedb::Database& db) {
 
 void check_model(const analysis::TraceModel& model) {
     const analysis::CudaCalls& c = model.calls;
-    for (const auto* column : {&c.thread_index, &c.op_index, &c.ret, &c.stack_id}) {
-        require(column->size() == c.size(), "every column holds every call");
-    }
-    require(c.dur_ns.size() == c.size() && c.bytes.size() == c.size() &&
+    require(c.thread_index.size() == c.size() && c.op_index.size() == c.size() &&
+                c.ret.size() == c.size() && c.stack_id.size() == c.size() &&
+                c.dur_ns.size() == c.size() && c.bytes.size() == c.size() &&
                 c.host_pinned.size() == c.size() && c.enclosed.size() == c.size(),
             "every column holds every call");
     const analysis::PlausibleValues plausible(model.session.stop_ns);

@@ -89,7 +89,7 @@ struct RowChecks {
 // that grow.
 class PartWriter {
   public:
-    PartWriter(CudaCalls& shared, std::size_t at, std::size_t rows, const RowChecks& checks)
+    PartWriter(LoadedCallColumns& shared, std::size_t at, std::size_t rows, const RowChecks& checks)
         : c_(&shared), at_(at), room_(rows), checks_(checks) {}
     // `expected_rows`: how many the part probably holds, so that its columns seldom grow.
     PartWriter(const RowChecks& checks, std::size_t expected_rows)
@@ -147,7 +147,7 @@ class PartWriter {
     }
 
     // Moves the stored rows to `out` from index `size` on (size <= at_ for a shared slice).
-    void move_rows_to(CudaCalls& out, std::size_t size) {
+    void move_rows_to(LoadedCallColumns& out, std::size_t size) {
         auto count = static_cast<std::ptrdiff_t>(counts.stored);
         if (c_ == &out && at_ == size) {
             return;
@@ -178,8 +178,8 @@ class PartWriter {
     } counts;
 
   private:
-    CudaCalls own_;
-    CudaCalls* c_;
+    LoadedCallColumns own_;
+    LoadedCallColumns* c_;
     std::size_t at_ = 0;
     std::size_t room_;
     const RowChecks& checks_;

@@ -50,7 +50,7 @@ struct CallExample {
 };
 
 struct LoadedCalls {
-    CudaCalls calls;                   // `enclosed` is left empty
+    LoadedCallColumns calls;
     std::int64_t unknown_thread = 0;   // rows skipped: thread_id not in thread
     std::int64_t unknown_op = 0;       // rows skipped: op_id not in cuda_op
     std::int64_t impossible_time = 0;  // rows skipped: not an interval inside the session

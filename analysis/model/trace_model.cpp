@@ -4,6 +4,7 @@
 #include <functional>
 #include <future>
 #include <initializer_list>
+#include <type_traits>
 #include <unordered_map>
 
 #include "analysis/model/call_enclosure.hpp"
@@ -235,7 +236,7 @@ Status load_ops(const Database& db, TraceModel& model, IdIndex& op_index) {
 void adopt_calls(LoadedCalls loaded, const PlausibleValues& plausible, TraceModel& model,
                  std::int64_t& last_event_ns) {
     report_call_loading(loaded, plausible, model.data_quality);
-    model.calls = std::move(loaded.calls);
+    model.calls = CudaCalls(std::move(loaded.calls));
     last_event_ns = std::max(last_event_ns, loaded.last_end_ns);
     if (const std::int64_t orphans = loaded.unknown_thread + loaded.unknown_op; orphans > 0) {
         model.data_quality.push_back(analysis_finding(
@@ -581,6 +582,27 @@ Status load_probes(const Database& db, TraceModel& model) {
 }
 
 }  // namespace
+
+CudaCalls::CudaCalls(LoadedCallColumns loaded) {
+    // The timestamps, the largest column, are converted beside the others.
+    auto times = std::async(std::launch::async, [&loaded] {
+        TimeColumn column(loaded.ts_ns);
+        loaded.ts_ns = {};
+        return column;
+    });
+    auto narrow = [](auto& column, auto& out) {
+        out = std::remove_reference_t<decltype(out)>(column);
+        column = {};
+    };
+    narrow(loaded.thread_index, thread_index);
+    narrow(loaded.op_index, op_index);
+    narrow(loaded.dur_ns, dur_ns);
+    narrow(loaded.bytes, bytes);
+    narrow(loaded.ret, ret);
+    host_pinned = std::move(loaded.host_pinned);
+    stack_id = std::move(loaded.stack_id);
+    ts_ns = times.get();
+}
 
 const char* category_name(OpCategory category) {
     for (const auto& [known, name] : kCategoryNames) {

@@ -5,18 +5,15 @@
 // vectors here (thread_index, op_index, process_index); -1 means "none" where a column may be
 // NULL. A TraceModel is immutable once loaded, so a server can cache it for a finished trace.
 
-#include <sys/mman.h>
-
 #include <cstdint>
-#include <cstdlib>
-#include <memory>
-#include <new>
 #include <optional>
 #include <string>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
+#include "analysis/model/call_column.hpp"
+#include "analysis/model/compact_column.hpp"
 #include "analysis/model/container_identity.hpp"
 #include "analysis/model/pcie_link.hpp"
 #include "analysis/model/saturating.hpp"
@@ -89,57 +86,9 @@ struct OpInfo {
     bool driver() const { return api == OpApi::kDriver; }
 };
 
-// A column of cuda_call in memory. Growing it leaves new elements uninitialised (they are all
-// written right after): the loader sizes each column once for millions of rows and fills it from
-// several threads, so the pages are first touched by the threads that fill them, not zeroed by
-// one thread beforehand.
-template <class T>
-struct UninitialisedAllocator : std::allocator<T> {
-    static constexpr std::size_t kHugeBytes = 2 << 20;
-    template <class U>
-    struct rebind {
-        using other = UninitialisedAllocator<U>;
-    };
-    UninitialisedAllocator() = default;
-    template <class U>
-    explicit UninitialisedAllocator(const UninitialisedAllocator<U>&) noexcept {}
-    T* allocate(std::size_t n) {
-        std::size_t bytes = n * sizeof(T);
-        if (bytes < kHugeBytes) {
-            return std::allocator<T>::allocate(n);
-        }
-        // Millions of rows: 2 MiB pages take a page fault per 2 MiB instead of per 4 KiB, which
-        // in a VM was up to a second of system time for a 10M-call trace.
-        std::size_t rounded = (bytes + kHugeBytes - 1) / kHugeBytes * kHugeBytes;
-        void* p = std::aligned_alloc(kHugeBytes, rounded);
-        if (p == nullptr) {
-            throw std::bad_alloc();
-        }
-        ::madvise(p, rounded, MADV_HUGEPAGE);
-        return static_cast<T*>(p);
-    }
-    void deallocate(T* p, std::size_t n) noexcept {
-        if (n * sizeof(T) < kHugeBytes) {
-            std::allocator<T>::deallocate(p, n);
-        } else {
-            std::free(p);
-        }
-    }
-    template <class U>
-    void construct(U* p) noexcept {
-        ::new (static_cast<void*>(p)) U;
-    }
-    template <class U, class... Args>
-    void construct(U* p, Args&&... args) {
-        ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
-    }
-};
-template <class T>
-using CallColumn = std::vector<T, UninitialisedAllocator<T>>;
-
-// cuda_call, one vector per column the analysis uses; row i of each describes call i, in the
-// file's order. (copy_kind and stream_id are not held.)
-struct CudaCalls {
+// cuda_call as read, one vector per column the analysis uses; row i of each describes call i, in
+// the file's order. (copy_kind and stream_id are not held.)
+struct LoadedCallColumns {
     CallColumn<std::int32_t> thread_index;
     CallColumn<std::int32_t> op_index;
     CallColumn<std::int64_t> ts_ns;
@@ -150,6 +99,25 @@ struct CudaCalls {
     // stack.id of the call's user stack; -1: none recorded. (Stack ids are minted per distinct
     // stack of a process, bounded by the collector's 16384-entry stack map, so 32 bits hold them.)
     CallColumn<std::int32_t> stack_id;
+
+    std::size_t size() const { return ts_ns.size(); }
+};
+
+// The same columns held compactly (compact_column.hpp): about 24 bytes a call instead of 42.
+// Reading a value gives it as loaded.
+struct CudaCalls {
+    CudaCalls() = default;
+    // Takes the columns over, freeing each loaded one once it is converted.
+    explicit CudaCalls(LoadedCallColumns loaded);
+
+    NarrowColumn<std::int32_t, std::uint16_t> thread_index;
+    NarrowColumn<std::int32_t, std::uint16_t> op_index;
+    TimeColumn ts_ns;
+    NarrowColumn<std::int64_t, std::uint32_t> dur_ns;
+    NarrowColumn<std::int64_t, std::int32_t> bytes;  // -1: NULL
+    CallColumn<std::int8_t> host_pinned;             // -1: NULL
+    NarrowColumn<std::int32_t, std::int16_t> ret;
+    CallColumn<std::int32_t> stack_id;  // -1: none recorded
     // 1 when a driver call runs inside a runtime call of the same thread (cudaMemcpy calls
     // cuMemcpy*): counted in statistics, never twice in time accounting.
     CallColumn<std::uint8_t> enclosed;

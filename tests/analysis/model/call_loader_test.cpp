@@ -32,8 +32,8 @@ TEST_CASE("a large cuda_call is read in parallel parts, in order, around skipped
     TraceModel model = fixture.load(kCalls * kUs);
 
     REQUIRE(model.calls.size() == kept_ts.size());
-    REQUIRE(std::equal(kept_ts.begin(), kept_ts.end(), model.calls.ts_ns.begin()));
     for (std::size_t i = 0; i < model.calls.size(); ++i) {
+        REQUIRE(model.calls.ts_ns[i] == kept_ts[i]);
         std::int64_t row = model.calls.ts_ns[i] / kUs;
         if (model.calls.dur_ns[i] != 1 + row % 97 || model.calls.thread_index[i] != 0) {
             FAIL("call " << i << " (row " << row << ") has the wrong duration or thread");
@@ -85,8 +85,8 @@ TEST_CASE("the page reader and SQL load the same calls", "[analysis][loader]") {
     CHECK(with_sql->read_with_sql_because);
     CHECK_FALSE(from_pages->read_with_sql_because);
 
-    const CudaCalls& a = with_sql->calls;
-    const CudaCalls& b = from_pages->calls;
+    const LoadedCallColumns& a = with_sql->calls;
+    const LoadedCallColumns& b = from_pages->calls;
     REQUIRE(a.size() == b.size());
     CHECK(a.size() < static_cast<std::size_t>(kCalls));  // thread 99 is skipped
     CHECK(with_sql->unknown_thread == from_pages->unknown_thread);

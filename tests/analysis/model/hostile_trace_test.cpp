@@ -122,8 +122,8 @@ TEST_CASE("rowids at the ends of int64 are loaded, columns sized by row count",
         TraceModel model = fixture.load_edited(3 * 1000 * kMs,
                                                extremes + "PRAGMA journal_mode = " + journal + ";");
         CHECK(model.calls.size() == 3000);
-        CHECK(model.calls.ts_ns.front() == 0);
-        CHECK(model.calls.ts_ns.back() == 2999 * kMs);
+        CHECK(model.calls.ts_ns[0] == 0);
+        CHECK(model.calls.ts_ns[model.calls.size() - 1] == 2999 * kMs);
     }
 }
 
@@ -181,7 +181,7 @@ TEST_CASE("impossible values are left out of every number and counted", "[analys
     REQUIRE(model.calls.size() == 1002);
     CHECK(model.calls.host_pinned.back() == 1);
     CHECK(model.calls.stack_id.back() == -1);
-    CHECK(model.calls.ret.back() == std::numeric_limits<std::int32_t>::max());
+    CHECK(model.calls.ret[model.calls.size() - 1] == std::numeric_limits<std::int32_t>::max());
     CHECK(model.end_ns() == 1000 * kMs);
     Diagnosis d = diagnose(model, {});
     TraceStats stats = compute_stats(model, {});

@@ -1,0 +1,103 @@
+#pragma once
+// Columns of cuda_call held in fewer bytes than their values' type, read back exactly. A call of
+// a 100M-call trace costs what its columns cost, so each is kept in the narrowest width that
+// holds almost every value; the few that do not fit are kept aside, whole, and found by index.
+//  * NarrowColumn: a narrower integer (ids, durations, byte counts, return codes).
+//  * TimeColumn: timestamps as 32-bit offsets from the earliest timestamp of each block of
+//    consecutive rows (rows are stored in about time order, so a block spans milliseconds).
+// Both are built once from a loaded column and are read-only afterwards.
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <utility>
+#include <vector>
+
+#include "analysis/model/call_column.hpp"
+
+namespace causeway::analysis {
+
+// Values that did not fit a narrow column: (row, value), in row order.
+template <class Wide>
+class WideValues {
+  public:
+    void add(std::size_t row, Wide value) { values_.emplace_back(row, value); }
+    Wide at(std::size_t row) const {
+        auto it = std::lower_bound(values_.begin(), values_.end(), row,
+                                   [](const std::pair<std::size_t, Wide>& entry, std::size_t r) {
+                                       return entry.first < r;
+                                   });
+        return it->second;  // every escaped row was added
+    }
+    std::size_t bytes() const { return values_.capacity() * sizeof(values_[0]); }
+
+  private:
+    std::vector<std::pair<std::size_t, Wide>> values_;
+};
+
+template <class Wide, class Narrow>
+class NarrowColumn {
+    static_assert(sizeof(Narrow) < sizeof(Wide));
+    // Marks a row whose value is kept in wide_: a value at one end of Narrow's range.
+    static constexpr Narrow kEscape = std::numeric_limits<Narrow>::is_signed
+                                          ? std::numeric_limits<Narrow>::min()
+                                          : std::numeric_limits<Narrow>::max();
+
+  public:
+    NarrowColumn() = default;
+    explicit NarrowColumn(const CallColumn<Wide>& values) : narrow_(values.size()) {
+        for (std::size_t i = 0; i < values.size(); ++i) {
+            Wide v = values[i];
+            if (fits(v)) {
+                narrow_[i] = static_cast<Narrow>(v);
+            } else {
+                narrow_[i] = kEscape;
+                wide_.add(i, v);
+            }
+        }
+    }
+
+    Wide operator[](std::size_t i) const {
+        Narrow v = narrow_[i];
+        return v != kEscape ? static_cast<Wide>(v) : wide_.at(i);
+    }
+    std::size_t size() const { return narrow_.size(); }
+    std::size_t bytes() const { return narrow_.capacity() * sizeof(Narrow) + wide_.bytes(); }
+
+  private:
+    static bool fits(Wide v) {
+        return v >= static_cast<Wide>(std::numeric_limits<Narrow>::min()) &&
+               v <= static_cast<Wide>(std::numeric_limits<Narrow>::max()) &&
+               v != static_cast<Wide>(kEscape);
+    }
+
+    CallColumn<Narrow> narrow_;
+    WideValues<Wide> wide_;
+};
+
+class TimeColumn {
+    static constexpr unsigned kBlockShift = 8;  // 256 rows a block
+    static constexpr std::uint32_t kEscape = std::numeric_limits<std::uint32_t>::max();
+
+  public:
+    TimeColumn() = default;
+    explicit TimeColumn(const CallColumn<std::int64_t>& values);
+
+    std::int64_t operator[](std::size_t i) const {
+        std::uint32_t offset = offsets_[i];
+        return offset != kEscape ? block_start_[i >> kBlockShift] + offset : wide_.at(i);
+    }
+    std::size_t size() const { return offsets_.size(); }
+    std::size_t bytes() const {
+        return offsets_.capacity() * sizeof(std::uint32_t) +
+               block_start_.capacity() * sizeof(std::int64_t) + wide_.bytes();
+    }
+
+  private:
+    CallColumn<std::uint32_t> offsets_;
+    std::vector<std::int64_t> block_start_;  // the earliest value of each block
+    WideValues<std::int64_t> wide_;
+};
+
+}  // namespace causeway::analysis

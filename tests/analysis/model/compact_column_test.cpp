@@ -1,0 +1,64 @@
+// The compact call columns give back every value exactly: those that fit the narrow width, those
+// that do not (kept aside), and timestamps far from their block's start or out of order.
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <limits>
+
+#include "analysis/model/compact_column.hpp"
+
+using namespace causeway::analysis;
+
+namespace {
+
+template <class Column, class Wide>
+void check_reads_back(const CallColumn<Wide>& values) {
+    Column column(values);
+    REQUIRE(column.size() == values.size());
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        if (column[i] != values[i]) {
+            FAIL("row " << i << " reads " << column[i] << ", stored " << values[i]);
+        }
+    }
+}
+
+}  // namespace
+
+TEST_CASE("a narrow column reads back values in and out of its width", "[analysis][model]") {
+    constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
+    constexpr std::int64_t kMin = std::numeric_limits<std::int64_t>::min();
+    CallColumn<std::int64_t> values;
+    for (std::int64_t v :
+         {std::int64_t{0}, std::int64_t{-1}, std::int64_t{1} << 31, (std::int64_t{1} << 31) - 1,
+          -(std::int64_t{1} << 31), kMax, kMin, std::int64_t{4096}, std::int64_t{-2}}) {
+        values.push_back(v);
+    }
+    check_reads_back<NarrowColumn<std::int64_t, std::int32_t>>(values);
+    check_reads_back<NarrowColumn<std::int64_t, std::uint32_t>>(values);
+    NarrowColumn<std::int64_t, std::int32_t> column(values);
+    // Nine rows: the two 32-bit bounds in range, the others kept aside (16 bytes each).
+    CHECK(column.bytes() < values.size() * sizeof(std::int64_t) + 5 * 16);
+}
+
+TEST_CASE("a time column reads back timestamps of any spread and order", "[analysis][model]") {
+    CallColumn<std::int64_t> values;
+    std::int64_t t = 1'700'000'000'000'000'000;
+    for (int i = 0; i < 2000; ++i) {
+        t += i % 300 == 0 ? 5'000'000'000 : 1'000;      // a jump longer than 32 bits of ns
+        values.push_back(i % 7 == 3 ? t - 50'000 : t);  // some rows before their neighbours
+    }
+    values.push_back(std::numeric_limits<std::int64_t>::min());
+    values.push_back(std::numeric_limits<std::int64_t>::max());
+    values.push_back(0);
+    check_reads_back<TimeColumn>(values);
+}
+
+TEST_CASE("a time column of a steady stream of calls takes about 4 bytes a call",
+          "[analysis][model]") {
+    CallColumn<std::int64_t> values;
+    for (std::int64_t i = 0; i < 100'000; ++i) {
+        values.push_back(1'700'000'000'000'000'000 + i * 20'000 - (i % 5) * 3'000);
+    }
+    check_reads_back<TimeColumn>(values);
+    CHECK(TimeColumn(values).bytes() < values.size() * 5);
+}
