@@ -1,7 +1,9 @@
 #include "analysis/measure/critical_path.hpp"
 
 #include <algorithm>
+#include <array>
 #include <iterator>
+#include <limits>
 #include <utility>
 
 namespace causeway::analysis {
@@ -10,18 +12,24 @@ using Bound = CriticalPath::Bound;
 
 namespace {
 
-// Time removed from one thread's timeline before a moment: prefix sums over its intervals. The
-// moments come mostly in order (a queue's periods, each one's enqueues, drain and device finish),
-// so each is found by stepping on (or back) from the last: the cost of the intervals passed, not
-// a search each.
+// Time removed from one thread's timeline before a moment: sums over its intervals. The moments
+// come mostly in order (a queue's periods, each one's enqueues, drain and device finish), so each
+// is found by stepping on (or back) from the last: the cost of the intervals passed, not a search
+// each. Of the sums of the intervals before each one, only every kStride-th is kept (a list can
+// hold an interval per call); the others of the cursor's block are added up again from it, in
+// the same order, to the same doubles.
 class RemovedTime {
+    static constexpr std::size_t kStride = 64;
+
   public:
     explicit RemovedTime(const IntervalList& intervals) : intervals_(intervals) {
-        prefix_.reserve(intervals.size() + 1);
-        prefix_.push_back(0);
-        for (const WeightedInterval& i : intervals) {
-            prefix_.push_back(prefix_.back() +
-                              i.weight * static_cast<double>(i.end_ns - i.start_ns));
+        kept_.reserve(intervals.size() / kStride + 1);
+        double sum = 0;
+        for (std::size_t k = 0; k < intervals.size(); ++k) {
+            if (k % kStride == 0) {
+                kept_.push_back(sum);
+            }
+            sum = add(sum, k);
         }
     }
 
@@ -48,16 +56,40 @@ class RemovedTime {
         const WeightedInterval& last = *std::prev(next_);
         double partial =
             last.weight * static_cast<double>(std::min(ts_ns, last.end_ns) - last.start_ns);
-        return prefix_[k_ - 1] + partial;
+        return sum_of_first(k_ - 1) + partial;
     }
 
   private:
+    double add(double sum, std::size_t k) const {
+        const WeightedInterval& i = intervals_[k];
+        return sum + i.weight * static_cast<double>(i.end_ns - i.start_ns);
+    }
+
+    // The removed time of intervals [0, k): from the sums of k's block of kStride intervals,
+    // added up from the block's kept sum when the cursor enters it.
+    double sum_of_first(std::size_t k) {
+        const std::size_t block = k / kStride;
+        if (block != block_) {
+            block_ = block;
+            const std::size_t first = block * kStride;
+            const std::size_t count = std::min(kStride, intervals_.size() - first);
+            double sum = kept_[block];
+            for (std::size_t j = 0; j < count; ++j) {
+                sums_[j] = sum;
+                sum = add(sum, first + j);
+            }
+        }
+        return sums_[k - block * kStride];
+    }
+
     const IntervalList& intervals_;
-    std::vector<double> prefix_;
+    std::vector<double> kept_;  // for each block b, the sum of intervals [0, b * kStride)
     // The first interval that starts at or after the last moment, and its position.
     IntervalList::const_iterator next_;
     std::size_t k_ = 0;
     bool placed_ = false;
+    std::size_t block_ = std::numeric_limits<std::size_t>::max();  // whose sums_ are held
+    std::array<double, kStride> sums_{};  // the sums of [0, k) for each k of block_
 };
 
 constexpr std::array<Bound, 3> kBounds = {Bound::kEstimate, Bound::kMostWork, Bound::kLeastWork};
