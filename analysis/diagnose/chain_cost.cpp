@@ -37,8 +37,9 @@ std::optional<CriticalPathCost> union_cost(const ChainInputs& in,
     removal.per_queue.resize(in.queues.size());
     for (const PerThreadTime* per_thread : parts) {
         for (std::size_t q = 0; q < per_thread->size() && q < removal.per_queue.size(); ++q) {
-            auto& list = removal.per_queue[q];
-            list.insert(list.end(), (*per_thread)[q].begin(), (*per_thread)[q].end());
+            for (const WeightedInterval& i : (*per_thread)[q]) {
+                removal.per_queue[q].push_back(i);
+            }
         }
     }
     for (auto& list : removal.per_queue) {

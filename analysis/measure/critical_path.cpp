@@ -36,24 +36,23 @@ class RemovedTime {
     // Removed time in [0, ts_ns).
     double before(std::int64_t ts_ns) {
         if (!placed_) {
-            next_ = std::partition_point(
-                intervals_.begin(), intervals_.end(),
-                [ts_ns](const WeightedInterval& i) { return i.start_ns < ts_ns; });
-            k_ = static_cast<std::size_t>(next_ - intervals_.begin());
+            k_ = static_cast<std::size_t>(std::partition_point(intervals_.begin(), intervals_.end(),
+                                                               [ts_ns](const WeightedInterval& i) {
+                                                                   return i.start_ns < ts_ns;
+                                                               }) -
+                                          intervals_.begin());
             placed_ = true;
         }
-        while (next_ != intervals_.end() && next_->start_ns < ts_ns) {
-            ++next_;
+        while (k_ < intervals_.size() && intervals_.start_ns(k_) < ts_ns) {
             ++k_;
         }
-        while (k_ > 0 && std::prev(next_)->start_ns >= ts_ns) {
-            --next_;
+        while (k_ > 0 && intervals_.start_ns(k_ - 1) >= ts_ns) {
             --k_;
         }
         if (k_ == 0) {
             return 0;
         }
-        const WeightedInterval& last = *std::prev(next_);
+        const WeightedInterval last = intervals_[k_ - 1];
         double partial =
             last.weight * static_cast<double>(std::min(ts_ns, last.end_ns) - last.start_ns);
         return sum_of_first(k_ - 1) + partial;
@@ -84,9 +83,7 @@ class RemovedTime {
 
     const IntervalList& intervals_;
     std::vector<double> kept_;  // for each block b, the sum of intervals [0, b * kStride)
-    // The first interval that starts at or after the last moment, and its position.
-    IntervalList::const_iterator next_;
-    std::size_t k_ = 0;
+    std::size_t k_ = 0;         // the first interval that starts at or after the last moment
     bool placed_ = false;
     std::size_t block_ = std::numeric_limits<std::size_t>::max();  // whose sums_ are held
     std::array<double, kStride> sums_{};  // the sums of [0, k) for each k of block_
@@ -228,27 +225,26 @@ std::int64_t loops_ns(const std::vector<DeviceQueue>& queues) {
 // keeps as it is (in (0, 1]): merges the ones that touch with equal weights, in place. False,
 // changing nothing, for any other list.
 bool merge_in_order(IntervalList& intervals) {
-    const WeightedInterval* previous = nullptr;
+    std::int64_t previous_end_ns = std::numeric_limits<std::int64_t>::min();
     for (const WeightedInterval& i : intervals) {
         if (i.end_ns <= i.start_ns || !(i.weight > 1e-9 && i.weight <= 1.0) ||
-            (previous != nullptr && i.start_ns < previous->end_ns)) {
+            i.start_ns < previous_end_ns) {
             return false;
         }
-        previous = &i;
+        previous_end_ns = i.end_ns;
     }
-    auto kept = intervals.begin();
-    for (auto i = intervals.begin(); i != intervals.end(); ++i) {
-        if (i == intervals.begin()) {
-            continue;
-        }
-        if (kept->end_ns == i->start_ns && kept->weight == i->weight) {
-            kept->end_ns = i->end_ns;
+    std::size_t kept = 0;
+    for (std::size_t i = 1; i < intervals.size(); ++i) {
+        const WeightedInterval last = intervals[kept];
+        const WeightedInterval next = intervals[i];
+        if (last.end_ns == next.start_ns && last.weight == next.weight) {
+            intervals.set(kept, {last.start_ns, next.end_ns, last.weight});
         } else {
-            *++kept = *i;
+            intervals.set(++kept, next);
         }
     }
     if (!intervals.empty()) {
-        intervals.erase(std::next(kept), intervals.end());
+        intervals.truncate(kept + 1);
     }
     return true;
 }
@@ -284,7 +280,7 @@ void normalise_intervals(IntervalList& intervals) {
         const double w = std::min(weight, 1.0);
         if (!merged.empty() && merged.back().end_ns == edges[e].first &&
             merged.back().weight == w) {
-            merged.back().end_ns = edges[e + 1].first;
+            merged.set(merged.size() - 1, {merged.back().start_ns, edges[e + 1].first, w});
         } else {
             merged.push_back({edges[e].first, edges[e + 1].first, w});
         }

@@ -16,24 +16,12 @@
 
 #include <array>
 #include <cstdint>
-#include <deque>
 #include <vector>
 
 #include "analysis/measure/device_queue.hpp"
+#include "analysis/measure/interval_list.hpp"
 
 namespace causeway::analysis {
-
-// Part of a GPU-driving thread's time that a cause accounts for: `weight` of [start_ns, end_ns)
-// (a share, when the time is split among causes). Per thread, sorted and disjoint.
-struct WeightedInterval {
-    std::int64_t start_ns = 0;
-    std::int64_t end_ns = 0;
-    double weight = 1.0;
-};
-
-// Intervals of one thread's time, in blocks: lists as long as a trace's calls grow without
-// copying, and without holding twice what they need while they grow.
-using IntervalList = std::deque<WeightedInterval>;
 
 // What to take away, per queue (same order as the queues): host time, and the device's work
 // scaled by device_scale (0.5: a device twice as fast).

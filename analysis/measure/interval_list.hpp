@@ -1,0 +1,123 @@
+#pragma once
+// Intervals of one thread's time with a weight each, held in 16 bytes an interval: a cause's
+// list can hold an interval per call. Each interval is read back exactly as added; a weight is kept
+// once for a run of intervals that share it, and the end of an interval longer than 32 bits of
+// nanoseconds is kept aside.
+
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <iterator>
+#include <map>
+#include <vector>
+
+namespace causeway::analysis {
+
+// Part of a GPU-driving thread's time that a cause accounts for: `weight` of [start_ns, end_ns)
+// (a share, when the time is split among causes). Per thread, sorted and disjoint.
+struct WeightedInterval {
+    std::int64_t start_ns = 0;
+    std::int64_t end_ns = 0;
+    double weight = 1.0;
+};
+
+class IntervalList {
+  public:
+    // Reads the intervals in order; each is given by value.
+    class const_iterator {
+      public:
+        using iterator_category = std::random_access_iterator_tag;
+        using value_type = WeightedInterval;
+        using difference_type = std::ptrdiff_t;
+        using reference = WeightedInterval;
+        struct pointer {
+            WeightedInterval interval;
+            const WeightedInterval* operator->() const { return &interval; }
+        };
+
+        const_iterator() = default;
+        const_iterator(const IntervalList* list, std::size_t at) : list_(list), at_(at) {}
+        WeightedInterval operator*() const { return (*list_)[at_]; }
+        pointer operator->() const { return {(*list_)[at_]}; }
+        WeightedInterval operator[](difference_type n) const { return *(*this + n); }
+        const_iterator& operator++() { return *this += 1; }
+        const_iterator operator++(int) {
+            const_iterator was = *this;
+            ++*this;
+            return was;
+        }
+        const_iterator& operator--() { return *this -= 1; }
+        const_iterator operator--(int) {
+            const_iterator was = *this;
+            --*this;
+            return was;
+        }
+        const_iterator& operator+=(difference_type n) {
+            at_ = static_cast<std::size_t>(static_cast<difference_type>(at_) + n);
+            return *this;
+        }
+        const_iterator& operator-=(difference_type n) { return *this += -n; }
+        friend const_iterator operator+(const_iterator i, difference_type n) { return i += n; }
+        friend const_iterator operator+(difference_type n, const_iterator i) { return i += n; }
+        friend const_iterator operator-(const_iterator i, difference_type n) { return i -= n; }
+        friend difference_type operator-(const const_iterator& a, const const_iterator& b) {
+            return static_cast<difference_type>(a.at_) - static_cast<difference_type>(b.at_);
+        }
+        friend bool operator==(const const_iterator& a, const const_iterator& b) {
+            return a.at_ == b.at_;
+        }
+        friend auto operator<=>(const const_iterator& a, const const_iterator& b) {
+            return a.at_ <=> b.at_;
+        }
+
+      private:
+        const IntervalList* list_ = nullptr;
+        std::size_t at_ = 0;
+    };
+    using value_type = WeightedInterval;
+
+    IntervalList() = default;
+    IntervalList(std::initializer_list<WeightedInterval> intervals);
+
+    void push_back(const WeightedInterval& interval);
+    // Replaces interval k (k < size()).
+    void set(std::size_t k, const WeightedInterval& interval);
+    // Keeps the first `count` intervals.
+    void truncate(std::size_t count);
+
+    WeightedInterval operator[](std::size_t k) const {
+        const Stored& s = at(k);
+        return {
+            s.start_ns,
+            s.length != kLong ? s.start_ns + static_cast<std::int64_t>(s.length) : long_ends_.at(k),
+            weights_[s.weight]};
+    }
+    std::int64_t start_ns(std::size_t k) const { return at(k).start_ns; }
+    WeightedInterval back() const { return (*this)[size() - 1]; }
+    std::size_t size() const { return size_; }
+    bool empty() const { return size_ == 0; }
+    const_iterator begin() const { return {this, 0}; }
+    const_iterator end() const { return {this, size()}; }
+
+  private:
+    static constexpr std::uint32_t kLong = 0xFFFFFFFF;  // the end is in long_ends_
+    struct Stored {
+        std::int64_t start_ns;
+        std::uint32_t length;  // end_ns - start_ns
+        std::uint32_t weight;  // into weights_
+    };
+    static constexpr unsigned kChunkShift = 8;  // 256 intervals, 4 KiB, a chunk
+    static constexpr std::size_t kChunk = std::size_t{1} << kChunkShift;
+    Stored stored(std::size_t k, const WeightedInterval& interval);
+    const Stored& at(std::size_t k) const { return chunks_[k >> kChunkShift][k & (kChunk - 1)]; }
+    Stored& at(std::size_t k) { return chunks_[k >> kChunkShift][k & (kChunk - 1)]; }
+
+    // In chunks of kChunk: lists as long as a trace's calls grow without copying, and without
+    // holding twice what they need while they grow.
+    std::vector<std::vector<Stored>> chunks_;
+    std::size_t size_ = 0;
+    std::vector<double> weights_;
+    std::map<std::size_t, std::int64_t> long_ends_;  // by position
+};
+
+}  // namespace causeway::analysis
