@@ -18,19 +18,47 @@ unsigned parts_for(std::int64_t rows) {
                                  : 1u;
 }
 
-// Applies `f` to every column load_calls fills (`enclosed` is computed later), taken from each
-// of `calls` side by side.
+// Applies `f` to the storage of every column load_calls fills, taken from each of `calls` side
+// by side: the narrow values of a narrow column (its values that do not fit are added apart).
 template <class F, class... Calls>
 void for_each_loaded_column(F f, Calls&... calls) {
-    f(calls.thread_index...);
-    f(calls.op_index...);
+    f(calls.thread_index.narrow_values()...);
+    f(calls.op_index.narrow_values()...);
     f(calls.ts_ns...);
-    f(calls.dur_ns...);
-    f(calls.bytes...);
+    f(calls.dur_ns.narrow_values()...);
+    f(calls.bytes.narrow_values()...);
     f(calls.host_pinned...);
-    f(calls.ret...);
+    f(calls.ret.narrow_values()...);
     f(calls.stack_id...);
 }
+
+// A part's values that did not fit their narrow columns, by the part's own row numbers.
+struct PartWideValues {
+    std::vector<std::pair<std::size_t, std::int32_t>> thread_index, op_index, ret;
+    std::vector<std::pair<std::size_t, std::int64_t>> dur_ns, bytes;
+
+    // Stores `value` at `row` of `column`, or marks it there and keeps it for later.
+    template <class Column, class Wide>
+    static void store(Column& column, std::size_t at, std::size_t row, Wide value,
+                      std::vector<std::pair<std::size_t, Wide>>& aside) {
+        if (!Column::store(column.narrow_values()[at + row], value)) {
+            aside.emplace_back(row, value);
+        }
+    }
+    // Adds them to `out`, whose row `first` is the part's first.
+    void add_to(LoadedCallColumns& out, std::size_t first) const {
+        auto add = [first](auto& column, const auto& aside) {
+            for (const auto& [row, value] : aside) {
+                column.add_wide(first + row, value);
+            }
+        };
+        add(out.thread_index, thread_index);
+        add(out.op_index, op_index);
+        add(out.dur_ns, dur_ns);
+        add(out.bytes, bytes);
+        add(out.ret, ret);
+    }
+};
 
 // The columns read, in CallRow's order.
 const std::vector<std::string> kCallColumns{"thread_id", "op_id",       "ts_ns", "dur_ns",
@@ -100,6 +128,7 @@ class PartWriter {
     PartWriter(PartWriter&& other) noexcept
         : counts(other.counts),
           own_(std::move(other.own_)),
+          wide_(std::move(other.wide_)),
           c_(other.c_ == &other.own_ ? &own_ : other.c_),
           at_(other.at_),
           room_(other.room_),
@@ -130,17 +159,18 @@ class PartWriter {
         if (counts.stored == room_) {
             return false;
         }
-        std::size_t i = at_ + counts.stored++;
+        const std::size_t k = counts.stored++;
+        const std::size_t i = at_ + k;
         if (c_ == &own_ && i >= own_.ts_ns.size()) {
             for_each_loaded_column([i](auto& column) { column.resize(2 * i + 1024); }, own_);
         }
-        c_->thread_index[i] = thread;
-        c_->op_index[i] = op;
+        PartWideValues::store(c_->thread_index, at_, k, thread, wide_.thread_index);
+        PartWideValues::store(c_->op_index, at_, k, op, wide_.op_index);
         c_->ts_ns[i] = row.ts_ns;
-        c_->dur_ns[i] = row.dur_ns;
-        c_->bytes[i] = row.bytes;
+        PartWideValues::store(c_->dur_ns, at_, k, row.dur_ns, wide_.dur_ns);
+        PartWideValues::store(c_->bytes, at_, k, row.bytes, wide_.bytes);
         c_->host_pinned[i] = static_cast<std::int8_t>(row.host_pinned);
-        c_->ret[i] = static_cast<std::int32_t>(row.ret);
+        PartWideValues::store(c_->ret, at_, k, static_cast<std::int32_t>(row.ret), wide_.ret);
         c_->stack_id[i] = static_cast<std::int32_t>(row.stack_id);
         counts.last_end_ns = std::max(counts.last_end_ns, row.ts_ns + row.dur_ns);
         return true;
@@ -149,6 +179,7 @@ class PartWriter {
     // Moves the stored rows to `out` from index `size` on (size <= at_ for a shared slice).
     void move_rows_to(LoadedCallColumns& out, std::size_t size) {
         auto count = static_cast<std::ptrdiff_t>(counts.stored);
+        wide_.add_to(out, size);
         if (c_ == &out && at_ == size) {
             return;
         }
@@ -179,6 +210,7 @@ class PartWriter {
 
   private:
     LoadedCallColumns own_;
+    PartWideValues wide_;
     LoadedCallColumns* c_;
     std::size_t at_ = 0;
     std::size_t room_;

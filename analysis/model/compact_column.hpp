@@ -31,6 +31,7 @@ class WideValues {
         return it->second;  // every escaped row was added
     }
     std::size_t bytes() const { return values_.capacity() * sizeof(values_[0]); }
+    bool operator==(const WideValues&) const = default;
 
   private:
     std::vector<std::pair<std::size_t, Wide>> values_;
@@ -48,12 +49,8 @@ class NarrowColumn {
     NarrowColumn() = default;
     explicit NarrowColumn(const CallColumn<Wide>& values) : narrow_(values.size()) {
         for (std::size_t i = 0; i < values.size(); ++i) {
-            Wide v = values[i];
-            if (fits(v)) {
-                narrow_[i] = static_cast<Narrow>(v);
-            } else {
-                narrow_[i] = kEscape;
-                wide_.add(i, v);
+            if (!store(narrow_[i], values[i])) {
+                wide_.add(i, values[i]);
             }
         }
     }
@@ -64,6 +61,19 @@ class NarrowColumn {
     }
     std::size_t size() const { return narrow_.size(); }
     std::size_t bytes() const { return narrow_.capacity() * sizeof(Narrow) + wide_.bytes(); }
+    bool operator==(const NarrowColumn&) const = default;
+
+    // Filling rows in parallel parts (the loader): each part stores into its rows of
+    // narrow_values() and keeps the values that did not fit aside; they are added afterwards, in
+    // row order, with add_wide().
+    CallColumn<Narrow>& narrow_values() { return narrow_; }
+    // False when `value` does not fit: `slot` then marks it as kept aside.
+    static bool store(Narrow& slot, Wide value) {
+        const bool narrow = fits(value);
+        slot = narrow ? static_cast<Narrow>(value) : kEscape;
+        return narrow;
+    }
+    void add_wide(std::size_t row, Wide value) { wide_.add(row, value); }
 
   private:
     static bool fits(Wide v) {

@@ -4,7 +4,6 @@
 #include <functional>
 #include <future>
 #include <initializer_list>
-#include <type_traits>
 #include <unordered_map>
 
 #include "analysis/model/call_enclosure.hpp"
@@ -584,24 +583,14 @@ Status load_probes(const Database& db, TraceModel& model) {
 }  // namespace
 
 CudaCalls::CudaCalls(LoadedCallColumns loaded) {
-    // The timestamps, the largest column, are converted beside the others.
-    auto times = std::async(std::launch::async, [&loaded] {
-        TimeColumn column(loaded.ts_ns);
-        loaded.ts_ns = {};
-        return column;
-    });
-    auto narrow = [](auto& column, auto& out) {
-        out = std::remove_reference_t<decltype(out)>(column);
-        column = {};
-    };
-    narrow(loaded.thread_index, thread_index);
-    narrow(loaded.op_index, op_index);
-    narrow(loaded.dur_ns, dur_ns);
-    narrow(loaded.bytes, bytes);
-    narrow(loaded.ret, ret);
+    thread_index = std::move(loaded.thread_index);
+    op_index = std::move(loaded.op_index);
+    ts_ns = TimeColumn(loaded.ts_ns);
+    dur_ns = std::move(loaded.dur_ns);
+    bytes = std::move(loaded.bytes);
     host_pinned = std::move(loaded.host_pinned);
+    ret = std::move(loaded.ret);
     stack_id = std::move(loaded.stack_id);
-    ts_ns = times.get();
 }
 
 const char* category_name(OpCategory category) {

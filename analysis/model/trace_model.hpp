@@ -86,16 +86,18 @@ struct OpInfo {
     bool driver() const { return api == OpApi::kDriver; }
 };
 
-// cuda_call as read, one vector per column the analysis uses; row i of each describes call i, in
-// the file's order. (copy_kind and stream_id are not held.)
-struct LoadedCallColumns {
-    CallColumn<std::int32_t> thread_index;
-    CallColumn<std::int32_t> op_index;
-    CallColumn<std::int64_t> ts_ns;
-    CallColumn<std::int64_t> dur_ns;
-    CallColumn<std::int64_t> bytes;       // -1: NULL
-    CallColumn<std::int8_t> host_pinned;  // -1: NULL
-    CallColumn<std::int32_t> ret;
+// cuda_call in memory, one column per column the analysis uses; row i of each describes call i,
+// in the file's order. (copy_kind and stream_id are not held.) Held compactly
+// (compact_column.hpp): about 24 bytes a call instead of 42; reading a value gives it as stored.
+template <class Time>
+struct CallColumns {
+    NarrowColumn<std::int32_t, std::uint16_t> thread_index;
+    NarrowColumn<std::int32_t, std::uint16_t> op_index;
+    Time ts_ns;
+    NarrowColumn<std::int64_t, std::uint32_t> dur_ns;
+    NarrowColumn<std::int64_t, std::int32_t> bytes;  // -1: NULL
+    CallColumn<std::int8_t> host_pinned;             // -1: NULL
+    NarrowColumn<std::int32_t, std::int16_t> ret;
     // stack.id of the call's user stack; -1: none recorded. (Stack ids are minted per distinct
     // stack of a process, bounded by the collector's 16384-entry stack map, so 32 bits hold them.)
     CallColumn<std::int32_t> stack_id;
@@ -103,26 +105,18 @@ struct LoadedCallColumns {
     std::size_t size() const { return ts_ns.size(); }
 };
 
-// The same columns held compactly (compact_column.hpp): about 24 bytes a call instead of 42.
-// Reading a value gives it as loaded.
-struct CudaCalls {
+// As the loader fills them: the timestamps at full width (TimeColumn needs a whole block).
+using LoadedCallColumns = CallColumns<CallColumn<std::int64_t>>;
+
+struct CudaCalls : CallColumns<TimeColumn> {
     CudaCalls() = default;
-    // Takes the columns over, freeing each loaded one once it is converted.
+    // Takes the columns over; the timestamps are made compact and freed.
     explicit CudaCalls(LoadedCallColumns loaded);
 
-    NarrowColumn<std::int32_t, std::uint16_t> thread_index;
-    NarrowColumn<std::int32_t, std::uint16_t> op_index;
-    TimeColumn ts_ns;
-    NarrowColumn<std::int64_t, std::uint32_t> dur_ns;
-    NarrowColumn<std::int64_t, std::int32_t> bytes;  // -1: NULL
-    CallColumn<std::int8_t> host_pinned;             // -1: NULL
-    NarrowColumn<std::int32_t, std::int16_t> ret;
-    CallColumn<std::int32_t> stack_id;  // -1: none recorded
     // 1 when a driver call runs inside a runtime call of the same thread (cudaMemcpy calls
     // cuMemcpy*): counted in statistics, never twice in time accounting.
     CallColumn<std::uint8_t> enclosed;
 
-    std::size_t size() const { return ts_ns.size(); }
     std::int64_t end_ns(std::size_t i) const { return ts_ns[i] + dur_ns[i]; }
 };
 
