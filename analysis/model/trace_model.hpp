@@ -133,6 +133,7 @@ inline constexpr std::int32_t kNoSyscall = -1;
 inline constexpr std::int32_t kSyscallUnknown = -2;
 
 struct OffCpuInterval {
+    // Eight-byte fields first, one-byte ones last: 48 bytes, not 56 (a trace holds millions).
     std::int64_t ts_ns = 0;
     std::int64_t dur_ns = 0;
     std::int64_t runq_wait_ns = 0;
@@ -140,16 +141,16 @@ struct OffCpuInterval {
     // quota stopped it: offcpu.reason 2, and the thread that got the CPU found it free).
     int next_thread_index = -1;
     int waker_thread_index = -1;  // wake == kThread: who woke it; -1 otherwise
-    bool preempted = false;       // false: blocked; true: runnable (preempted or throttled)
-    Wake wake = Wake::kUnknown;
-    std::int8_t iowait = -1;  // 1: slept in an I/O wait, 0: not, -1: not recorded
     std::int32_t cpu = 0;
     std::int32_t syscall_nr = kSyscallUnknown;  // blocked: the system call it slept in
     // A wait for CPython's GIL (offcpu.waits_for = 1), and the thread that held the GIL meanwhile:
     // the one that handed it over at the end of this wait or of the waits for it that follow
     // (gil_holders.hpp); -1 when not known.
-    bool gil = false;
     int gil_holder_index = -1;
+    bool gil = false;
+    bool preempted = false;  // false: blocked; true: runnable (preempted or throttled)
+    Wake wake = Wake::kUnknown;
+    std::int8_t iowait = -1;  // 1: slept in an I/O wait, 0: not, -1: not recorded
 
     std::int64_t end_ns() const { return ts_ns + dur_ns; }
     // The moment it was woken: the end of the sleep, before the run-queue wait.
