@@ -18,10 +18,10 @@ bool waits_for_device(const OpInfo& op) {
            op.name.find("Async") == std::string::npos;
 }
 
-// The least work that, queued at `enqueue_ns` (in order) in equal parts, finishes at `done_ns`: a
-// FIFO of n equal parts s = W/n finishes at max_i(e_i + (n - i) s), so the W that brings the first
-// of those terms to done_ns.
-std::int64_t work_finishing_at(const std::int64_t* enqueue_ns, std::uint32_t n,
+// The least work that, queued at enqueue_ns[first ..] (n of them, in order) in equal parts,
+// finishes at `done_ns`: a FIFO of n equal parts s = W/n finishes at max_i(e_i + (n - i) s), so
+// the W that brings the first of those terms to done_ns.
+std::int64_t work_finishing_at(const TimeColumn& enqueue_ns, std::uint32_t first, std::uint32_t n,
                                std::int64_t done_ns) {
     if (n == 0) {
         return 0;
@@ -29,9 +29,9 @@ std::int64_t work_finishing_at(const std::int64_t* enqueue_ns, std::uint32_t n,
     double least = std::numeric_limits<double>::max();
     for (std::uint32_t i = 0; i < n; ++i) {
         double parts_left = static_cast<double>(n - i);
-        least = std::min(least,
-                         static_cast<double>(std::max<std::int64_t>(done_ns - enqueue_ns[i], 0)) *
-                             static_cast<double>(n) / parts_left);
+        least = std::min(
+            least, static_cast<double>(std::max<std::int64_t>(done_ns - enqueue_ns[first + i], 0)) *
+                       static_cast<double>(n) / parts_left);
     }
     return static_cast<std::int64_t>(least);
 }
@@ -250,7 +250,7 @@ std::int64_t DeviceQueue::device_busy_ns() const {
 
 void set_device_done(const DeviceQueue& queue, DrainPeriod& period, std::int64_t done_ns) {
     const std::int64_t work =
-        work_finishing_at(queue.enqueue_ns.data() + period.first_enqueue, period.enqueues, done_ns);
+        work_finishing_at(queue.enqueue_ns, period.first_enqueue, period.enqueues, done_ns);
     period.device_ns = period.device_low_ns = period.device_high_ns = std::clamp(
         work, period.device_min_ns, std::max(period.device_min_ns, period.device_max_ns));
 }
@@ -266,14 +266,19 @@ DeviceQueue reconstruct_queue(const TraceModel& model, const ResolvedFilter& fil
     std::vector<std::uint32_t> drains;
     std::vector<std::int64_t> drain_runnable_ns;
     OffCpuCursor cursor(intervals);
+    std::size_t enqueues = 0;
     for (std::uint32_t call : calls) {
-        if (drains_queue(model.ops[static_cast<std::size_t>(model.calls.op_index[call])])) {
+        const OpInfo& op = model.ops[static_cast<std::size_t>(model.calls.op_index[call])];
+        if (drains_queue(op)) {
             drains.push_back(call);
             drain_runnable_ns.push_back(
                 cursor.measure(model.calls.ts_ns[call], model.calls.end_ns(call), nullptr)
                     .runnable_waiting_ns());
+        } else if (enqueues_work(op)) {
+            ++enqueues;
         }
     }
+    queue.enqueue_ns.reserve(enqueues);  // sized once: growing would copy it
     const std::map<int, std::int64_t> own = drain_own_cost(model, drains, drain_runnable_ns);
     FirstEndingAfter offcpu(intervals);
     std::size_t next_drain = 0;
@@ -296,8 +301,7 @@ DeviceQueue reconstruct_queue(const TraceModel& model, const ResolvedFilter& fil
                 p.drain_runnable_ns = runnable_ns;
                 const std::int64_t kept_cpu_ns = end - entry - p.drain_runnable_ns;
                 auto work_done_at = [&](std::int64_t ts_ns) {
-                    return work_finishing_at(queue.enqueue_ns.data() + first_enqueue, p.enqueues,
-                                             ts_ns);
+                    return work_finishing_at(queue.enqueue_ns, first_enqueue, p.enqueues, ts_ns);
                 };
                 if (p.drain_runnable_ns < kDrainWaitMarginNs) {
                     const std::int64_t away_ns =

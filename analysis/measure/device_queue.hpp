@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "analysis/model/compact_column.hpp"
 #include "analysis/model/trace_filter.hpp"
 #include "analysis/model/trace_model.hpp"
 
@@ -85,8 +86,8 @@ struct DrainPeriod {
 
 struct DeviceQueue {
     int thread_index = -1;
-    std::vector<std::int64_t> enqueue_ns;  // returns of the enqueuing calls, in time order
-    std::vector<DrainPeriod> periods;      // in time order, back to back
+    TimeColumn enqueue_ns;             // returns of the enqueuing calls, in time order
+    std::vector<DrainPeriod> periods;  // in time order, back to back
     std::int64_t waited_periods = 0;
 
     // From the first period's start to the last drain: the loop the predictions are about. It

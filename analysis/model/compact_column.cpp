@@ -2,26 +2,42 @@
 
 namespace causeway::analysis {
 
-TimeColumn::TimeColumn(const CallColumn<std::int64_t>& values) : offsets_(values.size()) {
-    constexpr std::size_t kBlock = std::size_t{1} << kBlockShift;
-    block_start_.reserve((values.size() + kBlock - 1) / kBlock);
-    for (std::size_t first = 0; first < values.size(); first += kBlock) {
-        std::size_t end = std::min(values.size(), first + kBlock);
-        auto begin = values.begin() + static_cast<std::ptrdiff_t>(first);
-        std::int64_t start =
-            *std::min_element(begin, values.begin() + static_cast<std::ptrdiff_t>(end));
-        block_start_.push_back(start);
-        for (std::size_t i = first; i < end; ++i) {
-            // Unsigned: the distance from the block's start may not fit int64 in a hostile file.
-            std::uint64_t offset =
-                static_cast<std::uint64_t>(values[i]) - static_cast<std::uint64_t>(start);
-            if (offset < kEscape) {
-                offsets_[i] = static_cast<std::uint32_t>(offset);
-            } else {
-                offsets_[i] = kEscape;
-                wide_.add(i, values[i]);
-            }
-        }
+TimeColumn::TimeColumn(const CallColumn<std::int64_t>& values) {
+    reserve(values.size());
+    for (std::int64_t value : values) {
+        push_back(value);
+    }
+}
+
+TimeColumn::TimeColumn(std::initializer_list<std::int64_t> values) {
+    reserve(values.size());
+    for (std::int64_t value : values) {
+        push_back(value);
+    }
+}
+
+void TimeColumn::reserve(std::size_t rows) {
+    offsets_.reserve(rows);
+    block_start_.reserve((rows >> kBlockShift) + 1);
+}
+
+void TimeColumn::push_back(std::int64_t value) {
+    const std::size_t row = offsets_.size();
+    if ((row & ((std::size_t{1} << kBlockShift) - 1)) == 0) {
+        block_start_.push_back(value);
+    }
+    const std::int64_t start = block_start_.back();
+    // The distance is measured unsigned: two hostile timestamps may lie further apart than int64.
+    constexpr std::uint64_t kMost = std::numeric_limits<std::int32_t>::max();
+    const bool fits =
+        value >= start
+            ? static_cast<std::uint64_t>(value) - static_cast<std::uint64_t>(start) <= kMost
+            : static_cast<std::uint64_t>(start) - static_cast<std::uint64_t>(value) <= kMost;
+    if (fits) {
+        offsets_.push_back(static_cast<std::int32_t>(value - start));
+    } else {
+        offsets_.push_back(kEscape);
+        wide_.add(row, value);
     }
 }
 

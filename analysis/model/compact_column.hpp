@@ -3,13 +3,15 @@
 // a 100M-call trace costs what its columns cost, so each is kept in the narrowest width that
 // holds almost every value; the few that do not fit are kept aside, whole, and found by index.
 //  * NarrowColumn: a narrower integer (ids, durations, byte counts, return codes).
-//  * TimeColumn: timestamps as 32-bit offsets from the earliest timestamp of each block of
-//    consecutive rows (rows are stored in about time order, so a block spans milliseconds).
-// Both are built once from a loaded column and are read-only afterwards.
+//  * TimeColumn: timestamps as signed 32-bit offsets from the first of each block of consecutive
+//    rows (rows come in about time order, so a block spans milliseconds, not seconds).
+// A NarrowColumn is built from a loaded column, a TimeColumn from one or row by row; neither
+// changes a row once it is stored.
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <limits>
 #include <utility>
 #include <vector>
@@ -88,25 +90,31 @@ class NarrowColumn {
 
 class TimeColumn {
     static constexpr unsigned kBlockShift = 8;  // 256 rows a block
-    static constexpr std::uint32_t kEscape = std::numeric_limits<std::uint32_t>::max();
+    static constexpr std::int32_t kEscape = std::numeric_limits<std::int32_t>::min();
 
   public:
     TimeColumn() = default;
     explicit TimeColumn(const CallColumn<std::int64_t>& values);
+    TimeColumn(std::initializer_list<std::int64_t> values);
+
+    void reserve(std::size_t rows);
+    void push_back(std::int64_t value);
 
     std::int64_t operator[](std::size_t i) const {
-        std::uint32_t offset = offsets_[i];
+        std::int32_t offset = offsets_[i];
         return offset != kEscape ? block_start_[i >> kBlockShift] + offset : wide_.at(i);
     }
+    std::int64_t back() const { return (*this)[size() - 1]; }
     std::size_t size() const { return offsets_.size(); }
+    bool empty() const { return offsets_.empty(); }
     std::size_t bytes() const {
-        return offsets_.capacity() * sizeof(std::uint32_t) +
+        return offsets_.capacity() * sizeof(std::int32_t) +
                block_start_.capacity() * sizeof(std::int64_t) + wide_.bytes();
     }
 
   private:
-    CallColumn<std::uint32_t> offsets_;
-    std::vector<std::int64_t> block_start_;  // the earliest value of each block
+    CallColumn<std::int32_t> offsets_;       // from the block's first value
+    std::vector<std::int64_t> block_start_;  // the first value of each block
     WideValues<std::int64_t> wide_;
 };
 
