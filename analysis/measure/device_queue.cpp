@@ -333,7 +333,7 @@ DeviceQueue reconstruct_queue(const TraceModel& model, const ResolvedFilter& fil
             queue.enqueue_ns.push_back(queued_by(offcpu, entry, end));
         }
     }
-    drop_set_up(model, calls, step_markers(model, filter, thread_index), queue);
+    drop_set_up(model, calls, step_markers(model, calls), queue);
     estimate_unmeasured_periods(queue);
     return queue;
 }

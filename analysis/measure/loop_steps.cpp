@@ -15,8 +15,10 @@ bool is_sync(const TraceModel& model, int op_index) {
 
 std::vector<std::uint32_t> accounted_calls(const TraceModel& model, const ResolvedFilter& filter,
                                            int thread_index) {
+    const auto& of_thread = model.calls_by_thread[static_cast<std::size_t>(thread_index)];
     std::vector<std::uint32_t> calls;
-    for (std::uint32_t call : model.calls_by_thread[static_cast<std::size_t>(thread_index)]) {
+    calls.reserve(of_thread.size());  // the most it holds: growing would copy it
+    for (std::uint32_t call : of_thread) {
         if (model.calls.enclosed[call] == 0 && filter.call_selected(call)) {
             calls.push_back(call);
         }
@@ -30,7 +32,11 @@ const char* loop_unit_name(LoopUnit unit) {
 
 std::vector<StepMarker> step_markers(const TraceModel& model, const ResolvedFilter& filter,
                                      int thread_index) {
-    const std::vector<std::uint32_t> calls = accounted_calls(model, filter, thread_index);
+    return step_markers(model, accounted_calls(model, filter, thread_index));
+}
+
+std::vector<StepMarker> step_markers(const TraceModel& model,
+                                     const std::vector<std::uint32_t>& calls) {
     // Per op: where it was last seen (position in `calls`), its first position, and how many
     // recurrences were each distance apart.
     struct Seen {

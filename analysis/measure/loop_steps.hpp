@@ -37,6 +37,9 @@ struct StepMarker {
 // The thread's accounted calls (runtime calls and driver calls made outside them) in `filter`.
 std::vector<StepMarker> step_markers(const TraceModel& model, const ResolvedFilter& filter,
                                      int thread_index);
+// The same, of a thread's accounted calls already listed (accounted_calls).
+std::vector<StepMarker> step_markers(const TraceModel& model,
+                                     const std::vector<std::uint32_t>& calls);
 
 enum class LoopUnit { kSteps, kCalls };
 const char* loop_unit_name(LoopUnit unit);  // 'steps', 'calls'
