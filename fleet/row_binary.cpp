@@ -8,6 +8,14 @@ namespace causeway::fleet {
 static_assert(std::endian::native == std::endian::little,
               "RowBinary is little-endian; this build copies numbers as they are in memory");
 
+void append_leb128(std::string& out, std::uint64_t value) {
+    do {
+        auto byte = static_cast<std::uint8_t>(value & 0x7f);
+        value >>= 7;
+        out += static_cast<char>(value != 0 ? (byte | 0x80) : byte);
+    } while (value != 0);
+}
+
 void RowBinaryWriter::raw(const void* data, std::size_t size) {
     bytes_.append(static_cast<const char*>(data), size);
 }
@@ -29,12 +37,7 @@ void RowBinaryWriter::null_flag(bool is_null) {
 }
 
 void RowBinaryWriter::string(std::string_view value) {
-    std::uint64_t length = value.size();
-    do {
-        auto byte = static_cast<std::uint8_t>(length & 0x7f);
-        length >>= 7;
-        uint8(length != 0 ? (byte | 0x80) : byte);
-    } while (length != 0);
+    append_leb128(bytes_, value.size());
     raw(value.data(), value.size());
 }
 

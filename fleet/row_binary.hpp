@@ -13,6 +13,10 @@
 
 namespace causeway::fleet {
 
+// Appends `value` as an unsigned LEB128 number (7 bits a byte, low first), as ClickHouse writes
+// lengths and counts.
+void append_leb128(std::string& out, std::uint64_t value);
+
 // Appends values to a RowBinary body.
 class RowBinaryWriter {
   public:

@@ -1,9 +1,10 @@
-// Fleet pieces that need no server: RowBinary both ways, the ClickHouse schema derived from the
-// trace schema, and the fleet JSON against the get_fleet_overview output schema.
+// Fleet pieces that need no server: RowBinary both ways, Native blocks, the ClickHouse schema
+// derived from the trace schema, and the fleet JSON against the get_fleet_overview output schema.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 
+#include "fleet/native_block.hpp"
 #include "fleet/push_tables.hpp"
 #include "fleet/row_binary.hpp"
 #include "fleet/trace_tables.hpp"
@@ -42,6 +43,121 @@ TEST_CASE("a RowBinary answer cut in a row is an error naming what was read", "[
     CHECK(value.error().message.find("the nodes of job j") != std::string::npos);
     RowBinaryReader empty("", "x");
     CHECK_FALSE(empty.int64());
+}
+
+TEST_CASE("a Native block holds each column's values together, NULLs in a map before them",
+          "[fleet][unit]") {
+    NativeBlockWriter block({{"n", NativeType::kInt64, true},
+                             {"s", NativeType::kString, false},
+                             {"u", NativeType::kUInt64, false},
+                             {"f", NativeType::kFloat64, false},
+                             {"job", NativeType::kString, false}});
+    block.repeat_string(4, "j1");
+    block.null(0);
+    block.string(1, "ab");
+    block.uint64(2, 7);
+    block.float64(3, 1.5);
+    block.end_row();
+    block.int64(0, -2);
+    block.string(1, std::string(300, 'x'));  // a length that takes two LEB128 bytes
+    block.uint64(2, 1ULL << 63);
+    block.float64(3, 0);
+    block.end_row();
+    RowBinaryWriter expected;
+    expected.uint8(5);  // columns
+    expected.uint8(2);  // rows
+    expected.string("n");
+    expected.string("Nullable(Int64)");
+    expected.uint8(1);  // row 1 is NULL
+    expected.uint8(0);
+    expected.int64(0);  // under the NULL
+    expected.int64(-2);
+    expected.string("s");
+    expected.string("String");
+    expected.string("ab");
+    expected.string(std::string(300, 'x'));
+    expected.string("u");
+    expected.string("UInt64");
+    expected.uint64(7);
+    expected.uint64(1ULL << 63);
+    expected.string("f");
+    expected.string("Float64");
+    expected.float64(1.5);
+    expected.float64(0);
+    expected.string("job");
+    expected.string("String");
+    expected.string("j1");
+    expected.string("j1");
+    std::string taken = "a buffer used before";
+    REQUIRE(block.take({}, taken));
+    CHECK(taken == expected.bytes());
+    CHECK(block.rows() == 0);
+
+    // The writer starts the next block empty, and writes its rows in the order asked.
+    const std::vector<std::int64_t> numbers{10, 11, 12};
+    for (std::size_t row = 0; row < 3; ++row) {
+        row == 1 ? block.null(0) : block.int64(0, numbers[row]);
+        block.string(1, std::string(row + 1, 'a'));
+        block.uint64(2, row);
+        block.float64(3, 0.5);
+        block.end_row();
+    }
+    REQUIRE(block.take({2, 0, 1}, taken));
+    RowBinaryWriter reordered;
+    reordered.uint8(5);
+    reordered.uint8(3);
+    reordered.string("n");
+    reordered.string("Nullable(Int64)");
+    for (std::uint8_t null : {0, 0, 1}) {
+        reordered.uint8(null);
+    }
+    for (std::int64_t number : {12, 10, 0}) {
+        reordered.int64(number);
+    }
+    reordered.string("s");
+    reordered.string("String");
+    for (const char* text : {"aaa", "a", "aa"}) {
+        reordered.string(text);
+    }
+    reordered.string("u");
+    reordered.string("UInt64");
+    for (std::uint64_t row : {2, 0, 1}) {
+        reordered.uint64(row);
+    }
+    reordered.string("f");
+    reordered.string("Float64");
+    for (int row = 0; row < 3; ++row) {
+        reordered.float64(0.5);
+    }
+    reordered.string("job");
+    reordered.string("String");
+    for (int row = 0; row < 3; ++row) {
+        reordered.string("j1");
+    }
+    CHECK(taken == reordered.bytes());
+
+    // An order that is not one of each row, or a row missing a value, is an error, not a block.
+    for (std::size_t row = 0; row < 2; ++row) {
+        block.int64(0, 1);
+        block.string(1, "");
+        block.uint64(2, 1);
+        block.float64(3, 1);
+        block.end_row();
+    }
+    auto twice = block.take({1, 1}, taken);
+    REQUIRE_FALSE(twice);
+    CHECK(twice.error().message == "the order of a Native block's rows names row 1 of 2 twice");
+    auto short_order = block.take({1}, taken);
+    REQUIRE_FALSE(short_order);
+    CHECK(short_order.error().message == "the order of a Native block's rows names 1 of its 2");
+    REQUIRE(block.take({}, taken));
+    block.null(0);
+    block.string(1, "");
+    block.uint64(2, 1);
+    block.end_row();
+    auto uneven = block.take({}, taken);
+    REQUIRE_FALSE(uneven);
+    CHECK(uneven.error().message == "column f of a Native block holds 0 values for 1 rows");
 }
 
 TEST_CASE("every trace table has a ClickHouse table, calls ordered per thread in time",
