@@ -37,6 +37,11 @@ Status BatchSender::finish() {
     return Ok{};
 }
 
+std::string BatchSender::spare_buffer() {
+    std::lock_guard lock(mutex_);
+    return std::exchange(spare_, {});
+}
+
 std::uint64_t BatchSender::bytes_sent() const {
     std::lock_guard lock(mutex_);
     return bytes_sent_;
@@ -54,7 +59,7 @@ void BatchSender::run() {
         sending_ = true;
         changed_.notify_all();
         lock.unlock();
-        Status sent = client_.insert_row_binary(batch.table, batch.columns, batch.rows);
+        Status sent = client_.insert_native(batch.table, batch.columns, batch.rows);
         std::uint64_t stored = 0;
         lock.lock();
         sending_ = false;
@@ -64,6 +69,8 @@ void BatchSender::run() {
         } else {
             bytes_sent_ += batch.rows.size();
             stored = ++batches_sent_;
+            batch.rows.clear();
+            spare_ = std::move(batch.rows);
         }
         changed_.notify_all();
         if (sent && after_batch_) {

@@ -1,7 +1,8 @@
 #pragma once
-// Sends RowBinary batches to ClickHouse on a thread of its own while the caller encodes the next
-// one: reading the trace and the server's insert overlap instead of taking turns. One batch is
-// in flight and at most one waits, so memory stays at two batches.
+// Sends batches of rows (Native blocks: native_block.hpp) to ClickHouse on a thread of its own
+// while the caller encodes the next one: reading the trace and the server's insert overlap
+// instead of taking turns. One batch is in flight and at most one waits, so memory stays at two
+// batches.
 
 #include <condition_variable>
 #include <cstdint>
@@ -26,9 +27,12 @@ class BatchSender {
     BatchSender(const BatchSender&) = delete;
     BatchSender& operator=(const BatchSender&) = delete;
 
-    // Queues `rows` for INSERT INTO `table` (`columns`), waiting while a batch already waits. Once
-    // a batch has failed nothing more is sent, and this returns its error.
+    // Queues the block `rows` for INSERT INTO `table` (`columns`), waiting while a batch already
+    // waits. Once a batch has failed nothing more is sent, and this returns its error.
     Status send(std::string table, std::string columns, std::string rows);
+    // An empty buffer with the capacity of a batch already sent, for the next one (or a new
+    // buffer, when none is free).
+    std::string spare_buffer();
     // Waits until every queued batch is stored; the first error, if one failed.
     Status finish();
 
@@ -47,6 +51,7 @@ class BatchSender {
     mutable std::mutex mutex_;
     std::condition_variable changed_;
     std::optional<Batch> waiting_;
+    std::string spare_;  // the rows of the last batch sent, emptied
     bool sending_ = false;
     bool stopping_ = false;
     std::optional<Error> failed_;

@@ -149,9 +149,9 @@ Result<std::string> ClickHouseClient::query(const std::string& sql) const {
     return post("", sql, statement_head(sql));
 }
 
-Status ClickHouseClient::insert_row_binary(const std::string& table, const std::string& columns,
-                                           const std::string& rows) const {
-    std::string sql = "INSERT INTO " + table + " (" + columns + ") FORMAT RowBinary";
+Status ClickHouseClient::insert(const std::string& table, const std::string& columns,
+                                const char* format, const std::string& rows) const {
+    std::string sql = "INSERT INTO " + table + " (" + columns + ") FORMAT " + format;
     // Uncompressed, the rows are the body as they are: a batch is tens of megabytes.
     const bool as_is = insert_encoding_ == BodyEncoding::kIdentity;
     const std::string encoded = as_is ? std::string() : encode_body(rows, insert_encoding_);

@@ -39,10 +39,16 @@ class ClickHouseClient {
     const std::string& url() const { return url_; }
     // Runs a statement or a SELECT (its FORMAT clause included) and returns the response body.
     Result<std::string> query(const std::string& sql) const;
-    // INSERT INTO table (columns) FORMAT RowBinary with `rows` as the body, in the encoding
-    // compress_inserts() chose: one HTTP request.
+    // INSERT INTO table (columns) FORMAT RowBinary (or Native: native_block.hpp) with `rows` as
+    // the body, in the encoding compress_inserts() chose: one HTTP request.
     Status insert_row_binary(const std::string& table, const std::string& columns,
-                             const std::string& rows) const;
+                             const std::string& rows) const {
+        return insert(table, columns, "RowBinary", rows);
+    }
+    Status insert_native(const std::string& table, const std::string& columns,
+                         const std::string& blocks) const {
+        return insert(table, columns, "Native", blocks);
+    }
 
     // The best encoding of a body the server reads (zstd, else gzip), found by sending it one
     // small query in each.
@@ -57,6 +63,8 @@ class ClickHouseClient {
 
   private:
     ClickHouseClient() = default;
+    Status insert(const std::string& table, const std::string& columns, const char* format,
+                  const std::string& rows) const;
     Result<std::string> post(const std::string& sql_in_url, const std::string& body,
                              const std::string& what,
                              BodyEncoding encoding = BodyEncoding::kIdentity) const;

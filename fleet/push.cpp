@@ -1,7 +1,11 @@
 #include "fleet/push.hpp"
 
 #include <fmt/format.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
+#include <algorithm>
+#include <array>
 #include <chrono>
 #include <future>
 #include <map>
@@ -10,9 +14,12 @@
 #include "analysis/diagnose/diagnosis.hpp"
 #include "analysis/measure/rank_series.hpp"
 #include "fleet/batch_sender.hpp"
+#include "fleet/native_block.hpp"
 #include "fleet/push_tables.hpp"
 #include "fleet/row_binary.hpp"
+#include "fleet/thread_call_summary.hpp"
 #include "fleet/trace_tables.hpp"
+#include "tracedb/btree_scan.hpp"
 #include "tracedb/reader.hpp"
 #include "tracedb/schema.hpp"
 
@@ -77,65 +84,101 @@ void write_owner(RowBinaryWriter& out, const Owner& owner) {
     out.uint64(owner.attempt);
 }
 
-void write_value(RowBinaryWriter& out, const tracedb::Statement& row, int col,
-                 const TraceColumn& column) {
-    bool is_null = row.column_is_null(col);
-    if (!column.not_null) {
-        out.null_flag(is_null);
-        if (is_null) {
-            return;
-        }
+// The Native columns of a pushed table's rows: the owner's (kOwnerColumns), then the table's.
+constexpr std::size_t kOwnerColumnCount = 5;
+
+std::vector<NativeColumn> native_columns(const TraceTable& table) {
+    std::vector<NativeColumn> columns{{"job", NativeType::kString, false},
+                                      {"node", NativeType::kString, false},
+                                      {"push_id", NativeType::kString, false},
+                                      {"attempt", NativeType::kUInt64, false},
+                                      {"row_index", NativeType::kUInt64, false}};
+    for (const TraceColumn& column : table.columns) {
+        const NativeType type = column.kind == ColumnKind::kInt64     ? NativeType::kInt64
+                                : column.kind == ColumnKind::kFloat64 ? NativeType::kFloat64
+                                                                      : NativeType::kString;
+        columns.push_back({column.name, type, !column.not_null});
     }
-    switch (column.kind) {
-        case ColumnKind::kInt64:
-            out.int64(row.column_int64(col));
-            break;
-        case ColumnKind::kFloat64:
-            out.float64(row.column_double(col));
-            break;
-        case ColumnKind::kString:
-            out.string(row.column_text(col));
-            break;
-    }
+    return columns;
 }
 
+// Whether every column of the table holds integers: the page reader reads only those.
+bool integers_only(const TraceTable& table) {
+    for (const TraceColumn& column : table.columns) {
+        if (column.kind != ColumnKind::kInt64) {
+            return false;
+        }
+    }
+    return true;
+}
+
+std::size_t column_index(const TraceTable& table, const std::string& name) {
+    for (std::size_t col = 0; col < table.columns.size(); ++col) {
+        if (table.columns[col].name == name) {
+            return col;
+        }
+    }
+    return table.columns.size();  // thread_time_ordered tables have both columns
+}
+
+std::vector<std::string> column_names(const TraceTable& table) {
+    std::vector<std::string> names;
+    for (const TraceColumn& column : table.columns) {
+        names.push_back(column.name);
+    }
+    return names;
+}
+
+// Sends one trace table's rows in Native blocks of options.batch_rows (the first an eighth), read
+// from its b-tree pages where the page reader can (tracedb/btree_scan.hpp: several times cheaper
+// than SQLite's row by row), with SQL where it cannot, from the first row it could not read.
 class TablePusher {
   public:
     TablePusher(const ClickHouseClient& client, const PushOptions& options, const Owner& owner)
         : options_(options), owner_(owner), sender_(client, options.after_batch) {}
 
+    // `calls` (may be null) adds up the rows per thread: the table's thread_id, ts_ns and dur_ns.
     Status push(const tracedb::TraceReader& trace, const TraceTable& table,
-                std::uint64_t& rows_out) {
-        std::string columns = column_list(table);
-        auto select = trace.db().prepare("SELECT " + columns + " FROM " + table.name);
-        if (!select) {
-            return Error{"cannot read table " + table.name + " of " + trace.path() + ": " +
-                         select.error().message};
+                ThreadCallSummary* calls, std::uint64_t& rows_out) {
+        table_ = &table;
+        calls_ = calls;
+        if (calls) {
+            call_columns_ = {column_index(table, "thread_id"), column_index(table, "ts_ns"),
+                             column_index(table, "dur_ns")};
         }
-        std::string insert_columns = std::string(kOwnerColumns) + ", " + columns;
-        RowBinaryWriter batch;
-        std::size_t rows_in_batch = 0;
-        std::uint64_t row_index = 0;
-        int step = 0;
-        while ((step = select->step()) == SQLITE_ROW) {
-            write_owner(batch, owner_);
-            batch.uint64(row_index++);
-            for (std::size_t col = 0; col < table.columns.size(); ++col) {
-                write_value(batch, *select, static_cast<int>(col), table.columns[col]);
-            }
-            if (++rows_in_batch == options_.batch_rows) {
-                if (auto sent = send(table.name, insert_columns, batch); !sent) {
-                    return sent;
+        block_.emplace(native_columns(table));
+        block_->repeat_string(0, owner_.job);
+        block_->repeat_string(1, owner_.node);
+        block_->repeat_string(2, owner_.push_id);
+        block_->repeat_uint64(3, owner_.attempt);
+        sort_columns_.reset();
+        if (table.thread_time_ordered) {
+            sort_columns_ = {column_index(table, "thread_id"), column_index(table, "ts_ns")};
+        }
+        insert_columns_ = std::string(kOwnerColumns) + ", " + column_list(table);
+        rows_ = 0;
+        std::optional<std::int64_t> last_rowid;
+        bool all_read = false;
+        if (integers_only(table)) {
+            auto scan = tracedb::BtreeTableScan::open(trace.db(), trace.path(), table.name,
+                                                      column_names(table));
+            if (scan) {
+                block_->reserve(static_cast<std::size_t>(
+                    std::min<std::int64_t>(scan->rows(), options_.batch_rows)));
+                auto read = add_from_pages(*scan, last_rowid);
+                if (!read) {
+                    return read.error();
                 }
-                rows_in_batch = 0;
+                all_read = *read;
             }
         }
-        if (step != SQLITE_DONE) {
-            return Error{"cannot read table " + table.name + " of " + trace.path() + ": " +
-                         trace.db().last_error()};
+        if (!all_read) {
+            if (auto read = add_with_sql(trace, last_rowid); !read) {
+                return read;
+            }
         }
-        rows_out = row_index;
-        return rows_in_batch == 0 ? Status(Ok{}) : send(table.name, insert_columns, batch);
+        rows_out = rows_;
+        return block_->rows() == 0 ? Status(Ok{}) : send();
     }
 
     // Waits until every batch is stored.
@@ -143,14 +186,150 @@ class TablePusher {
     std::uint64_t bytes_sent() const { return sender_.bytes_sent(); }
 
   private:
-    Status send(const std::string& trace_table, const std::string& columns,
-                RowBinaryWriter& batch) {
-        return sender_.send(clickhouse_table(trace_table), columns, batch.take());
+    // The next row's place in its table; the caller adds the table's values (the owner's are
+    // the block's, repeated).
+    void begin_row() { block_->uint64(4, rows_++); }
+    // Ends the row; `value(col)` gives its integer in column col, for the sort key and the
+    // per-thread sums.
+    template <class Value>
+    Status end_row(const Value& value) {
+        if (calls_) {
+            calls_->add(value(call_columns_[0]), value(call_columns_[1]), value(call_columns_[2]));
+        }
+        if (sort_columns_) {
+            keys_.push_back({value(sort_columns_->first), value(sort_columns_->second),
+                             static_cast<std::uint32_t>(block_->rows())});
+        }
+        block_->end_row();
+        // A table's first batch is an eighth of the others: the server starts storing it while
+        // the rest is read, instead of waiting for a whole batch to be read first.
+        const std::size_t batch = rows_ == block_->rows()
+                                      ? std::max<std::size_t>(options_.batch_rows / 8, 1)
+                                      : options_.batch_rows;
+        return block_->rows() == batch ? send() : Status(Ok{});
+    }
+
+    // The rows of the table's leaves, in rowid order, up to the first leaf the page reader
+    // refuses: whether it read them all. `last_rowid` is the last row's.
+    Result<bool> add_from_pages(const tracedb::BtreeTableScan& scan,
+                                std::optional<std::int64_t>& last_rowid) {
+        tracedb::BtreeTableScan::Buffer buffer;
+        std::vector<tracedb::BtreeTableScan::Row> rows;
+        const std::size_t columns = table_->columns.size();
+        for (std::size_t leaf = 0; leaf < scan.leaves().size(); ++leaf) {
+            if (!scan.read_leaf(leaf, buffer, rows)) {
+                return false;
+            }
+            for (const auto& row : rows) {
+                begin_row();
+                for (std::size_t col = 0; col < columns; ++col) {
+                    if (row.is_null(static_cast<int>(col))) {
+                        block_->null(kOwnerColumnCount + col);
+                    } else {
+                        block_->int64(kOwnerColumnCount + col, row.columns[col]);
+                    }
+                }
+                if (auto sent = end_row([&row](std::size_t col) { return row.columns[col]; });
+                    !sent) {
+                    return sent.error();
+                }
+                last_rowid = row.rowid;
+            }
+        }
+        return true;
+    }
+
+    // The table's rows read with SQL: all of them, or those after `after_rowid`.
+    Status add_with_sql(const tracedb::TraceReader& trace,
+                        std::optional<std::int64_t> after_rowid) {
+        const std::string& name = table_->name;
+        auto select = trace.db().prepare("SELECT " + column_list(*table_) + " FROM " + name +
+                                         (after_rowid ? " WHERE rowid > ?1" : ""));
+        if (!select) {
+            return Error{"cannot read table " + name + " of " + trace.path() + ": " +
+                         select.error().message};
+        }
+        if (after_rowid) {
+            select->bind(1, *after_rowid);
+        }
+        int step = 0;
+        while ((step = select->step()) == SQLITE_ROW) {
+            begin_row();
+            for (std::size_t col = 0; col < table_->columns.size(); ++col) {
+                add_value(*select, col);
+            }
+            const auto value = [&select](std::size_t col) {
+                return select->column_int64(static_cast<int>(col));
+            };
+            if (auto sent = end_row(value); !sent) {
+                return sent;
+            }
+        }
+        if (step != SQLITE_DONE) {
+            return Error{"cannot read table " + name + " of " + trace.path() + ": " +
+                         trace.db().last_error()};
+        }
+        return Ok{};
+    }
+
+    void add_value(const tracedb::Statement& row, std::size_t col) {
+        const TraceColumn& column = table_->columns[col];
+        const std::size_t at = kOwnerColumnCount + col;
+        const int index = static_cast<int>(col);
+        if (!column.not_null && row.column_is_null(index)) {
+            block_->null(at);
+            return;
+        }
+        switch (column.kind) {
+            case ColumnKind::kInt64:
+                block_->int64(at, row.column_int64(index));
+                break;
+            case ColumnKind::kFloat64:
+                block_->float64(at, row.column_double(index));
+                break;
+            case ColumnKind::kString:
+                block_->string(at, row.column_text(index));
+                break;
+        }
+    }
+
+    // Sends the block; a table ordered by (thread_id, ts_ns) in ClickHouse goes in that order,
+    // which the server writes without sorting it (a third of an insert's time, measured).
+    Status send() {
+        std::vector<std::uint32_t> order;
+        if (sort_columns_) {
+            std::sort(keys_.begin(), keys_.end());
+            order.reserve(keys_.size());
+            for (const SortKey& key : keys_) {
+                order.push_back(key.row);
+            }
+            keys_.clear();
+        }
+        std::string block = sender_.spare_buffer();
+        if (auto taken = block_->take(order, block); !taken) {
+            return taken;
+        }
+        return sender_.send(clickhouse_table(table_->name), insert_columns_, std::move(block));
     }
 
     const PushOptions& options_;
     const Owner& owner_;
     BatchSender sender_;
+    const TraceTable* table_ = nullptr;
+    struct SortKey {
+        std::int64_t thread_id = 0;
+        std::int64_t ts_ns = 0;
+        std::uint32_t row = 0;  // in the block
+        auto operator<=>(const SortKey&) const = default;
+    };
+    std::optional<NativeBlockWriter> block_;
+    // The table's thread_id and ts_ns columns, when ClickHouse orders its rows by them.
+    std::optional<std::pair<std::size_t, std::size_t>> sort_columns_;
+    std::vector<SortKey> keys_;  // of the block's rows
+    ThreadCallSummary* calls_ = nullptr;
+    std::array<std::size_t, 3> call_columns_{};  // thread_id, ts_ns, dur_ns
+    std::string insert_columns_;
+    std::uint64_t rows_ = 0;  // of the table, read so far
 };
 
 // WHERE the rows are the attempt's.
@@ -202,19 +381,24 @@ Status confirm_stored(const ClickHouseClient& client, const Owner& owner,
     return Ok{};
 }
 
-// The node's per-thread call summary (push_tables.hpp: node_thread), summed by the server from
-// the calls of the attempt it confirmed storing.
-Status summarise_threads(const ClickHouseClient& client, const Owner& owner) {
-    auto inserted = client.query(
-        "INSERT INTO " + node_thread_table() +
-        " (job, node, push_id, attempt, thread_id, calls, first_ts_ns, last_end_ns) SELECT job, "
-        "node, push_id, attempt, thread_id, count(), min(ts_ns), max(ts_ns + dur_ns) FROM " +
-        clickhouse_table("cuda_call") + rows_of_attempt(owner) +
-        " GROUP BY job, node, push_id, attempt, thread_id");
-    if (!inserted) {
-        return inserted.error();
+// The node's per-thread call summary (push_tables.hpp: node_thread), added up from the calls
+// sent, which the server was confirmed to hold.
+Status push_thread_summary(const ClickHouseClient& client, const ThreadCallSummary& calls,
+                           const Owner& owner) {
+    if (calls.threads().empty()) {
+        return Ok{};
     }
-    return Ok{};
+    RowBinaryWriter rows;
+    for (const auto& [thread_id, thread] : calls.threads()) {
+        write_owner(rows, owner);
+        rows.int64(thread_id);
+        rows.uint64(thread.calls);
+        rows.int64(thread.first_ts_ns);
+        rows.int64(thread.last_end_ns);
+    }
+    return client.insert_row_binary(
+        node_thread_table(),
+        "job, node, push_id, attempt, thread_id, calls, first_ts_ns, last_end_ns", rows.bytes());
 }
 
 struct PushState {
@@ -354,7 +538,13 @@ struct NodeAnalysis {
     analysis::Diagnosis diagnosis;
 };
 
+constexpr int kAnalysisNice = 10;
+
 Result<NodeAnalysis> analyse_node(const std::string& db_path) {
+    // Beneath the sending, which the push waits for first: given the same share of the CPU, the
+    // diagnosis's loader delayed the first batch by half a second at 1M calls on 2 CPUs. The
+    // threads it starts inherit the priority (Linux keeps one per thread).
+    ::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), kAnalysisNice);
     auto trace = tracedb::TraceReader::open(db_path);
     if (!trace) {
         return trace.error();
@@ -371,11 +561,12 @@ Result<NodeAnalysis> analyse_node(const std::string& db_path) {
 // What the fleet reads instead of the node's calls: its per-thread call summary, its diagnosis,
 // one row per chain, and its NCCL ranks' collectives.
 Status push_node_summary(const ClickHouseClient& client, const Result<NodeAnalysis>& node,
-                         const Owner& owner, const CauseWords& words) {
+                         const ThreadCallSummary& calls, const Owner& owner,
+                         const CauseWords& words) {
     if (!node) {
         return node.error();
     }
-    if (auto threads = summarise_threads(client, owner); !threads) {
+    if (auto threads = push_thread_summary(client, calls, owner); !threads) {
         return threads;
     }
     if (auto causes = push_node_causes(client, node->diagnosis, owner, words); !causes) {
@@ -476,6 +667,11 @@ Result<PushSummary> push_trace(const ClickHouseClient& client, const std::string
     if (!tables) {
         return tables.error();
     }
+    // One read transaction for every table: its SHARED lock keeps a writer from changing the
+    // pages the page reader reads (in a rollback-journal file), and the tables are of one moment.
+    if (auto begun = trace->db().exec("BEGIN"); !begun) {
+        return Error{"cannot read " + db_path + ": " + begun.error().message};
+    }
     const std::uint64_t wire_before = client.insert_bytes_sent();
     auto node_analysis = std::async(std::launch::async, analyse_node, db_path);
     TablePusher pusher(client, options, owner);
@@ -484,9 +680,12 @@ Result<PushSummary> push_trace(const ClickHouseClient& client, const std::string
                      " stays incomplete and invisible; run the same push again to finish it)"};
     };
     std::vector<SentTable> sent;
+    ThreadCallSummary calls;
     for (const auto& table : *tables) {
         std::uint64_t rows = 0;
-        if (auto pushed = pusher.push(*trace, table, rows); !pushed) {
+        if (auto pushed =
+                pusher.push(*trace, table, table.name == "cuda_call" ? &calls : nullptr, rows);
+            !pushed) {
             return incomplete(pushed.error());
         }
         sent.push_back({table.name, rows});
@@ -503,7 +702,8 @@ Result<PushSummary> push_trace(const ClickHouseClient& client, const std::string
     if (auto confirmed = confirm_stored(client, owner, sent); !confirmed) {
         return incomplete(confirmed.error());
     }
-    if (auto summary_pushed = push_node_summary(client, node_analysis.get(), owner, options.words);
+    if (auto summary_pushed =
+            push_node_summary(client, node_analysis.get(), calls, owner, options.words);
         !summary_pushed) {
         return summary_pushed.error();
     }

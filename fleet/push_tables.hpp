@@ -54,8 +54,8 @@
 //                         -1 when none did
 //
 // causeway_v6_node_thread: one row per thread of the node that made CUDA calls, summed by the
-// server from the attempt's stored calls once they are confirmed, so that the fleet's loop rates
-// read a row per thread instead of every call.
+// push from the calls it sent and written once the server is confirmed to hold them all, so that
+// the fleet's loop rates read a row per thread instead of every call.
 //   job, node, push_id, attempt  as above
 //   thread_id     Int64   the thread
 //   calls         UInt64  its CUDA calls

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fleet benchmark on a real clickhouse-server (started on loopback by tests/clickhouse/):
 #   1. push rate: `causeway push` of a synthetic trace (causeway-bench-synth), in CUDA calls/s
-#      (wall time of the whole push, median of 3: reading SQLite, RowBinary over HTTP, and the
+#      (wall time of the whole push, median of 3: reading SQLite, Native blocks over HTTP, and the
 #      node's diagnosis beside them);
 #   2. bytes per call: cuda_call on disk in ClickHouse (system.parts) against SQLite (dbstat);
 #   3. fleet query time: `causeway fleet` over CALLS synthetic calls on 8 nodes, generated inside

@@ -8,7 +8,9 @@
 #   * a push whose server is killed half way (at a known batch, not after a delay) is invisible,
 #     and its retry completes with every row exactly once;
 #   * fleet reads the per-thread summaries each push stores, not the calls, and the calls where
-#     a node has no summary.
+#     a node has no summary;
+#   * a call the page reader cannot decode (text in an integer column) is sent by SQL with the
+#     rows after it, every row once;
 #   * `causeway-collector record --push` stores the recording when it ends (as root).
 # Usage: fleet_test.sh CAUSEWAY FLEET_FIXTURE COLLECTOR WORKLOAD. Exit 77 (skip) when clickhouse-server is missing,
 # unless CAUSEWAY_REQUIRE_CLICKHOUSE=1 or CAUSEWAY_REQUIRE_RUNTIME=1 (then it fails).
@@ -220,6 +222,20 @@ if "$causeway" push --clickhouse "$SHARD1_URL" --cluster causeway_test --job tra
     fail "18.16 stored a zstd body"
 fi
 grep -q "Unknown Content-Encoding" "$work/zstd.err" || fail "$(cat "$work/zstd.err")"
+
+echo "== rows the page reader refuses are read with SQL, from the first refused, each once"
+cp "$work/node-2.db" "$work/text-call.db"
+sqlite3 "$work/text-call.db" "UPDATE cuda_call SET bytes = 'many'
+    WHERE rowid = (SELECT max(rowid) / 2 FROM cuda_call)"
+"$causeway" push --clickhouse "$SHARD1_URL" --cluster causeway_test --job train-text \
+    --node node-2 "$work/text-call.db" >/dev/null || fail "the push of a text value failed"
+in_file="$(sqlite3 -separator ' ' "$work/text-call.db" \
+    "SELECT count(*), count(*) - 1, sum(ts_ns), sum(thread_id * n) FROM (SELECT ts_ns,
+    thread_id, row_number() OVER (ORDER BY rowid) AS n FROM cuda_call)")"
+stored="$(ch "$SHARD1_URL" "SELECT count(), uniqExact(row_index) - 1, sum(ts_ns),
+    sum(thread_id * (row_index + 1)) FROM ${tables}_cuda_call WHERE job = 'train-text'" |
+    tr '\t' ' ')"
+[[ "$stored" == "$in_file" ]] || fail "stored calls '$stored', the file's '$in_file'"
 
 echo "== causeway-collector record --push stores the recording when it ends"
 if [[ "$(id -u)" != 0 ]]; then
