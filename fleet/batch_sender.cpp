@@ -69,8 +69,10 @@ void BatchSender::run() {
         } else {
             bytes_sent_ += batch.rows.size();
             stored = ++batches_sent_;
-            batch.rows.clear();
-            spare_ = std::move(batch.rows);
+            if (batch.rows.capacity() >= spare_.capacity()) {  // the larger one is kept
+                batch.rows.clear();
+                spare_ = std::move(batch.rows);
+            }
         }
         changed_.notify_all();
         if (sent && after_batch_) {

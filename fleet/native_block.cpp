@@ -1,5 +1,6 @@
 #include "fleet/native_block.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include "fleet/row_binary.hpp"
@@ -90,8 +91,17 @@ Status NativeBlockWriter::check(const std::vector<std::uint32_t>& order) const {
 void NativeBlockWriter::write_values(const Values& values, const std::vector<std::uint32_t>& order,
                                      std::string& block) const {
     if (!values.repeated.empty()) {
-        for (std::size_t row = 0; row < rows_; ++row) {
-            block += values.repeated;
+        // One copy, then what is written so far copied after itself until every row has one.
+        const std::size_t at = block.size();
+        const std::size_t size = values.repeated.size() * rows_;
+        block.resize(at + size);
+        char* out = block.data() + at;
+        std::size_t written = std::min(values.repeated.size(), size);
+        std::memcpy(out, values.repeated.data(), written);
+        while (written < size) {
+            const std::size_t copied = std::min(written, size - written);
+            std::memcpy(out + written, out, copied);
+            written += copied;
         }
         return;
     }

@@ -4,8 +4,6 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include <algorithm>
-#include <array>
 #include <chrono>
 #include <future>
 #include <map>
@@ -13,13 +11,11 @@
 
 #include "analysis/diagnose/diagnosis.hpp"
 #include "analysis/measure/rank_series.hpp"
-#include "fleet/batch_sender.hpp"
-#include "fleet/native_block.hpp"
 #include "fleet/push_tables.hpp"
 #include "fleet/row_binary.hpp"
+#include "fleet/table_pusher.hpp"
 #include "fleet/thread_call_summary.hpp"
 #include "fleet/trace_tables.hpp"
-#include "tracedb/btree_scan.hpp"
 #include "tracedb/reader.hpp"
 #include "tracedb/schema.hpp"
 
@@ -70,270 +66,15 @@ std::uint64_t now_ns() {
                                           .count());
 }
 
-struct Owner {
-    std::string job;
-    std::string node;
-    std::string push_id;
-    std::uint64_t attempt = 0;
-};
-
-void write_owner(RowBinaryWriter& out, const Owner& owner) {
+void write_owner(RowBinaryWriter& out, const RowOwner& owner) {
     out.string(owner.job);
     out.string(owner.node);
     out.string(owner.push_id);
     out.uint64(owner.attempt);
 }
 
-// The Native columns of a pushed table's rows: the owner's (kOwnerColumns), then the table's.
-constexpr std::size_t kOwnerColumnCount = 5;
-
-std::vector<NativeColumn> native_columns(const TraceTable& table) {
-    std::vector<NativeColumn> columns{{"job", NativeType::kString, false},
-                                      {"node", NativeType::kString, false},
-                                      {"push_id", NativeType::kString, false},
-                                      {"attempt", NativeType::kUInt64, false},
-                                      {"row_index", NativeType::kUInt64, false}};
-    for (const TraceColumn& column : table.columns) {
-        const NativeType type = column.kind == ColumnKind::kInt64     ? NativeType::kInt64
-                                : column.kind == ColumnKind::kFloat64 ? NativeType::kFloat64
-                                                                      : NativeType::kString;
-        columns.push_back({column.name, type, !column.not_null});
-    }
-    return columns;
-}
-
-// Whether every column of the table holds integers: the page reader reads only those.
-bool integers_only(const TraceTable& table) {
-    for (const TraceColumn& column : table.columns) {
-        if (column.kind != ColumnKind::kInt64) {
-            return false;
-        }
-    }
-    return true;
-}
-
-std::size_t column_index(const TraceTable& table, const std::string& name) {
-    for (std::size_t col = 0; col < table.columns.size(); ++col) {
-        if (table.columns[col].name == name) {
-            return col;
-        }
-    }
-    return table.columns.size();  // thread_time_ordered tables have both columns
-}
-
-std::vector<std::string> column_names(const TraceTable& table) {
-    std::vector<std::string> names;
-    for (const TraceColumn& column : table.columns) {
-        names.push_back(column.name);
-    }
-    return names;
-}
-
-// Sends one trace table's rows in Native blocks of options.batch_rows (the first an eighth), read
-// from its b-tree pages where the page reader can (tracedb/btree_scan.hpp: several times cheaper
-// than SQLite's row by row), with SQL where it cannot, from the first row it could not read.
-class TablePusher {
-  public:
-    TablePusher(const ClickHouseClient& client, const PushOptions& options, const Owner& owner)
-        : options_(options), owner_(owner), sender_(client, options.after_batch) {}
-
-    // `calls` (may be null) adds up the rows per thread: the table's thread_id, ts_ns and dur_ns.
-    Status push(const tracedb::TraceReader& trace, const TraceTable& table,
-                ThreadCallSummary* calls, std::uint64_t& rows_out) {
-        table_ = &table;
-        calls_ = calls;
-        if (calls) {
-            call_columns_ = {column_index(table, "thread_id"), column_index(table, "ts_ns"),
-                             column_index(table, "dur_ns")};
-        }
-        block_.emplace(native_columns(table));
-        block_->repeat_string(0, owner_.job);
-        block_->repeat_string(1, owner_.node);
-        block_->repeat_string(2, owner_.push_id);
-        block_->repeat_uint64(3, owner_.attempt);
-        sort_columns_.reset();
-        if (table.thread_time_ordered) {
-            sort_columns_ = {column_index(table, "thread_id"), column_index(table, "ts_ns")};
-        }
-        insert_columns_ = std::string(kOwnerColumns) + ", " + column_list(table);
-        rows_ = 0;
-        std::optional<std::int64_t> last_rowid;
-        bool all_read = false;
-        if (integers_only(table)) {
-            auto scan = tracedb::BtreeTableScan::open(trace.db(), trace.path(), table.name,
-                                                      column_names(table));
-            if (scan) {
-                block_->reserve(static_cast<std::size_t>(
-                    std::min<std::int64_t>(scan->rows(), options_.batch_rows)));
-                auto read = add_from_pages(*scan, last_rowid);
-                if (!read) {
-                    return read.error();
-                }
-                all_read = *read;
-            }
-        }
-        if (!all_read) {
-            if (auto read = add_with_sql(trace, last_rowid); !read) {
-                return read;
-            }
-        }
-        rows_out = rows_;
-        return block_->rows() == 0 ? Status(Ok{}) : send();
-    }
-
-    // Waits until every batch is stored.
-    Status finish() { return sender_.finish(); }
-    std::uint64_t bytes_sent() const { return sender_.bytes_sent(); }
-
-  private:
-    // The next row's place in its table; the caller adds the table's values (the owner's are
-    // the block's, repeated).
-    void begin_row() { block_->uint64(4, rows_++); }
-    // Ends the row; `value(col)` gives its integer in column col, for the sort key and the
-    // per-thread sums.
-    template <class Value>
-    Status end_row(const Value& value) {
-        if (calls_) {
-            calls_->add(value(call_columns_[0]), value(call_columns_[1]), value(call_columns_[2]));
-        }
-        if (sort_columns_) {
-            keys_.push_back({value(sort_columns_->first), value(sort_columns_->second),
-                             static_cast<std::uint32_t>(block_->rows())});
-        }
-        block_->end_row();
-        // A table's first batch is an eighth of the others: the server starts storing it while
-        // the rest is read, instead of waiting for a whole batch to be read first.
-        const std::size_t batch = rows_ == block_->rows()
-                                      ? std::max<std::size_t>(options_.batch_rows / 8, 1)
-                                      : options_.batch_rows;
-        return block_->rows() == batch ? send() : Status(Ok{});
-    }
-
-    // The rows of the table's leaves, in rowid order, up to the first leaf the page reader
-    // refuses: whether it read them all. `last_rowid` is the last row's.
-    Result<bool> add_from_pages(const tracedb::BtreeTableScan& scan,
-                                std::optional<std::int64_t>& last_rowid) {
-        tracedb::BtreeTableScan::Buffer buffer;
-        std::vector<tracedb::BtreeTableScan::Row> rows;
-        const std::size_t columns = table_->columns.size();
-        for (std::size_t leaf = 0; leaf < scan.leaves().size(); ++leaf) {
-            if (!scan.read_leaf(leaf, buffer, rows)) {
-                return false;
-            }
-            for (const auto& row : rows) {
-                begin_row();
-                for (std::size_t col = 0; col < columns; ++col) {
-                    if (row.is_null(static_cast<int>(col))) {
-                        block_->null(kOwnerColumnCount + col);
-                    } else {
-                        block_->int64(kOwnerColumnCount + col, row.columns[col]);
-                    }
-                }
-                if (auto sent = end_row([&row](std::size_t col) { return row.columns[col]; });
-                    !sent) {
-                    return sent.error();
-                }
-                last_rowid = row.rowid;
-            }
-        }
-        return true;
-    }
-
-    // The table's rows read with SQL: all of them, or those after `after_rowid`.
-    Status add_with_sql(const tracedb::TraceReader& trace,
-                        std::optional<std::int64_t> after_rowid) {
-        const std::string& name = table_->name;
-        auto select = trace.db().prepare("SELECT " + column_list(*table_) + " FROM " + name +
-                                         (after_rowid ? " WHERE rowid > ?1" : ""));
-        if (!select) {
-            return Error{"cannot read table " + name + " of " + trace.path() + ": " +
-                         select.error().message};
-        }
-        if (after_rowid) {
-            select->bind(1, *after_rowid);
-        }
-        int step = 0;
-        while ((step = select->step()) == SQLITE_ROW) {
-            begin_row();
-            for (std::size_t col = 0; col < table_->columns.size(); ++col) {
-                add_value(*select, col);
-            }
-            const auto value = [&select](std::size_t col) {
-                return select->column_int64(static_cast<int>(col));
-            };
-            if (auto sent = end_row(value); !sent) {
-                return sent;
-            }
-        }
-        if (step != SQLITE_DONE) {
-            return Error{"cannot read table " + name + " of " + trace.path() + ": " +
-                         trace.db().last_error()};
-        }
-        return Ok{};
-    }
-
-    void add_value(const tracedb::Statement& row, std::size_t col) {
-        const TraceColumn& column = table_->columns[col];
-        const std::size_t at = kOwnerColumnCount + col;
-        const int index = static_cast<int>(col);
-        if (!column.not_null && row.column_is_null(index)) {
-            block_->null(at);
-            return;
-        }
-        switch (column.kind) {
-            case ColumnKind::kInt64:
-                block_->int64(at, row.column_int64(index));
-                break;
-            case ColumnKind::kFloat64:
-                block_->float64(at, row.column_double(index));
-                break;
-            case ColumnKind::kString:
-                block_->string(at, row.column_text(index));
-                break;
-        }
-    }
-
-    // Sends the block; a table ordered by (thread_id, ts_ns) in ClickHouse goes in that order,
-    // which the server writes without sorting it (a third of an insert's time, measured).
-    Status send() {
-        std::vector<std::uint32_t> order;
-        if (sort_columns_) {
-            std::sort(keys_.begin(), keys_.end());
-            order.reserve(keys_.size());
-            for (const SortKey& key : keys_) {
-                order.push_back(key.row);
-            }
-            keys_.clear();
-        }
-        std::string block = sender_.spare_buffer();
-        if (auto taken = block_->take(order, block); !taken) {
-            return taken;
-        }
-        return sender_.send(clickhouse_table(table_->name), insert_columns_, std::move(block));
-    }
-
-    const PushOptions& options_;
-    const Owner& owner_;
-    BatchSender sender_;
-    const TraceTable* table_ = nullptr;
-    struct SortKey {
-        std::int64_t thread_id = 0;
-        std::int64_t ts_ns = 0;
-        std::uint32_t row = 0;  // in the block
-        auto operator<=>(const SortKey&) const = default;
-    };
-    std::optional<NativeBlockWriter> block_;
-    // The table's thread_id and ts_ns columns, when ClickHouse orders its rows by them.
-    std::optional<std::pair<std::size_t, std::size_t>> sort_columns_;
-    std::vector<SortKey> keys_;  // of the block's rows
-    ThreadCallSummary* calls_ = nullptr;
-    std::array<std::size_t, 3> call_columns_{};  // thread_id, ts_ns, dur_ns
-    std::string insert_columns_;
-    std::uint64_t rows_ = 0;  // of the table, read so far
-};
-
 // WHERE the rows are the attempt's.
-std::string rows_of_attempt(const Owner& owner) {
+std::string rows_of_attempt(const RowOwner& owner) {
     return " WHERE job = " + quote(owner.job) + " AND node = " + quote(owner.node) +
            " AND push_id = " + quote(owner.push_id) +
            " AND attempt = " + std::to_string(owner.attempt);
@@ -348,7 +89,7 @@ struct SentTable {
 // A push is done only when ClickHouse confirms what it stored: the rows of this attempt in each
 // table, counted by the server, against the rows sent. A server that answered 200 and stored
 // less, or nothing, leaves the attempt incomplete (and invisible).
-Status confirm_stored(const ClickHouseClient& client, const Owner& owner,
+Status confirm_stored(const ClickHouseClient& client, const RowOwner& owner,
                       const std::vector<SentTable>& sent) {
     std::string sql;
     const std::string of_attempt = rows_of_attempt(owner);
@@ -384,7 +125,7 @@ Status confirm_stored(const ClickHouseClient& client, const Owner& owner,
 // The node's per-thread call summary (push_tables.hpp: node_thread), added up from the calls
 // sent, which the server was confirmed to hold.
 Status push_thread_summary(const ClickHouseClient& client, const ThreadCallSummary& calls,
-                           const Owner& owner) {
+                           const RowOwner& owner) {
     if (calls.threads().empty()) {
         return Ok{};
     }
@@ -407,7 +148,8 @@ struct PushState {
 };
 
 // The node's current push (its latest attempt), if it has one.
-Result<std::optional<PushState>> current_push(const ClickHouseClient& client, const Owner& owner) {
+Result<std::optional<PushState>> current_push(const ClickHouseClient& client,
+                                              const RowOwner& owner) {
     auto body =
         client.query("SELECT argMax(push_id, version_ns), argMax(complete, version_ns) FROM " +
                      push_table() + " WHERE job = " + quote(owner.job) +
@@ -427,7 +169,7 @@ Result<std::optional<PushState>> current_push(const ClickHouseClient& client, co
     return std::optional<PushState>(PushState{*push_id, *complete != 0});
 }
 
-Status mark_push(const ClickHouseClient& client, const Owner& owner, const PushOptions& options,
+Status mark_push(const ClickHouseClient& client, const RowOwner& owner, const PushOptions& options,
                  const std::string& host, const std::string& source, bool complete,
                  std::int64_t rows) {
     RowBinaryWriter row;
@@ -448,7 +190,7 @@ Status mark_push(const ClickHouseClient& client, const Owner& owner, const PushO
 }
 
 Status push_node_causes(const ClickHouseClient& client, const analysis::Diagnosis& diagnosis,
-                        const Owner& owner, const CauseWords& words) {
+                        const RowOwner& owner, const CauseWords& words) {
     RowBinaryWriter rows;
     const char* verdict = analysis::verdict_class_name(diagnosis.verdict.verdict_class);
     auto add_row = [&](std::uint64_t index, const char* cause, const std::string& root_cause,
@@ -491,7 +233,7 @@ Status push_node_causes(const ClickHouseClient& client, const analysis::Diagnosi
 // The NCCL ranks of the node and their collectives on its wall clock, for aligning them with
 // the ranks of other nodes (fleet/rank_meetings.hpp).
 Status push_node_ranks(const ClickHouseClient& client, const analysis::TraceModel& model,
-                       const Owner& owner) {
+                       const RowOwner& owner) {
     const auto series = analysis::rank_series(model);
     if (series.empty()) {
         return Ok{};
@@ -561,7 +303,7 @@ Result<NodeAnalysis> analyse_node(const std::string& db_path) {
 // What the fleet reads instead of the node's calls: its per-thread call summary, its diagnosis,
 // one row per chain, and its NCCL ranks' collectives.
 Status push_node_summary(const ClickHouseClient& client, const Result<NodeAnalysis>& node,
-                         const ThreadCallSummary& calls, const Owner& owner,
+                         const ThreadCallSummary& calls, const RowOwner& owner,
                          const CauseWords& words) {
     if (!node) {
         return node.error();
@@ -645,8 +387,8 @@ Result<PushSummary> push_trace(const ClickHouseClient& client, const std::string
     if (!recording) {
         return recording.error();
     }
-    Owner owner{options.job, options.node.empty() ? recording->host : options.node,
-                recording->push_id, now_ns()};
+    RowOwner owner{options.job, options.node.empty() ? recording->host : options.node,
+                   recording->push_id, now_ns()};
     PushSummary summary;
     summary.node = owner.node;
     summary.push_id = owner.push_id;
@@ -674,7 +416,7 @@ Result<PushSummary> push_trace(const ClickHouseClient& client, const std::string
     }
     const std::uint64_t wire_before = client.insert_bytes_sent();
     auto node_analysis = std::async(std::launch::async, analyse_node, db_path);
-    TablePusher pusher(client, options, owner);
+    TablePusher pusher(client, options.batch_rows, options.after_batch, owner);
     const auto incomplete = [&owner](const Error& error) {
         return Error{error.message + " (the push of node " + owner.node +
                      " stays incomplete and invisible; run the same push again to finish it)"};

@@ -3,10 +3,13 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <limits>
 
 #include "fleet/native_block.hpp"
 #include "fleet/push_tables.hpp"
 #include "fleet/row_binary.hpp"
+#include "fleet/table_pusher.hpp"
+#include "fleet/thread_call_summary.hpp"
 #include "fleet/trace_tables.hpp"
 #include "report/fleet_json.hpp"
 #include "report/shapes/fleet.hpp"
@@ -158,6 +161,52 @@ TEST_CASE("a Native block holds each column's values together, NULLs in a map be
     auto uneven = block.take({}, taken);
     REQUIRE_FALSE(uneven);
     CHECK(uneven.error().message == "column f of a Native block holds 0 values for 1 rows");
+}
+
+TEST_CASE("a block's rows go in (thread, time) order, in runs or not, with few threads or many",
+          "[fleet][unit]") {
+    // The order a sort of every key gives.
+    auto sorted_rows = [](std::vector<SortKey> keys) {
+        std::sort(keys.begin(), keys.end());
+        std::vector<std::uint32_t> rows;
+        for (const SortKey& key : keys) {
+            rows.push_back(key.row);
+        }
+        return rows;
+    };
+    for (std::int64_t threads : {1, 3, 300}) {
+        INFO(threads << " threads");
+        std::vector<SortKey> keys;
+        std::uint64_t state = 42;
+        for (std::uint32_t row = 0; row < 5000; ++row) {
+            state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+            const auto thread = -5 + static_cast<std::int64_t>((state >> 33) % threads);
+            // In time order but for one call in ten, and ties between threads.
+            const auto ts = static_cast<std::int64_t>(row / 2) - ((state >> 20) % 10 == 0 ? 7 : 0);
+            keys.push_back({thread, ts, row});
+        }
+        const auto expected = sorted_rows(keys);
+        CHECK(thread_time_order(keys) == expected);
+    }
+    std::vector<SortKey> none;
+    CHECK(thread_time_order(none).empty());
+}
+
+TEST_CASE("calls summed per thread as ClickHouse sums them, ends wrapping as Int64 does",
+          "[fleet][unit]") {
+    ThreadCallSummary calls;
+    calls.add(7, 100, 10);
+    calls.add(7, 50, 5);  // earlier, ending earlier
+    calls.add(3, 200, 1);
+    calls.add(7, 120, 1);
+    calls.add(9, std::numeric_limits<std::int64_t>::max(), 2);
+    REQUIRE(calls.threads().size() == 3);
+    const auto& seven = calls.threads().at(7);
+    CHECK(seven.calls == 3);
+    CHECK(seven.first_ts_ns == 50);
+    CHECK(seven.last_end_ns == 121);
+    CHECK(calls.threads().at(3).calls == 1);
+    CHECK(calls.threads().at(9).last_end_ns == std::numeric_limits<std::int64_t>::min() + 1);
 }
 
 TEST_CASE("every trace table has a ClickHouse table, calls ordered per thread in time",
