@@ -80,7 +80,7 @@ Result<ClickHouseClient> ClickHouseClient::open(const std::string& url, bool dis
     return client;
 }
 
-Result<std::string> ClickHouseClient::post(const std::string& sql_in_url, const std::string& body,
+Result<std::string> ClickHouseClient::post(const std::string& sql_in_url, std::string& body,
                                            const std::string& what, BodyEncoding encoding) const {
     std::string path = "/?";
     if (distributed_sync_) {
@@ -96,7 +96,7 @@ Result<std::string> ClickHouseClient::post(const std::string& sql_in_url, const 
     if (encoding != BodyEncoding::kIdentity) {
         request.headers.emplace("Content-Encoding", content_encoding(encoding));
     }
-    request.body = body;
+    request.body = std::move(body);
     // The answer is read here, so that a trickling or endless one is cut off: the library's
     // timeouts restart at every byte, and it keeps any body whole.
     const auto deadline = std::chrono::steady_clock::now() + limits_.deadline;
@@ -114,6 +114,7 @@ Result<std::string> ClickHouseClient::post(const std::string& sql_in_url, const 
         return true;
     };
     auto response = connection_->client.send(request);
+    body = std::move(request.body);
     past_deadline = past_deadline || std::chrono::steady_clock::now() > deadline;
     if (past_deadline) {
         return Error{"ClickHouse at " + url_ + " did not answer `" + what + "` within " +
@@ -146,16 +147,17 @@ Result<std::string> ClickHouseClient::post(const std::string& sql_in_url, const 
 }
 
 Result<std::string> ClickHouseClient::query(const std::string& sql) const {
-    return post("", sql, statement_head(sql));
+    std::string body = sql;
+    return post("", body, statement_head(sql));
 }
 
 Status ClickHouseClient::insert(const std::string& table, const std::string& columns,
-                                const char* format, const std::string& rows) const {
+                                const char* format, std::string& rows) const {
     std::string sql = "INSERT INTO " + table + " (" + columns + ") FORMAT " + format;
     // Uncompressed, the rows are the body as they are: a batch is tens of megabytes.
     const bool as_is = insert_encoding_ == BodyEncoding::kIdentity;
-    const std::string encoded = as_is ? std::string() : encode_body(rows, insert_encoding_);
-    const std::string& body = as_is ? rows : encoded;
+    std::string encoded = as_is ? std::string() : encode_body(rows, insert_encoding_);
+    std::string& body = as_is ? rows : encoded;
     auto sent = post(sql, body, statement_head(sql), insert_encoding_);
     if (!sent) {
         return sent.error();
@@ -167,7 +169,8 @@ Status ClickHouseClient::insert(const std::string& table, const std::string& col
 Result<BodyEncoding> ClickHouseClient::readable_encoding() const {
     for (BodyEncoding encoding : {BodyEncoding::kZstd, BodyEncoding::kGzip}) {
         const std::string what = std::string("SELECT 1 (as ") + content_encoding(encoding) + ")";
-        auto answer = post("", encode_body("SELECT 1", encoding), what, encoding);
+        std::string body = encode_body("SELECT 1", encoding);
+        auto answer = post("", body, what, encoding);
         if (answer) {
             return encoding;
         }

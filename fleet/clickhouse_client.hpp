@@ -43,10 +43,13 @@ class ClickHouseClient {
     // the body, in the encoding compress_inserts() chose: one HTTP request.
     Status insert_row_binary(const std::string& table, const std::string& columns,
                              const std::string& rows) const {
-        return insert(table, columns, "RowBinary", rows);
+        std::string body = rows;
+        return insert(table, columns, "RowBinary", body);
     }
+    // `blocks` is lent, not copied (a batch is tens of megabytes): the request holds it while it
+    // is sent, and it comes back as it was.
     Status insert_native(const std::string& table, const std::string& columns,
-                         const std::string& blocks) const {
+                         std::string& blocks) const {
         return insert(table, columns, "Native", blocks);
     }
 
@@ -64,8 +67,9 @@ class ClickHouseClient {
   private:
     ClickHouseClient() = default;
     Status insert(const std::string& table, const std::string& columns, const char* format,
-                  const std::string& rows) const;
-    Result<std::string> post(const std::string& sql_in_url, const std::string& body,
+                  std::string& rows) const;
+    // `body` is lent to the request while it is sent, and comes back as it was.
+    Result<std::string> post(const std::string& sql_in_url, std::string& body,
                              const std::string& what,
                              BodyEncoding encoding = BodyEncoding::kIdentity) const;
 
