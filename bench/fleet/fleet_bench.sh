@@ -43,12 +43,21 @@ echo "clickhouse-server $(ch 'SELECT version()'), $(nproc) CPUs, load $(cut -d' 
 
 "$build/bench/causeway-bench-synth" --out "$work/push.db" --calls "$push_calls" >/dev/null
 "$causeway" push --clickhouse "$url" --create-tables-only >/dev/null
-# median_time RUNS CMD...: the median wall time of RUNS runs of CMD; "{}" in CMD is the run's
-# number.
+# Waits (up to a minute) until the server runs no merge: each timed run starts on an idle server,
+# not among the merges of the parts the runs before it stored.
+settle() {
+    for _ in $(seq 600); do
+        [[ "$(ch 'SELECT count() FROM system.merges')" == 0 ]] && return
+        sleep 0.1
+    done
+}
+# median_time RUNS CMD...: the median wall time of RUNS runs of CMD, each on a settled server;
+# "{}" in CMD is the run's number.
 median_time() {
     local runs=$1 times=() start
     shift
     for ((run = 1; run <= runs; run++)); do
+        settle
         start=$(now)
         "${@//\{\}/$run}" >/dev/null
         times+=("$(echo "$(now) - $start" | bc -l)")
