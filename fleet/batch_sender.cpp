@@ -1,12 +1,17 @@
 #include "fleet/batch_sender.hpp"
 
+#include <algorithm>
 #include <utility>
 
 namespace causeway::fleet {
 
-BatchSender::BatchSender(const ClickHouseClient& client,
+BatchSender::BatchSender(const ClickHouseClient& client, std::size_t senders,
                          std::function<void(std::uint64_t batches_sent)> after_batch)
-    : client_(client), after_batch_(std::move(after_batch)), thread_([this] { run(); }) {}
+    : client_(client), after_batch_(std::move(after_batch)) {
+    for (std::size_t sender = 0; sender < std::max<std::size_t>(senders, 1); ++sender) {
+        threads_.emplace_back([this] { run(); });
+    }
+}
 
 BatchSender::~BatchSender() {
     {
@@ -14,7 +19,9 @@ BatchSender::~BatchSender() {
         stopping_ = true;
     }
     changed_.notify_all();
-    thread_.join();
+    for (std::thread& thread : threads_) {
+        thread.join();
+    }
 }
 
 Status BatchSender::send(std::string table, std::string columns, std::string rows) {
@@ -30,7 +37,7 @@ Status BatchSender::send(std::string table, std::string columns, std::string row
 
 Status BatchSender::finish() {
     std::unique_lock lock(mutex_);
-    changed_.wait(lock, [this] { return (!waiting_ && !sending_) || failed_; });
+    changed_.wait(lock, [this] { return (!waiting_ && sending_ == 0) || failed_; });
     if (failed_) {
         return *failed_;
     }
@@ -50,21 +57,24 @@ std::uint64_t BatchSender::bytes_sent() const {
 void BatchSender::run() {
     std::unique_lock lock(mutex_);
     while (true) {
-        changed_.wait(lock, [this] { return waiting_ || stopping_; });
-        if (!waiting_) {
-            return;  // stopping, nothing left
+        // Once a batch has failed nothing more is sent: the senders wait to be stopped.
+        changed_.wait(lock, [this] { return (waiting_ && !failed_) || stopping_; });
+        if (!waiting_ || failed_) {
+            return;  // stopping, nothing left to send
         }
         Batch batch = std::move(*waiting_);
         waiting_.reset();
-        sending_ = true;
+        ++sending_;
         changed_.notify_all();
         lock.unlock();
         Status sent = client_.insert_native(batch.table, batch.columns, batch.rows);
         std::uint64_t stored = 0;
         lock.lock();
-        sending_ = false;
+        --sending_;
         if (!sent) {
-            failed_ = sent.error();
+            if (!failed_) {  // the first error is the one said
+                failed_ = sent.error();
+            }
             waiting_.reset();
         } else {
             bytes_sent_ += batch.rows.size();
@@ -79,10 +89,6 @@ void BatchSender::run() {
             lock.unlock();
             after_batch_(stored);
             lock.lock();
-        }
-        if (failed_) {
-            changed_.wait(lock, [this] { return stopping_; });
-            return;
         }
     }
 }

@@ -1,8 +1,10 @@
 #pragma once
-// Sends batches of rows (Native blocks: native_block.hpp) to ClickHouse on a thread of its own
-// while the caller encodes the next one: reading the trace and the server's insert overlap
-// instead of taking turns. One batch is in flight and at most one waits, so memory stays at two
-// batches.
+// Sends batches of rows (Native blocks: native_block.hpp) to ClickHouse on threads of its own
+// while the caller encodes the next one: reading the trace and the server's inserts overlap
+// instead of taking turns. Several batches are in flight at once, one INSERT each: the server
+// stores them side by side, which matters most for a trace's many small tables (each INSERT makes
+// a part, about 15 ms however few its rows). At most one batch waits, so memory stays at the
+// senders' count plus one batch.
 
 #include <condition_variable>
 #include <cstdint>
@@ -11,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "base/result.hpp"
 #include "fleet/clickhouse_client.hpp"
@@ -19,9 +22,9 @@ namespace causeway::fleet {
 
 class BatchSender {
   public:
-    // `after_batch` (may be empty) is called on the sending thread after each batch is stored,
-    // with the count stored so far.
-    BatchSender(const ClickHouseClient& client,
+    // `senders` batches are sent at once. `after_batch` (may be empty) is called on a sending
+    // thread after each batch is stored, with the count stored so far.
+    BatchSender(const ClickHouseClient& client, std::size_t senders,
                 std::function<void(std::uint64_t batches_sent)> after_batch);
     ~BatchSender();  // sends what waits, then stops
     BatchSender(const BatchSender&) = delete;
@@ -51,13 +54,13 @@ class BatchSender {
     mutable std::mutex mutex_;
     std::condition_variable changed_;
     std::optional<Batch> waiting_;
-    std::string spare_;  // the rows of the last batch sent, emptied
-    bool sending_ = false;
+    std::string spare_;        // the rows of the last batch sent, emptied
+    std::size_t sending_ = 0;  // batches in flight
     bool stopping_ = false;
     std::optional<Error> failed_;
     std::uint64_t batches_sent_ = 0;
     std::uint64_t bytes_sent_ = 0;
-    std::thread thread_;  // last: starts once the rest is made
+    std::vector<std::thread> threads_;  // last: they start once the rest is made
 };
 
 }  // namespace causeway::fleet

@@ -38,10 +38,27 @@ std::string statement_head(const std::string& sql) {
 
 }  // namespace
 
+// How every request reaches the server. Each request gets an httplib client of its own, made
+// from these (a few microseconds): one client object cannot send two requests at once, and a
+// push sends several.
 struct ClickHouseClient::Connection {
-    explicit Connection(const std::string& url) : client(url) {}
-    httplib::Client client;
+    std::string url;
+    time_t connect_timeout_s = 0;
+    time_t io_timeout_s = 0;  // per read and per write; the deadline bounds the whole request
+    std::string user;
+    std::string password;
     std::atomic<std::uint64_t> insert_bytes{0};
+
+    httplib::Client client() const {
+        httplib::Client made(url);
+        made.set_connection_timeout(connect_timeout_s);
+        made.set_read_timeout(io_timeout_s);
+        made.set_write_timeout(io_timeout_s);
+        if (!user.empty()) {
+            made.set_basic_auth(user, password);
+        }
+        return made;
+    }
 };
 
 ClickHouseClient::ClickHouseClient(ClickHouseClient&&) noexcept = default;
@@ -64,19 +81,17 @@ Result<ClickHouseClient> ClickHouseClient::open(const std::string& url, bool dis
     client.url_ = base;
     client.distributed_sync_ = distributed_sync;
     client.limits_ = limits;
-    client.connection_ = std::make_unique<Connection>(base);
-    if (!client.connection_->client.is_valid()) {
+    if (!httplib::Client(base).is_valid()) {
         return Error{"--clickhouse " + url + ": not a URL this build can connect to"};
     }
+    client.connection_ = std::make_unique<Connection>();
+    Connection& connection = *client.connection_;
+    connection.url = base;
     // Per read and per write; the whole request is bounded by the deadline (post()).
-    const auto per_io = static_cast<time_t>(limits.deadline.count());
-    client.connection_->client.set_connection_timeout(std::min(kConnectTimeoutS, per_io));
-    client.connection_->client.set_read_timeout(per_io);
-    client.connection_->client.set_write_timeout(per_io);
-    std::string user = env_or_empty("CLICKHOUSE_USER");
-    if (!user.empty()) {
-        client.connection_->client.set_basic_auth(user, env_or_empty("CLICKHOUSE_PASSWORD"));
-    }
+    connection.io_timeout_s = static_cast<time_t>(limits.deadline.count());
+    connection.connect_timeout_s = std::min(kConnectTimeoutS, connection.io_timeout_s);
+    connection.user = env_or_empty("CLICKHOUSE_USER");
+    connection.password = env_or_empty("CLICKHOUSE_PASSWORD");
     return client;
 }
 
@@ -113,7 +128,7 @@ Result<std::string> ClickHouseClient::post(const std::string& sql_in_url, std::s
         answer.append(data, length);
         return true;
     };
-    auto response = connection_->client.send(request);
+    auto response = connection_->client().send(request);
     body = std::move(request.body);
     past_deadline = past_deadline || std::chrono::steady_clock::now() > deadline;
     if (past_deadline) {

@@ -2,7 +2,8 @@
 // A ClickHouse server reached over its HTTP interface (the one every release since 2016 serves:
 // POST /?query=..., data in the body). Credentials come from CLICKHOUSE_USER and
 // CLICKHOUSE_PASSWORD in the environment, never from the command line, and travel as HTTP basic
-// auth, which 18.16 and current releases both accept.
+// auth, which 18.16 and current releases both accept. Several threads may send requests through
+// one client at once (each request is a connection of its own).
 
 #include <chrono>
 #include <cstddef>

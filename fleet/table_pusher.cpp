@@ -99,7 +99,7 @@ std::vector<std::uint32_t> thread_time_order(std::vector<SortKey>& keys) {
 TablePusher::TablePusher(const ClickHouseClient& client, std::size_t batch_rows,
                          std::function<void(std::uint64_t batches_sent)> after_batch,
                          const RowOwner& owner)
-    : batch_rows_(batch_rows), owner_(owner), sender_(client, std::move(after_batch)) {}
+    : batch_rows_(batch_rows), owner_(owner), sender_(client, kSenders, std::move(after_batch)) {}
 
 // Ends the row; `value(col)` gives its integer in column col, for the sort key and the
 // per-thread sums.

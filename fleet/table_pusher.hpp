@@ -73,6 +73,7 @@ class TablePusher {
     Status send();
 
     static constexpr std::size_t kOwnerColumnCount = 5;  // kOwnerColumns, row_index last
+    static constexpr std::size_t kSenders = 2;           // INSERTs in flight at once
     std::size_t batch_rows_;
     const RowOwner& owner_;
     BatchSender sender_;

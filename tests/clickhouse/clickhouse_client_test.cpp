@@ -17,6 +17,7 @@
 #include <functional>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "fleet/clickhouse_client.hpp"
 #include "fleet/push.hpp"
@@ -227,6 +228,49 @@ TEST_CASE("a server that answers junk, or closes without answering, fails the pu
     REQUIRE_FALSE(pushed);
     INFO(pushed.error().message);
     CHECK(pushed.error().message.find(closes.url()) != std::string::npos);
+}
+
+TEST_CASE("one client sends from several threads at once, each answer its own",
+          "[fleet][clickhouse]") {
+    // Answers each query with its own text, so that an answer given to the wrong request shows.
+    // (No assertion here: this runs on the server's thread, and Catch's are the test thread's.)
+    MisbehavingServer echo([](int fd, const std::string& head) {
+        const std::size_t end = head.find("\r\n\r\n");
+        const std::size_t length_at = head.find("Content-Length: ");
+        std::string body;
+        if (end != std::string::npos && length_at != std::string::npos) {
+            body = head.substr(end + 4);
+            body.resize(std::stoul(head.substr(length_at + 16)), '\0');
+        }
+        // The body may come after the head, in reads of its own.
+        for (std::size_t got = end == std::string::npos ? 0 : head.size() - end - 4;
+             got < body.size();) {
+            const ssize_t more = ::recv(fd, body.data() + got, body.size() - got, 0);
+            if (more <= 0) {
+                return;
+            }
+            got += static_cast<std::size_t>(more);
+        }
+        send_all(fd, "HTTP/1.1 200 OK\r\nContent-Length: " + std::to_string(body.size()) +
+                         "\r\nConnection: close\r\n\r\n" + body);
+    });
+    auto client = ClickHouseClient::open(echo.url(), false, kTight);
+    REQUIRE(client);
+    std::vector<std::thread> threads;
+    std::atomic<int> right{0};
+    for (int thread = 0; thread < 4; ++thread) {
+        threads.emplace_back([&, thread] {
+            for (int query = 0; query < 10; ++query) {
+                const std::string sql = "SELECT " + std::to_string(thread * 100 + query);
+                auto answer = client->query(sql);
+                right += answer && *answer == sql ? 1 : 0;
+            }
+        });
+    }
+    for (std::thread& thread : threads) {
+        thread.join();
+    }
+    CHECK(right == 40);
 }
 
 TEST_CASE("the client asks the server which compressed body it reads", "[fleet][clickhouse]") {
