@@ -425,14 +425,13 @@ Result<PushSummary> push_trace(const ClickHouseClient& client, const std::string
     ThreadCallSummary calls;
     for (const auto& table : *tables) {
         std::uint64_t rows = 0;
-        if (auto pushed =
-                pusher.push(*trace, table, table.name == "cuda_call" ? &calls : nullptr, rows);
+        if (auto pushed = pusher.push(*trace, table, table.cuda_calls ? &calls : nullptr, rows);
             !pushed) {
             return incomplete(pushed.error());
         }
         sent.push_back({table.name, rows});
         summary.rows += static_cast<std::int64_t>(rows);
-        if (table.name == "cuda_call") {
+        if (table.cuda_calls) {
             summary.cuda_calls = static_cast<std::int64_t>(rows);
         }
     }

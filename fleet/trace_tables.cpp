@@ -89,6 +89,7 @@ Result<std::vector<TraceTable>> trace_tables() {
                 {info->column_text(0), kind_of(info->column_text(1)), info->column_int64(2) != 0});
         }
         table.thread_time_ordered = has_column(table, "thread_id") && has_column(table, "ts_ns");
+        table.cuda_calls = table.name == "cuda_call";
         tables.push_back(std::move(table));
     }
     return tables;

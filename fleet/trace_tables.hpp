@@ -26,6 +26,9 @@ struct TraceTable {
     // True for tables scanned per thread in time order (cuda_call, offcpu): their ClickHouse
     // sorting key ends in (thread_id, ts_ns).
     bool thread_time_ordered = false;
+    // True for cuda_call: a push sums its rows per thread as it sends them (node_thread), and
+    // counts them as the trace's CUDA calls.
+    bool cuda_calls = false;
 };
 
 // The tables of schemas/trace.sql, in name order.

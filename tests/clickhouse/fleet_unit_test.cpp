@@ -225,6 +225,8 @@ TEST_CASE("every trace table has a ClickHouse table, calls ordered per thread in
     CHECK(find("cuda_call")->thread_time_ordered);
     CHECK(find("offcpu")->thread_time_ordered);
     CHECK_FALSE(find("process")->thread_time_ordered);
+    CHECK(find("cuda_call")->cuda_calls);
+    CHECK_FALSE(find("offcpu")->cuda_calls);
     auto statements = schema_statements("c1");
     REQUIRE(statements);
     // plus push, node_cause, node_rank, node_collective and node_thread
