@@ -8,7 +8,7 @@ namespace causeway::server {
 
 using nlohmann::json;
 
-Result<TraceTarget> resolve_trace(const TraceSet& traces, const TraceArguments& arguments) {
+Result<const Trace*> find_trace(const TraceSet& traces, const TraceArguments& arguments) {
     std::optional<std::string> name = arguments.trace;
     // Served from ClickHouse, a node's trace is named "<job>.<node>": job and node say the same.
     if (arguments.job || arguments.node) {
@@ -22,7 +22,11 @@ Result<TraceTarget> resolve_trace(const TraceSet& traces, const TraceArguments& 
         }
         name = std::move(job_node);
     }
-    auto trace = traces.find(name);
+    return traces.find(name);
+}
+
+Result<TraceTarget> resolve_trace(const TraceSet& traces, const TraceArguments& arguments) {
+    auto trace = find_trace(traces, arguments);
     if (!trace) {
         return trace.error();
     }

@@ -78,6 +78,9 @@ struct TraceTarget {
     std::shared_ptr<const analysis::TraceModel> model;
 };
 
+// The trace the arguments name (by trace, or by job and node), its model not loaded.
+Result<const Trace*> find_trace(const TraceSet& traces, const TraceArguments& arguments);
+// The trace the arguments name, its model loaded.
 Result<TraceTarget> resolve_trace(const TraceSet& traces, const TraceArguments& arguments);
 
 // pid / op / window as a filter, checked against the trace (an unknown pid or op is an error

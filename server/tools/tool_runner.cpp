@@ -7,16 +7,15 @@
 
 namespace causeway::server {
 
-Result<ToolAnswer> answer_trace_question(const ToolRequest& request, const TraceArguments& trace,
-                                         const FilterArguments& filter,
-                                         const TraceCompute& compute) {
-    constexpr double kSteps = 3;
+namespace {
+
+constexpr double kSteps = 3;
+
+// Reports progress, honours cancellation and answers from the cache of `trace`, or with what
+// `compute` answers (cached for a finished trace).
+Result<ToolAnswer> answer_cached(const ToolRequest& request, const Trace& trace,
+                                 const std::function<Result<ToolAnswer>()>& compute) {
     ToolContext& context = request.context;
-    context.progress(0, kSteps, "opening the trace");
-    auto target = resolve_trace(request.traces, trace);
-    if (!target) {
-        return target.error();
-    }
     context.progress(1, kSteps, "analysing");
     if (context.cancelled()) {
         return Error{"cancelled by the client"};
@@ -24,12 +23,8 @@ Result<ToolAnswer> answer_trace_question(const ToolRequest& request, const Trace
     // The cache keeps both halves of the answer: the text is written from the answer struct,
     // which is not kept.
     const std::string tool(request.tool);
-    auto cached = target->trace->cached(cache_key(tool, request.arguments), [&]() -> Result<json> {
-        auto resolved = resolve_filter(*target->model, filter);
-        if (!resolved) {
-            return resolved.error();
-        }
-        auto computed = compute(target.value(), resolved.value());
+    auto cached = trace.cached(cache_key(tool, request.arguments), [&]() -> Result<json> {
+        auto computed = compute();
         if (!computed) {
             return computed.error();
         }
@@ -42,6 +37,35 @@ Result<ToolAnswer> answer_trace_question(const ToolRequest& request, const Trace
     ToolAnswer answer = cached_answer(std::move(cached).value());
     context.progress(kSteps, kSteps, "done");
     return answer;
+}
+
+}  // namespace
+
+Result<ToolAnswer> answer_trace_question(const ToolRequest& request, const TraceArguments& trace,
+                                         const FilterArguments& filter,
+                                         const TraceCompute& compute) {
+    request.context.progress(0, kSteps, "opening the trace");
+    auto target = resolve_trace(request.traces, trace);
+    if (!target) {
+        return target.error();
+    }
+    return answer_cached(request, *target->trace, [&]() -> Result<ToolAnswer> {
+        auto resolved = resolve_filter(*target->model, filter);
+        if (!resolved) {
+            return resolved.error();
+        }
+        return compute(target.value(), resolved.value());
+    });
+}
+
+Result<ToolAnswer> answer_trace_db_question(const ToolRequest& request, const TraceArguments& trace,
+                                            const TraceDbCompute& compute) {
+    request.context.progress(0, kSteps, "opening the trace");
+    auto found = find_trace(request.traces, trace);
+    if (!found) {
+        return found.error();
+    }
+    return answer_cached(request, *found.value(), [&] { return compute(*found.value()); });
 }
 
 Result<json> cacheable_answer(const std::string& tool, ToolAnswer computed) {

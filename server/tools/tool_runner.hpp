@@ -1,7 +1,8 @@
 #pragma once
-// The common path of the tools that answer a question about one trace: resolve the trace and
-// the filter, report progress, honour cancellation, cache the answer of a finished trace by the
-// tool's arguments (structuredContent and text together), and sanitise traced-system strings.
+// The common path of the tools that answer a question about one trace: resolve the trace (and
+// load its model) and the filter, report progress, honour cancellation, cache the answer of a
+// finished trace by the tool's arguments (structuredContent and text together), and sanitise
+// traced-system strings.
 
 #include <algorithm>
 #include <functional>
@@ -32,6 +33,14 @@ ToolAnswer tool_answer(const Answer& answer) {
 Result<ToolAnswer> answer_trace_question(const ToolRequest& request, const TraceArguments& trace,
                                          const FilterArguments& filter,
                                          const TraceCompute& compute);
+
+// Computes the answer from the trace DB itself (SQL), without its model.
+using TraceDbCompute = std::function<Result<ToolAnswer>(const Trace& trace)>;
+
+// The question of `request` about the trace `trace` names that its DB answers: its model is not
+// loaded for it (tens of seconds at 100M calls).
+Result<ToolAnswer> answer_trace_db_question(const ToolRequest& request, const TraceArguments& trace,
+                                            const TraceDbCompute& compute);
 
 // A computed answer as the answer cache keeps it (structured and text): traced-system strings
 // sanitised, the untrusted-data note before the text, and refused when too large to send, so

@@ -56,9 +56,9 @@ void describe(V& v, SqlInput& in) {
             {.description = kOffsetDescription, .minimum = 0, .maximum = 10'000});
 }
 
-Result<ToolAnswer> compute(const TraceTarget& target, const std::string& sql, std::size_t offset,
+Result<ToolAnswer> compute(const Trace& trace, const std::string& sql, std::size_t offset,
                            std::size_t limit, std::chrono::milliseconds query_time_limit) {
-    auto result = analysis::run_readonly_sql(target.trace->path(), sql,
+    auto result = analysis::run_readonly_sql(trace.path(), sql,
                                              {.skip_rows = offset,
                                               .max_rows = limit,
                                               .time_limit = query_time_limit,
@@ -82,7 +82,7 @@ Result<ToolAnswer> compute(const TraceTarget& target, const std::string& sql, st
     }
     const bool truncated = result->truncated;
     return tool_answer(report::SqlAnswer{
-        .trace = target.trace->name(),
+        .trace = trace.name(),
         .result = std::move(result).value(),
         .offset = offset,
         .next_offset = truncated ? std::optional<std::size_t>(next) : std::nullopt,
@@ -107,11 +107,10 @@ void add_run_sql_tool(ToolRegistry& tools) {
             const auto limit = static_cast<std::size_t>(in.limit);
             const auto offset = static_cast<std::size_t>(in.offset);
             const auto query_time_limit = time_limit(request.context.deadline());
-            return answer_trace_question(
-                request, in.trace, FilterArguments{},
-                [sql = in.sql, offset, limit, query_time_limit](const TraceTarget& target,
-                                                                const analysis::TraceFilter&) {
-                    return compute(target, sql, offset, limit, query_time_limit);
+            return answer_trace_db_question(
+                request, in.trace,
+                [sql = in.sql, offset, limit, query_time_limit](const Trace& trace) {
+                    return compute(trace, sql, offset, limit, query_time_limit);
                 });
         });
 }

@@ -1,6 +1,6 @@
 // Serving a folder: a *.db that cannot be served (a symlink loop, a file that is not SQLite) is
 // skipped and reported, the rest is served; a file named on its own still has to open. Loaded
-// models are cached within a byte budget.
+// models are cached within a byte budget, and not loaded for run_sql.
 #include <catch2/catch.hpp>
 
 #include <unistd.h>
@@ -111,4 +111,30 @@ TEST_CASE("loaded models stay within the byte budget, the least recently used go
         REQUIRE(load_model(*tight, name));
     }
     CHECK(tight->models().entries() == 1);
+}
+
+TEST_CASE("run_sql answers from the trace DB without loading the trace's model") {
+    TempDir dir;
+    REQUIRE(causeway::testing::write_fixture_trace(dir.file("run.db")).ok());
+    auto traces = TraceSet::open({dir.file("run.db")});
+    REQUIRE(traces);
+    causeway::server::Dispatcher dispatcher(causeway::server::make_causeway_catalog(),
+                                            traces.value(), {.version = "test"});
+    causeway::server::Session session;
+    const causeway::server::Exchange exchange{session, {}, std::nullopt};
+    auto call = [&](int id, const std::string& tool, const json& arguments) {
+        auto response = dispatcher.handle({{"jsonrpc", "2.0"},
+                                           {"id", id},
+                                           {"method", "tools/call"},
+                                           {"params", {{"name", tool}, {"arguments", arguments}}}},
+                                          exchange);
+        REQUIRE(response);
+        return (*response)["result"];
+    };
+    json sql = call(1, "run_sql", {{"sql", "SELECT count(*) FROM thread"}});
+    CHECK(sql["isError"] == false);
+    CHECK(traces->models().entries() == 0);
+    json stats = call(2, "get_trace_stats", json::object());
+    CHECK(stats["isError"] == false);
+    CHECK(traces->models().entries() == 1);
 }
