@@ -6,6 +6,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -131,6 +132,45 @@ int serve_http(server::Dispatcher& dispatcher, const server::HttpOptions& option
     return served ? 0 : 1;
 }
 
+// The traces loaded and diagnosed beside the server from its start (trace_set.hpp: warm_up), on
+// a thread that blocks every signal: SIGINT and SIGTERM go to the thread that stops the HTTP
+// server, or end a stdio server, as without it.
+class WarmUp {
+  public:
+    explicit WarmUp(const server::TraceSet& traces) {
+        sigset_t all;
+        sigset_t before;
+        sigfillset(&all);
+        pthread_sigmask(SIG_BLOCK, &all, &before);
+        thread_ = std::jthread([this, &traces](const std::stop_token& stop) {
+            traces.warm_up(stop);
+            done_ = true;
+        });
+        pthread_sigmask(SIG_SETMASK, &before, nullptr);
+    }
+    bool done() const { return done_; }
+
+  private:
+    std::atomic<bool> done_{false};
+    std::jthread thread_;
+};
+
+// Serves `traces` on stdio, or on HTTP with --http, until the client or a signal ends it.
+int serve(server::Dispatcher& dispatcher, const McpOptions& options,
+          const server::TraceSet& traces) {
+    if (options.http.empty()) {
+        std::fprintf(stderr, "causeway mcp: serving %s on stdio\n",
+                     fmt::format("{}", fmt::join(traces.names(), ", ")).c_str());
+        return server::serve_stdio(dispatcher, stdin, stdout);
+    }
+    auto http = http_options(options);
+    if (!http) {
+        std::fprintf(stderr, "causeway mcp: %s\n", http.error().message.c_str());
+        return 2;
+    }
+    return serve_http(dispatcher, http.value(), traces);
+}
+
 // Copies every complete node of every job stored in ClickHouse into `folder` as
 // <job>.<node>.db, so the trace tools serve them under the name <job>.<node>. A copy is taken
 // once, at start: restart the server to see nodes pushed later (get_fleet_overview always
@@ -192,17 +232,17 @@ int run_mcp(McpOptions options) {
     }
     server::Dispatcher dispatcher(server::make_causeway_catalog(options.clickhouse), traces.value(),
                                   server::ServerIdentity{.version = CAUSEWAY_VERSION});
-    if (options.http.empty()) {
-        std::fprintf(stderr, "causeway mcp: serving %s on stdio\n",
-                     fmt::format("{}", fmt::join(traces->names(), ", ")).c_str());
-        return server::serve_stdio(dispatcher, stdin, stdout);
+    // Made after the set it reads, so that it is joined before the set goes.
+    const WarmUp warm_up(traces.value());
+    const int code = serve(dispatcher, options, traces.value());
+    if (!warm_up.done()) {
+        // A load or a diagnosis is not broken off, and one takes tens of seconds at 100M calls:
+        // the server ends without waiting for it.
+        copies.reset();
+        std::fflush(nullptr);
+        std::_Exit(code);
     }
-    auto http = http_options(options);
-    if (!http) {
-        std::fprintf(stderr, "causeway mcp: %s\n", http.error().message.c_str());
-        return 2;
-    }
-    return serve_http(dispatcher, http.value(), traces.value());
+    return code;
 }
 
 }  // namespace

@@ -59,6 +59,7 @@ class LruBytes {
         std::lock_guard lock(mutex_);
         return bytes_;
     }
+    std::size_t max_bytes() const { return max_bytes_; }
     std::size_t entries() const {
         std::lock_guard lock(mutex_);
         return recent_.size();

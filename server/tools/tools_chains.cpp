@@ -33,16 +33,32 @@ std::string verdict_classes() {
     return fmt::format("{} or {}", fmt::join(names.begin(), names.end() - 1, ", "), names.back());
 }
 
-report::CausalChainsAnswer compute(const TraceTarget& target, const analysis::TraceFilter& filter,
-                                   std::size_t limit) {
-    analysis::DiagnosisOptions options;
-    options.filter = filter;
+// The whole trace's diagnosis is the trace's own, computed once (and from the server's start:
+// trace_set.hpp, warm_up); a part of it is diagnosed on each call.
+Result<analysis::Diagnosis> diagnosis_of(const TraceTarget& target,
+                                         const analysis::TraceFilter& filter) {
+    if (filter.pid || filter.op || filter.window) {
+        return analysis::diagnose(*target.model, {.filter = filter});
+    }
+    auto whole = target.trace->whole_diagnosis();
+    if (!whole) {
+        return whole.error();
+    }
+    return **whole;
+}
+
+Result<ToolAnswer> compute(const TraceTarget& target, const analysis::TraceFilter& filter,
+                           std::size_t limit) {
+    auto diagnosis = diagnosis_of(target, filter);
+    if (!diagnosis) {
+        return diagnosis.error();
+    }
     report::CausalChainsAnswer answer{.trace = target.trace->name(),
-                                      .diagnosis = analysis::diagnose(*target.model, options)};
+                                      .diagnosis = std::move(diagnosis).value()};
     answer.chains_total = keep_first(answer.diagnosis.chains, limit);
     answer.note = cut_note(answer.diagnosis.chains.size(), answer.chains_total,
                            "causal chains (strongest first)", "raise limit for more");
-    return answer;
+    return tool_answer(answer);
 }
 
 }  // namespace
@@ -65,7 +81,7 @@ void add_causal_chains_tool(ToolRegistry& tools) {
             return answer_trace_question(
                 request, in.trace, in.filter,
                 [limit](const TraceTarget& target, const analysis::TraceFilter& filter)
-                    -> Result<ToolAnswer> { return tool_answer(compute(target, filter, limit)); });
+                    -> Result<ToolAnswer> { return compute(target, filter, limit); });
         });
 }
 

@@ -86,11 +86,16 @@ Result<std::shared_ptr<const analysis::TraceModel>> Trace::model() const {
         return std::move(*cached);
     }
     const bool immutable = finished();
-    std::lock_guard lock(connection_mutex_);
+    std::lock_guard lock(load_mutex_);
     if (auto cached = models_.find(name_)) {  // loaded by another call meanwhile
         return std::move(*cached);
     }
-    auto loaded = analysis::load_trace(reader_);
+    auto reader = tracedb::TraceReader::open(path());
+    if (!reader) {
+        return Error{
+            fmt::format("cannot read trace '{}' ({}): {}", name_, path(), reader.error().message)};
+    }
+    auto loaded = analysis::load_trace(*reader);
     if (!loaded) {
         return Error{
             fmt::format("cannot read trace '{}' ({}): {}", name_, path(), loaded.error().message)};
@@ -100,6 +105,22 @@ Result<std::shared_ptr<const analysis::TraceModel>> Trace::model() const {
         models_.keep(name_, model, analysis::model_bytes(*model));
     }
     return model;
+}
+
+Result<std::shared_ptr<const analysis::Diagnosis>> Trace::whole_diagnosis() const {
+    std::lock_guard lock(diagnosis_mutex_);
+    if (whole_diagnosis_) {
+        return whole_diagnosis_;
+    }
+    auto loaded = model();
+    if (!loaded) {
+        return loaded.error();
+    }
+    auto diagnosis = std::make_shared<const analysis::Diagnosis>(analysis::diagnose(**loaded, {}));
+    if (finished()) {
+        whole_diagnosis_ = diagnosis;
+    }
+    return diagnosis;
 }
 
 Result<nlohmann::json> Trace::cached(const std::string& key,
@@ -113,6 +134,18 @@ Result<nlohmann::json> Trace::cached(const std::string& key,
         answers_.keep(trace_key, answer.value());
     }
     return answer;
+}
+
+void TraceSet::warm_up(const std::stop_token& stop) const {
+    for (const auto& trace : traces_) {
+        if (stop.stop_requested() || models_->bytes() >= models_->max_bytes()) {
+            return;
+        }
+        if (trace->finished()) {  // a trace still recording is read again on each call
+            // A failure is reported to the call that asks for the trace.
+            (void)trace->whole_diagnosis();
+        }
+    }
 }
 
 Result<TraceSet> TraceSet::open(const std::vector<std::string>& paths,

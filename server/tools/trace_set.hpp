@@ -12,11 +12,13 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <stop_token>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "analysis/diagnose/diagnosis.hpp"
 #include "analysis/model/trace_model.hpp"
 #include "base/result.hpp"
 #include "server/tools/answer_cache.hpp"
@@ -36,11 +38,16 @@ class Trace {
     const std::string& name() const { return name_; }
     const std::string& path() const { return reader_.path(); }
     const tracedb::TraceReader& reader() const { return reader_; }
-    // Serialises use of the SQLite connection (run_sql and model loading share it).
+    // Serialises use of the SQLite connection (run_sql and the stacks tool share it).
     std::mutex& connection_mutex() const { return connection_mutex_; }
 
-    // The whole trace in memory; loaded once for a finished trace.
+    // The whole trace in memory; loaded once for a finished trace. A load reads through a
+    // connection of its own, so run_sql does not wait for it; a call made while the trace is
+    // loading waits for that load instead of starting another.
     Result<std::shared_ptr<const analysis::TraceModel>> model() const;
+    // The diagnosis of the whole trace (no filter), as get_causal_chains gives it: computed once
+    // for a finished trace and kept (a few chains, small beside the model).
+    Result<std::shared_ptr<const analysis::Diagnosis>> whole_diagnosis() const;
     bool finished() const;
 
     // Returns the cached answer for `key`, or computes, caches (finished traces only) and returns
@@ -54,6 +61,9 @@ class Trace {
     ModelCache& models_;
     AnswerCache& answers_;
     mutable std::mutex connection_mutex_;
+    mutable std::mutex load_mutex_;  // one load of the model at a time
+    mutable std::mutex diagnosis_mutex_;
+    mutable std::shared_ptr<const analysis::Diagnosis> whole_diagnosis_;
 };
 
 // A *.db file of a served folder that is not served, and why.
@@ -86,6 +96,13 @@ class TraceSet {
 
     // The trace named `name`, or the only one when `name` is absent. The error lists the names.
     Result<const Trace*> find(const std::optional<std::string>& name) const;
+
+    // Loads and diagnoses the finished traces (model(), whole_diagnosis()), in the order served,
+    // until the model cache is full (the first is loaded whatever its size) or `stop` is
+    // requested (seen between traces). Run beside the server from its start, it has the first
+    // tool call find its trace loaded and diagnosed, or wait for the work under way, instead of
+    // starting it then: a 100M-call trace takes about 15 s to load and 30 s to diagnose.
+    void warm_up(const std::stop_token& stop) const;
 
   private:
     std::unique_ptr<AnswerCache> answers_ = std::make_unique<AnswerCache>(kAnswerCacheBytes);

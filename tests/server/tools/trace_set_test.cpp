@@ -1,11 +1,13 @@
 // Serving a folder: a *.db that cannot be served (a symlink loop, a file that is not SQLite) is
 // skipped and reported, the rest is served; a file named on its own still has to open. Loaded
-// models are cached within a byte budget, and not loaded for run_sql.
+// models are cached within a byte budget, loaded from the server's start (warm_up), and not
+// loaded for run_sql.
 #include <catch2/catch.hpp>
 
 #include <unistd.h>
 
 #include <fstream>
+#include <stop_token>
 
 #include "server/methods/catalog.hpp"
 #include "server/rpc/dispatcher.hpp"
@@ -33,6 +35,21 @@ struct MixedFolder {
 bool load_model(const TraceSet& set, const std::string& name) {
     auto trace = set.find(name);
     return trace && trace.value()->model().ok();
+}
+
+// The result of calling `tool` with `arguments` on a server of `traces`.
+json call_tool(const TraceSet& traces, const std::string& tool, const json& arguments) {
+    causeway::server::Dispatcher dispatcher(causeway::server::make_causeway_catalog(), traces,
+                                            {.version = "test"});
+    causeway::server::Session session;
+    const causeway::server::Exchange exchange{session, {}, std::nullopt};
+    auto response = dispatcher.handle({{"jsonrpc", "2.0"},
+                                       {"id", 1},
+                                       {"method", "tools/call"},
+                                       {"params", {{"name", tool}, {"arguments", arguments}}}},
+                                      exchange);
+    REQUIRE(response);
+    return (*response)["result"];
 }
 
 }  // namespace
@@ -113,28 +130,47 @@ TEST_CASE("loaded models stay within the byte budget, the least recently used go
     CHECK(tight->models().entries() == 1);
 }
 
+TEST_CASE("warming up loads and diagnoses the finished traces before any call, within the budget") {
+    TempDir dir;
+    for (const char* name : {"a", "b", "c"}) {
+        REQUIRE(causeway::testing::write_fixture_trace(dir.file(std::string(name) + ".db")).ok());
+    }
+    auto roomy = TraceSet::open({dir.path()});
+    REQUIRE(roomy);
+    roomy->warm_up(std::stop_token{});
+    CHECK(roomy->models().entries() == 3);
+    // The chains from the diagnosis it made are those of a server that diagnoses on the call.
+    auto cold = TraceSet::open({dir.path()});
+    REQUIRE(cold);
+    const json args = {{"trace", "b"}, {"limit", 20}};
+    json warmed_chains = call_tool(*roomy, "get_causal_chains", args);
+    CHECK(warmed_chains["isError"] == false);
+    CHECK(warmed_chains == call_tool(*cold, "get_causal_chains", args));
+
+    // A budget smaller than one model: the first is loaded and the rest are not tried.
+    auto tight = TraceSet::open({dir.path()}, 1);
+    REQUIRE(tight);
+    tight->warm_up(std::stop_token{});
+    CHECK(tight->models().entries() == 1);
+
+    // Asked to stop before it starts, it loads nothing.
+    auto stopped = TraceSet::open({dir.path()});
+    REQUIRE(stopped);
+    std::stop_source stop;
+    stop.request_stop();
+    stopped->warm_up(stop.get_token());
+    CHECK(stopped->models().entries() == 0);
+}
+
 TEST_CASE("run_sql answers from the trace DB without loading the trace's model") {
     TempDir dir;
     REQUIRE(causeway::testing::write_fixture_trace(dir.file("run.db")).ok());
     auto traces = TraceSet::open({dir.file("run.db")});
     REQUIRE(traces);
-    causeway::server::Dispatcher dispatcher(causeway::server::make_causeway_catalog(),
-                                            traces.value(), {.version = "test"});
-    causeway::server::Session session;
-    const causeway::server::Exchange exchange{session, {}, std::nullopt};
-    auto call = [&](int id, const std::string& tool, const json& arguments) {
-        auto response = dispatcher.handle({{"jsonrpc", "2.0"},
-                                           {"id", id},
-                                           {"method", "tools/call"},
-                                           {"params", {{"name", tool}, {"arguments", arguments}}}},
-                                          exchange);
-        REQUIRE(response);
-        return (*response)["result"];
-    };
-    json sql = call(1, "run_sql", {{"sql", "SELECT count(*) FROM thread"}});
+    json sql = call_tool(*traces, "run_sql", {{"sql", "SELECT count(*) FROM thread"}});
     CHECK(sql["isError"] == false);
     CHECK(traces->models().entries() == 0);
-    json stats = call(2, "get_trace_stats", json::object());
+    json stats = call_tool(*traces, "get_trace_stats", json::object());
     CHECK(stats["isError"] == false);
     CHECK(traces->models().entries() == 1);
 }
