@@ -101,7 +101,7 @@ class TraceSet {
     // until the model cache is full (the first is loaded whatever its size) or `stop` is
     // requested (seen between traces). Run beside the server from its start, it has the first
     // tool call find its trace loaded and diagnosed, or wait for the work under way, instead of
-    // starting it then: a 100M-call trace takes about 15 s to load and 30 s to diagnose.
+    // starting it then: a 100M-call trace takes 35-43 s to load and diagnose.
     void warm_up(const std::stop_token& stop) const;
 
   private:
