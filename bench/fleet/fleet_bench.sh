@@ -9,7 +9,8 @@
 #      one node slower than the rest; median of 5.
 # Usage: bench/fleet/fleet_bench.sh [BUILD_DIR]   PUSH_CALLS (default 2000000) and
 # FLEET_CALLS (default 100000000) set the sizes; BASELINE_CAUSEWAY (a causeway binary of another
-# build) is timed the same way in the same run, against the same server and rows.
+# build) is timed the same way, its runs taking turns with this build's, against the same server
+# and rows.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/../.." && pwd)"
 build="${1:-$repo/build}"
@@ -51,26 +52,44 @@ settle() {
         sleep 0.1
     done
 }
-# median_time RUNS CMD...: the median wall time of RUNS runs of CMD, each on a settled server;
-# "{}" in CMD is the run's number.
+# time_once CMD...: the wall time of one run of CMD on a settled server.
+time_once() {
+    local start
+    settle
+    start=$(now)
+    "$@" >/dev/null
+    echo "$(now) - $start" | bc -l
+}
+median_of() { printf '%s\n' "$@" | sort -n | sed -n "$((($# + 1) / 2))p"; }
+# median_time RUNS CMD...: the median wall time of RUNS runs of CMD; "{}" in CMD is the run's
+# number.
 median_time() {
-    local runs=$1 times=() start
+    local runs=$1 times=()
     shift
     for ((run = 1; run <= runs; run++)); do
-        settle
-        start=$(now)
-        "${@//\{\}/$run}" >/dev/null
-        times+=("$(echo "$(now) - $start" | bc -l)")
+        times+=("$(time_once "${@//\{\}/$run}")")
     done
-    printf '%s\n' "${times[@]}" | sort -n | sed -n "$(((runs + 1) / 2))p"
+    median_of "${times[@]}"
 }
+# median_times RUNS ARGS...: the median wall time of RUNS runs of `$causeway ARGS` and, with a
+# baseline, of `$baseline ARGS` taken in turns with them (this VM's speed drifts by 10-25%
+# within minutes, and both should see the same). "{}" in ARGS is the run's number (and "base"
+# for the baseline's). Prints "MEDIAN" or "MEDIAN BASELINE_MEDIAN".
+median_times() {
+    local runs=$1 mine=() theirs=()
+    shift
+    for ((run = 1; run <= runs; run++)); do
+        mine+=("$(time_once "$causeway" "${@//\{\}/$run}")")
+        if [[ -n "$baseline" ]]; then
+            theirs+=("$(time_once "$baseline" "${@//\{\}/base-$run}")")
+        fi
+    done
+    echo "$(median_of "${mine[@]}") ${theirs[*]:+$(median_of "${theirs[@]}")}"
+}
+
 # Each push into a job of its own, so that each sends every row.
-push_s=$(median_time 3 "$causeway" push --clickhouse "$url" --job "push-bench-{}" --node n1 \
-    "$work/push.db")
-if [[ -n "$baseline" ]]; then
-    base_push_s=$(median_time 3 "$baseline" push --clickhouse "$url" --job "push-base-{}" \
-        --node n1 "$work/push.db")
-fi
+read -r push_s base_push_s < <(median_times 3 push --clickhouse "$url" --job "push-bench-{}" \
+    --node n1 "$work/push.db")
 # The same rows gzipped on the wire (what Debian's 18.16 reads; --compression auto sends them as
 # they are to a server on this machine): the CPU it costs here, the bytes it saves on a network.
 gzip_s=$(median_time 3 "$causeway" push --clickhouse "$url" --job "push-gzip-{}" --node n1 \
@@ -125,12 +144,11 @@ for n in 0 1 2 3 4 5 6 7; do
 done
 printf 'generated %d calls over 8 nodes in ClickHouse in %.1f s\n' "$fleet_calls" \
     "$(echo "$(now) - $start" | bc -l)"
-median=$(median_time 5 "$causeway" fleet --clickhouse "$url" --job fleet-bench --json)
+read -r median base_median < <(median_times 5 fleet --clickhouse "$url" --job fleet-bench --json)
 "$causeway" fleet --clickhouse "$url" --job fleet-bench --json >"$work/fleet.json"
 printf 'fleet query: %d calls over 8 nodes, median of 5: %.2f s (straggler %s)\n' \
     "$fleet_calls" "$median" "$(jq -r .straggler.node "$work/fleet.json")"
 if [[ -n "$baseline" ]]; then
-    base_median=$(median_time 5 "$baseline" fleet --clickhouse "$url" --job fleet-bench --json)
     printf '  baseline %s: %.2f s; this build is %.1fx as fast\n' "$baseline" "$base_median" \
         "$(echo "$base_median / $median" | bc -l)"
 fi
