@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # Section 4: analysis scaling. Synthetic trace DBs (bench/synth) of growing size, cached under
-# the build folder; wall time and peak RSS of `causeway explain` on each; p50/p99 of every MCP
-# tool on the smallest. Sourced by run.sh.
+# the build folder; wall time and peak RSS of `causeway explain` on each, and the MCP server's
+# first calls on each; p50/p99 of every MCP tool on the smallest. Sourced by run.sh.
 
 # synthetic_db CALLS: path of a synthetic DB with CALLS CUDA calls, written once.
 synthetic_db() {
@@ -24,6 +24,18 @@ explain_once() {
   grep -q '^Verdict: ' "$out" || die "causeway explain printed no verdict on $1: $(head -3 "$out")"
   head -1 "$out" >>"$BENCH_OUT/raw.log"
   awk '{ printf "%s %s %.2f\n", $1, $2, $3 + $4 }' "$BENCH_OUT/explain.time"
+}
+
+# mcp_first_calls DB LABEL: what an assistant meets on `causeway mcp --db DB` just started (it
+# loads and diagnoses the trace from its start): run_sql at once, the first get_causal_chains
+# from the server's start, and one with other arguments after it.
+mcp_first_calls() {
+  local line
+  line=$("$BENCH_BIN/causeway-bench-mcp" --causeway "$CAUSEWAY" --db "$1" --first-calls 2>>"$BENCH_OUT/raw.log") ||
+    die "the MCP client's first calls failed on $1 (see $BENCH_OUT/raw.log)"
+  record mcp "first calls on $2 calls: run_sql at start / get_causal_chains from start / the next one" \
+    "$(kv first_run_sql_ms <<<"$line") / $(kv start_to_chains_ms <<<"$line") / $(kv next_chains_ms <<<"$line")" ms \
+    "the server loads and diagnoses its traces from its start; run_sql reads the DB without them"
 }
 
 analysis_section() {
@@ -56,6 +68,7 @@ analysis_section() {
       first_size=$size
       first_rss=$rss_mib
     fi
+    mcp_first_calls "$db" "$label"
     if ((size == 100000000)); then
       target "explain on 100M calls under 10 s and 3 GiB (issue 29)" \
         "$(holds "$wall_s < 10 && $rss_mib < 3072" && echo yes || echo no)" "$wall_s s, $rss_mib MiB"

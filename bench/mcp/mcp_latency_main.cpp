@@ -1,6 +1,10 @@
 // causeway-bench-mcp: starts `causeway mcp --db DB` on stdio, lists its tools and calls each one
 // repeatedly, timing request to response. Prints one key=value line per tool with p50/p99/max
 // latency in ms and how many calls came back as errors (isError or a JSON-RPC error).
+// With --first-calls it times instead what an assistant meets on a server it has just started
+// (the server loads and diagnoses its trace from its start): run_sql at once, then
+// get_causal_chains, timed from the server's start, then get_causal_chains with other arguments
+// (not an answer already given), and prints one key=value line.
 #include <nlohmann/json.hpp>
 
 #include <CLI/CLI.hpp>
@@ -85,6 +89,34 @@ bool is_error(const json& response) {
            (response.contains("result") && response["result"].value("isError", false));
 }
 
+double ms_since(std::int64_t begin_ns) {
+    return static_cast<double>(causeway::bench::monotonic_ns() - begin_ns) / 1e6;
+}
+
+// The --first-calls figures of a server started at `start_ns`; 1 when a call fails.
+int time_first_calls(McpClient& client, std::int64_t start_ns) {
+    const std::vector<std::pair<const char*, json>> calls = {
+        {"run_sql", {{"sql", "SELECT count(*) FROM thread"}}},
+        {"get_causal_chains", json::object()},
+        {"get_causal_chains", {{"limit", 3}}}};
+    std::vector<double> ms;
+    for (const auto& [tool, arguments] : calls) {
+        const std::int64_t begin_ns = causeway::bench::monotonic_ns();
+        auto response = client.request("tools/call", {{"name", tool}, {"arguments", arguments}});
+        if (!response || is_error(*response)) {
+            std::fprintf(stderr, "causeway-bench-mcp: %s failed: %s\n", tool,
+                         response ? response->dump().substr(0, 300).c_str()
+                                  : response.error().message.c_str());
+            return 1;
+        }
+        ms.push_back(ms_since(begin_ns));
+    }
+    std::printf(
+        "first_run_sql_ms=%.2f start_to_chains_ms=%.2f chains_ms=%.2f next_chains_ms=%.2f\n", ms[0],
+        ms_since(start_ns) - ms[2], ms[1], ms[2]);
+    return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -95,8 +127,12 @@ int main(int argc, char** argv) {
     app.add_option("--causeway", causeway, "the causeway binary");
     app.add_option("--db", db, "trace DB to serve")->required()->check(CLI::ExistingFile);
     app.add_option("--repeat", repeat, "timed calls per tool")->check(CLI::PositiveNumber);
+    bool first_calls = false;
+    app.add_flag("--first-calls", first_calls,
+                 "time run_sql and get_causal_chains on a server just started instead");
     CLI11_PARSE(app, argc, argv);
 
+    const std::int64_t start_ns = causeway::bench::monotonic_ns();
     auto child = ChildProcess::spawn({causeway, "mcp", "--db", db});
     if (!child) {
         std::fprintf(stderr, "causeway-bench-mcp: %s\n", child.error().message.c_str());
@@ -111,6 +147,9 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "causeway-bench-mcp: initialize failed: %s\n",
                      init ? init->dump().c_str() : init.error().message.c_str());
         return 1;
+    }
+    if (first_calls) {
+        return time_first_calls(client, start_ns);
     }
     auto listed = client.request("tools/list", json::object());
     if (!listed || is_error(*listed)) {
@@ -135,7 +174,7 @@ int main(int argc, char** argv) {
         for (int i = 0; i <= repeat; ++i) {  // call 0 is an untimed warm-up
             const std::int64_t begin_ns = causeway::bench::monotonic_ns();
             auto response = client.request("tools/call", params);
-            const double ms = static_cast<double>(causeway::bench::monotonic_ns() - begin_ns) / 1e6;
+            const double ms = ms_since(begin_ns);
             if (!response) {
                 std::fprintf(stderr, "causeway-bench-mcp: %s\n", response.error().message.c_str());
                 return 1;
