@@ -90,15 +90,16 @@ Result<std::shared_ptr<const analysis::TraceModel>> Trace::model() const {
     if (auto cached = models_.find(name_)) {  // loaded by another call meanwhile
         return std::move(*cached);
     }
+    const auto unreadable = [this](const Error& error) {
+        return Error{fmt::format("cannot read trace '{}' ({}): {}", name_, path(), error.message)};
+    };
     auto reader = tracedb::TraceReader::open(path());
     if (!reader) {
-        return Error{
-            fmt::format("cannot read trace '{}' ({}): {}", name_, path(), reader.error().message)};
+        return unreadable(reader.error());
     }
     auto loaded = analysis::load_trace(*reader);
     if (!loaded) {
-        return Error{
-            fmt::format("cannot read trace '{}' ({}): {}", name_, path(), loaded.error().message)};
+        return unreadable(loaded.error());
     }
     auto model = std::make_shared<const analysis::TraceModel>(std::move(loaded).value());
     if (immutable) {
