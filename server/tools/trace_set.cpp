@@ -76,9 +76,15 @@ Trace::Trace(std::string name, tracedb::TraceReader reader, ModelCache& models,
     : name_(std::move(name)), reader_(std::move(reader)), models_(models), answers_(answers) {}
 
 bool Trace::finished() const {
+    if (finished_.load()) {
+        return true;
+    }
     std::lock_guard lock(connection_mutex_);
     auto stop = reader_.db().query_int64("SELECT stop_ns IS NOT NULL FROM session WHERE id = 1");
-    return stop.ok() && stop.value() == 1;
+    if (stop.ok() && stop.value() == 1) {
+        finished_.store(true);
+    }
+    return finished_.load();
 }
 
 Result<std::shared_ptr<const analysis::TraceModel>> Trace::model() const {

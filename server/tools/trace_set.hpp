@@ -6,6 +6,7 @@
 // trace still being recorded is re-read on every call. A *.db of a folder that cannot be served
 // (not SQLite, not a trace, a broken link) is skipped and reported; a file named on its own is not.
 
+#include <atomic>
 #include <cstddef>
 #include <functional>
 #include <map>
@@ -48,6 +49,7 @@ class Trace {
     // The diagnosis of the whole trace (no filter), as get_causal_chains gives it: computed once
     // for a finished trace and kept (a few chains, small beside the model).
     Result<std::shared_ptr<const analysis::Diagnosis>> whole_diagnosis() const;
+    // session.stop_ns is set: the recording ended. Read from the trace until it is, then known.
     bool finished() const;
 
     // Returns the cached answer for `key`, or computes, caches (finished traces only) and returns
@@ -64,6 +66,7 @@ class Trace {
     mutable std::mutex load_mutex_;  // one load of the model at a time
     mutable std::mutex diagnosis_mutex_;
     mutable std::shared_ptr<const analysis::Diagnosis> whole_diagnosis_;
+    mutable std::atomic<bool> finished_{false};  // a finished trace stays finished
 };
 
 // A *.db file of a served folder that is not served, and why.

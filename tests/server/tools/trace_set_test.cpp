@@ -4,6 +4,7 @@
 // loaded for run_sql.
 #include <catch2/catch.hpp>
 
+#include <sqlite3.h>
 #include <unistd.h>
 
 #include <fstream>
@@ -14,6 +15,7 @@
 #include "server/tools/trace_set.hpp"
 #include "tests/server/fixture/fixture_trace.hpp"
 #include "tests/support/temp_dir.hpp"
+#include "tracedb/sqlite.hpp"
 
 using causeway::server::TraceSet;
 using causeway::testing::TempDir;
@@ -160,6 +162,31 @@ TEST_CASE("warming up loads and diagnoses the finished traces before any call, w
     stop.request_stop();
     stopped->warm_up(stop.get_token());
     CHECK(stopped->models().entries() == 0);
+}
+
+TEST_CASE("a trace still recording is read again on each call, and kept once it has ended") {
+    TempDir dir;
+    const std::string path = dir.file("live.db");
+    REQUIRE(causeway::testing::write_fixture_trace(path).ok());
+    auto writable = causeway::tracedb::Database::open(path, SQLITE_OPEN_READWRITE);
+    REQUIRE(writable);
+    REQUIRE(writable->exec("UPDATE session SET stop_ns = NULL").ok());
+    auto set = TraceSet::open({path});
+    REQUIRE(set);
+    auto trace = set->find("live");
+    REQUIRE(trace);
+    set->warm_up(std::stop_token{});
+    CHECK(set->models().entries() == 0);
+    CHECK(trace.value()->model().ok());
+    CHECK(set->models().entries() == 0);
+
+    const std::string stop =
+        "UPDATE session SET stop_ns = " + std::to_string(causeway::testing::kFixtureSeconds) +
+        "000000000";
+    REQUIRE(writable->exec(stop.c_str()).ok());
+    set->warm_up(std::stop_token{});
+    CHECK(set->models().entries() == 1);
+    CHECK(trace.value()->finished());
 }
 
 TEST_CASE("run_sql answers from the trace DB without loading the trace's model") {
