@@ -271,6 +271,21 @@ double advised_speedup(const nlohmann::json& chain) {
     return fix.is_object() ? fix.at("predicted_speedup").get<double>() : 0.0;
 }
 
+// One line per chain (its class, actor and critical path), then the CPUs and the events lost: what
+// a failed calibration needs read first, before the whole diagnosis.
+std::string chains_in_brief(const nlohmann::json& diagnosis) {
+    std::ostringstream brief;
+    for (const auto& chain : diagnosis.at("chains")) {
+        brief << chain.at("root_cause_class").get<std::string>() << " by "
+              << chain.at("actor").value("kind", "?") << ":" << chain.at("actor").value("name", "?")
+              << ": " << chain.value("critical_path", nlohmann::json::object()).value("text", "-")
+              << "\n";
+    }
+    brief << diagnosis.at("session").at("cpu_count") << " CPUs, "
+          << diagnosis.at("data_quality").at("events_lost") << " events lost";
+    return brief.str();
+}
+
 // The fix's chain predicts the measured gain (the table's calibration says how closely), and no
 // chain ranked above it predicts less than the fix gained: the top chain is the cause whose
 // removal gains most. `gains` are the measurements of the fix's gain (none: not checked); the
@@ -290,6 +305,7 @@ void check_calibration(const ScenarioSpec& spec, const nlohmann::json& diagnosis
     });
     INFO(spec.name << ": the fix gained " << gain << "x; its chain predicts " << predicted << "x ("
                    << spec.calibration << ")\n"
+                   << chains_in_brief(diagnosis) << "\n"
                    << diagnosis.dump(2));
     CHECK(predicted >= kMinPredictionRatio * gain);
     if (spec.calibration != "advised-at-most") {
