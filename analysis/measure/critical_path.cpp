@@ -295,6 +295,7 @@ CriticalPath::CriticalPath(const std::vector<DeviceQueue>& queues) : queues_(que
     recorded_.resize(queues.size());
     for (std::size_t q = 0; q < queues.size(); ++q) {
         const DeviceQueue& queue = queues[q];
+        recorded_[q].reserve(queue.periods.size());
         for (const DrainPeriod& p : queue.periods) {
             Recorded r;
             r.from_ns = p.start_ns;

@@ -278,7 +278,9 @@ DeviceQueue reconstruct_queue(const TraceModel& model, const ResolvedFilter& fil
             ++enqueues;
         }
     }
-    queue.enqueue_ns.reserve(enqueues);  // sized once: growing would copy it
+    // Sized once: growing would copy them, and hold up to twice what they need.
+    queue.enqueue_ns.reserve(enqueues);
+    queue.periods.reserve(drains.size());  // a period ends at each drain but the first
     const std::map<int, std::int64_t> own = drain_own_cost(model, drains, drain_runnable_ns);
     FirstEndingAfter offcpu(intervals);
     std::size_t next_drain = 0;

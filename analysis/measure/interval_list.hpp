@@ -1,8 +1,9 @@
 #pragma once
-// Intervals of one thread's time with a weight each, held in 16 bytes an interval: a cause's
-// list can hold an interval per call. Each interval is read back exactly as added; a weight is kept
-// once for a run of intervals that share it, and the end of an interval longer than 32 bits of
-// nanoseconds is kept aside.
+// Intervals of one thread's time with a weight each, held in 8 bytes an interval: a cause's list
+// can hold an interval per call. Each interval is read back exactly as added. Intervals come in
+// chunks of 256: a start is kept as its 32-bit offset from its chunk's first start, and a length in
+// 32 bits; a weight is kept once for a run of intervals that share it, and once for a chunk whose
+// intervals all share one. A start or an end that does not fit is kept aside, whole.
 
 #include <cstddef>
 #include <cstdint>
@@ -86,13 +87,17 @@ class IntervalList {
     void truncate(std::size_t count);
 
     WeightedInterval operator[](std::size_t k) const {
-        const Stored& s = at(k);
-        return {
-            s.start_ns,
-            s.length != kLong ? s.start_ns + static_cast<std::int64_t>(s.length) : long_ends_.at(k),
-            weights_[s.weight]};
+        const Chunk& chunk = chunks_[k >> kChunkShift];
+        const std::size_t i = k & (kChunk - 1);
+        const std::int64_t start = start_in(chunk, i, k);
+        const std::uint32_t length = chunk.spans[i].length;
+        return {start,
+                length != kAside ? start + static_cast<std::int64_t>(length) : long_ends_.at(k),
+                weights_[chunk.weights.empty() ? chunk.weight : chunk.weights[i]]};
     }
-    std::int64_t start_ns(std::size_t k) const { return at(k).start_ns; }
+    std::int64_t start_ns(std::size_t k) const {
+        return start_in(chunks_[k >> kChunkShift], k & (kChunk - 1), k);
+    }
     WeightedInterval back() const { return (*this)[size() - 1]; }
     std::size_t size() const { return size_; }
     bool empty() const { return size_ == 0; }
@@ -100,24 +105,38 @@ class IntervalList {
     const_iterator end() const { return {this, size()}; }
 
   private:
-    static constexpr std::uint32_t kLong = 0xFFFFFFFF;  // the end is in long_ends_
-    struct Stored {
-        std::int64_t start_ns;
-        std::uint32_t length;  // end_ns - start_ns
-        std::uint32_t weight;  // into weights_
-    };
-    static constexpr unsigned kChunkShift = 8;  // 256 intervals, 4 KiB, a chunk
+    static constexpr std::uint32_t kAside = 0xFFFFFFFF;  // the value is in far_starts_/long_ends_
+    static constexpr unsigned kChunkShift = 8;
     static constexpr std::size_t kChunk = std::size_t{1} << kChunkShift;
-    Stored stored(std::size_t k, const WeightedInterval& interval);
-    const Stored& at(std::size_t k) const { return chunks_[k >> kChunkShift][k & (kChunk - 1)]; }
-    Stored& at(std::size_t k) { return chunks_[k >> kChunkShift][k & (kChunk - 1)]; }
+    // In chunks: lists as long as a trace's calls grow without copying, and without holding twice
+    // what they need while they grow.
+    struct Span {
+        std::uint32_t offset;  // start_ns - Chunk::base_ns
+        std::uint32_t length;  // end_ns - start_ns
+    };
+    struct Chunk {
+        std::int64_t base_ns = 0;  // the start its offsets are from: its first interval's
+        std::vector<Span> spans;
+        // Into weights_: one for every interval of the chunk while they share it (weights
+        // empty), else one each.
+        std::uint32_t weight = 0;
+        std::vector<std::uint32_t> weights;
+    };
 
-    // In chunks of kChunk: lists as long as a trace's calls grow without copying, and without
-    // holding twice what they need while they grow.
-    std::vector<std::vector<Stored>> chunks_;
+    std::int64_t start_in(const Chunk& chunk, std::size_t i, std::size_t k) const {
+        const std::uint32_t offset = chunk.spans[i].offset;
+        return offset != kAside ? chunk.base_ns + static_cast<std::int64_t>(offset)
+                                : far_starts_.at(k);
+    }
+    // Writes `interval` as interval k, into the chunk's slot i (which exists).
+    void store(std::size_t k, const WeightedInterval& interval);
+    std::uint32_t weight_index(double weight);
+
+    std::vector<Chunk> chunks_;
     std::size_t size_ = 0;
     std::vector<double> weights_;
-    std::map<std::size_t, std::int64_t> long_ends_;  // by position
+    std::map<std::size_t, std::int64_t> far_starts_;  // by position
+    std::map<std::size_t, std::int64_t> long_ends_;   // by position
 };
 
 }  // namespace causeway::analysis

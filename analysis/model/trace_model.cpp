@@ -247,25 +247,35 @@ void adopt_calls(LoadedCalls loaded, const PlausibleValues& plausible, TraceMode
     }
 }
 
-// Sorts each list by `less`, stably. Rows are appended to the DB in roughly ts order, so most
+// Sorts each list by `less`, stably, and frees what its growth left unused (up to half of it,
+// before the diagnosis's own peak). Rows are appended to the DB in roughly ts order, so most
 // lists are already sorted and are only checked.
 template <class T, class Less>
-void sort_each_if_needed(std::vector<std::vector<T>>& lists, Less less) {
+void settle_each(std::vector<std::vector<T>>& lists, Less less) {
     for (auto& list : lists) {
         if (!std::is_sorted(list.begin(), list.end(), less)) {
             std::stable_sort(list.begin(), list.end(), less);
         }
+        list.shrink_to_fit();
     }
 }
 
 void index_calls_by_thread(TraceModel& model) {
     const CudaCalls& c = model.calls;
+    // Counted first, so each list is allocated once at its size.
+    std::vector<std::size_t> counts(model.threads.size(), 0);
+    for (std::uint32_t i = 0; i < c.size(); ++i) {
+        ++counts[static_cast<std::size_t>(c.thread_index[i])];
+    }
     model.calls_by_thread.assign(model.threads.size(), {});
+    for (std::size_t t = 0; t < counts.size(); ++t) {
+        model.calls_by_thread[t].reserve(counts[t]);
+    }
     for (std::uint32_t i = 0; i < c.size(); ++i) {
         model.calls_by_thread[static_cast<std::size_t>(c.thread_index[i])].push_back(i);
     }
-    sort_each_if_needed(model.calls_by_thread,
-                        [&c](std::uint32_t a, std::uint32_t b) { return c.ts_ns[a] < c.ts_ns[b]; });
+    settle_each(model.calls_by_thread,
+                [&c](std::uint32_t a, std::uint32_t b) { return c.ts_ns[a] < c.ts_ns[b]; });
 }
 
 Status load_offcpu(const Database& db, std::int64_t schema_version, TraceModel& model,
@@ -331,9 +341,8 @@ Status load_offcpu(const Database& db, std::int64_t schema_version, TraceModel& 
         return read;
     }
     // Read in stored order, not through the index (a random lookup per row), then sorted.
-    sort_each_if_needed(
-        model.offcpu_by_thread,
-        [](const OffCpuInterval& a, const OffCpuInterval& b) { return a.ts_ns < b.ts_ns; });
+    settle_each(model.offcpu_by_thread,
+                [](const OffCpuInterval& a, const OffCpuInterval& b) { return a.ts_ns < b.ts_ns; });
     if (unknown > 0) {
         model.notes.push_back(std::to_string(unknown) +
                               " off-CPU intervals name a thread that is not in the file; skipped");

@@ -60,3 +60,35 @@ TEST_CASE("an interval list reads back what was added, replaced and cut", "[anal
     CHECK(copy.size() == 1002);
     CHECK(copy[1001].end_ns == kMin);
 }
+
+TEST_CASE("an interval list reads back close intervals, their weights mixed within a chunk",
+          "[analysis][intervals]") {
+    std::vector<WeightedInterval> expected;
+    for (std::int64_t k = 0; k < 700; ++k) {
+        const std::int64_t start = 1'000'000'000'000 + k * 1'000;
+        // The first chunk shares one weight; the second changes it part-way; the third, always.
+        const double weight = k < 256 ? 0.5 : k < 400 ? 1.0 : k < 512 ? 0.25 : 0.1 * (k % 7);
+        expected.push_back({start, start + 500, weight});
+    }
+    IntervalList list;
+    for (const WeightedInterval& i : expected) {
+        list.push_back(i);
+    }
+    check_same(list, expected);
+
+    list.set(256, {5, 10, 0.5});  // before the chunk's first start: kept aside
+    list.set(0, {expected[0].start_ns, expected[0].start_ns + 1, 0.75});  // a shared weight split
+    expected[256] = {5, 10, 0.5};
+    expected[0] = {expected[0].start_ns, expected[0].start_ns + 1, 0.75};
+    check_same(list, expected);
+    for (std::size_t k = 0; k < expected.size(); ++k) {
+        REQUIRE(list.start_ns(k) == expected[k].start_ns);
+    }
+
+    list.truncate(257);
+    expected.resize(257);
+    check_same(list, expected);
+    list.push_back({expected[0].start_ns + 300'000, expected[0].start_ns + 300'001, 2.0});
+    expected.push_back({expected[0].start_ns + 300'000, expected[0].start_ns + 300'001, 2.0});
+    check_same(list, expected);
+}
