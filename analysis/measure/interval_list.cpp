@@ -18,17 +18,6 @@ std::uint32_t narrow_difference(std::int64_t from, std::int64_t to, std::uint32_
     return to >= from && difference < aside ? static_cast<std::uint32_t>(difference) : aside;
 }
 
-// Keeps `value` at position k of `aside` when it was not stored in place, and forgets an earlier
-// value of k that was.
-void keep_aside(std::map<std::size_t, std::int64_t>& aside, std::size_t k, bool in_place,
-                std::int64_t value) {
-    if (!in_place) {
-        aside[k] = value;
-    } else if (!aside.empty()) {
-        aside.erase(k);
-    }
-}
-
 }  // namespace
 
 IntervalList::IntervalList(std::initializer_list<WeightedInterval> intervals) {
@@ -44,24 +33,17 @@ std::uint32_t IntervalList::weight_index(double weight) {
     return static_cast<std::uint32_t>(weights_.size() - 1);
 }
 
-void IntervalList::store(std::size_t k, const WeightedInterval& interval) {
-    Chunk& chunk = chunks_[k >> kChunkShift];
-    const std::size_t i = k & (kChunk - 1);
-    Span& span = chunk.spans[i];
-    span.offset = narrow_difference(chunk.base_ns, interval.start_ns, kAside);
-    span.length = narrow_difference(interval.start_ns, interval.end_ns, kAside);
-    keep_aside(far_starts_, k, span.offset != kAside, interval.start_ns);
-    keep_aside(long_ends_, k, span.length != kAside, interval.end_ns);
-    const std::uint32_t weight = weight_index(interval.weight);
-    if (i == 0 && chunk.spans.size() == 1) {
-        chunk.weight = weight;
-    } else if (chunk.weights.empty() && weight != chunk.weight) {
-        chunk.weights.assign(chunk.spans.size(), chunk.weight);
+IntervalList::Span IntervalList::span(const Chunk& chunk, std::size_t k,
+                                      const WeightedInterval& interval) {
+    const Span span{narrow_difference(chunk.base_ns, interval.start_ns, kAside),
+                    narrow_difference(interval.start_ns, interval.end_ns, kAside)};
+    if (span.offset == kAside) {
+        far_starts_[k] = interval.start_ns;
     }
-    if (!chunk.weights.empty()) {
-        chunk.weights.resize(chunk.spans.size(), chunk.weight);
-        chunk.weights[i] = weight;
+    if (span.length == kAside) {
+        long_ends_[k] = interval.end_ns;
     }
+    return span;
 }
 
 void IntervalList::push_back(const WeightedInterval& interval) {
@@ -70,13 +52,34 @@ void IntervalList::push_back(const WeightedInterval& interval) {
         chunk.base_ns = interval.start_ns;
         chunk.spans.reserve(kChunk);
     }
-    chunks_.back().spans.emplace_back();
-    store(size_, interval);
+    Chunk& chunk = chunks_.back();
+    chunk.spans.push_back(span(chunk, size_, interval));
+    const std::uint32_t weight = weight_index(interval.weight);
+    if (chunk.spans.size() == 1) {
+        chunk.weight = weight;
+    } else if (!chunk.weights.empty() || weight != chunk.weight) {
+        chunk.weights.resize(chunk.spans.size() - 1, chunk.weight);
+        chunk.weights.push_back(weight);
+    }
     ++size_;
 }
 
 void IntervalList::set(std::size_t k, const WeightedInterval& interval) {
-    store(k, interval);
+    for (auto* aside : {&far_starts_, &long_ends_}) {
+        if (!aside->empty()) {
+            aside->erase(k);
+        }
+    }
+    Chunk& chunk = chunks_[k >> kChunkShift];
+    const std::size_t i = k & (kChunk - 1);
+    chunk.spans[i] = span(chunk, k, interval);
+    const std::uint32_t weight = weight_index(interval.weight);
+    if (chunk.weights.empty() && weight != chunk.weight) {
+        chunk.weights.assign(chunk.spans.size(), chunk.weight);
+    }
+    if (!chunk.weights.empty()) {
+        chunk.weights[i] = weight;
+    }
 }
 
 void IntervalList::truncate(std::size_t count) {

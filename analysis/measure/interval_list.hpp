@@ -128,8 +128,8 @@ class IntervalList {
         return offset != kAside ? chunk.base_ns + static_cast<std::int64_t>(offset)
                                 : far_starts_.at(k);
     }
-    // Writes `interval` as interval k, into the chunk's slot i (which exists).
-    void store(std::size_t k, const WeightedInterval& interval);
+    // `interval` as interval k of `chunk`, its start or end kept aside where it does not fit.
+    Span span(const Chunk& chunk, std::size_t k, const WeightedInterval& interval);
     std::uint32_t weight_index(double weight);
 
     std::vector<Chunk> chunks_;
