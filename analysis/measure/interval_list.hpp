@@ -108,8 +108,6 @@ class IntervalList {
     static constexpr std::uint32_t kAside = 0xFFFFFFFF;  // the value is in far_starts_/long_ends_
     static constexpr unsigned kChunkShift = 8;
     static constexpr std::size_t kChunk = std::size_t{1} << kChunkShift;
-    // In chunks: lists as long as a trace's calls grow without copying, and without holding twice
-    // what they need while they grow.
     struct Span {
         std::uint32_t offset;  // start_ns - Chunk::base_ns
         std::uint32_t length;  // end_ns - start_ns
@@ -132,6 +130,8 @@ class IntervalList {
     Span span(const Chunk& chunk, std::size_t k, const WeightedInterval& interval);
     std::uint32_t weight_index(double weight);
 
+    // In chunks: lists as long as a trace's calls grow without copying, and without holding twice
+    // what they need while they grow.
     std::vector<Chunk> chunks_;
     std::size_t size_ = 0;
     std::vector<double> weights_;

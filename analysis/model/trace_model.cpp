@@ -282,18 +282,16 @@ Status load_offcpu(const Database& db, std::int64_t schema_version, TraceModel& 
     model.offcpu_by_thread.assign(model.threads.size(), {});
     // Each thread's list is allocated once at its size, counted from the index: grown by
     // doubling, the lists of a 100M-call trace held up to twice their 500 MB, and every step's
-    // copy touched fresh pages.
-    auto counted =
+    // copy touched fresh pages. Only the sizing rests on the count: where it cannot be read (a
+    // damaged index), the rows below are read all the same.
+    static_cast<void>(
         for_each_row(db, "offcpu", "SELECT thread_id, COUNT(*) FROM offcpu GROUP BY thread_id",
                      [&](const Statement& row) {
                          if (int thread = lookup(thread_index, row.column_int64(0)); thread >= 0) {
                              model.offcpu_by_thread[static_cast<std::size_t>(thread)].reserve(
                                  static_cast<std::size_t>(row.column_int64(1)));
                          }
-                     });
-    if (!counted) {
-        return counted;
-    }
+                     }));
     std::int64_t unknown = 0;
     auto read = for_each_row(
         db, "offcpu",
