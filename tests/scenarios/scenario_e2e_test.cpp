@@ -359,9 +359,12 @@ std::vector<double> fix_gains(const ScenarioRun& run, double before_foreign_load
     std::vector<double> gains;
     if (untraced.gain() > 0) {
         gains.push_back(untraced.gain());
-        if (before_foreign_load <= quiet) {
-            gains.push_back(untraced.after / run.before);
-        }
+    }
+    if (run.before <= 0) {  // the recording before the fix measured no loop: nothing to divide by
+        return gains;
+    }
+    if (untraced.gain() > 0 && before_foreign_load <= quiet) {
+        gains.push_back(untraced.after / run.before);
     }
     if (run.foreign_load <= quiet) {
         gains.push_back(run.after / run.before);
