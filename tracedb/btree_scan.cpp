@@ -443,7 +443,6 @@ ScanStatus BtreeTableScan::decode_record(const std::uint8_t* record, const std::
 
 ScanStatus BtreeTableScan::read_leaf(std::size_t leaf, Buffer& buffer,
                                      std::vector<Row>& rows) const {
-    rows.clear();
     const Leaf& l = leaves_.at(leaf);
     std::vector<std::uint8_t>& page = buffer.page;
     if (auto status = read_page(l.page, page); !status) {
@@ -461,6 +460,9 @@ ScanStatus BtreeTableScan::read_leaf(std::size_t leaf, Buffer& buffer,
     const std::uint32_t pointers_end = kLeafHeaderBytes + 2 * cells;
     auto& extents = buffer.extents;
     extents.clear();
+    // The rows of the leaf before are written over, not made anew: a row is 144 bytes, and
+    // zeroing them for every leaf wrote 144 bytes more per row read (a third of the
+    // instructions of decoding it, and 14 GB of memory written at 100M calls).
     rows.resize(cells);
     // A value this reader does not decode is reported only once the page's layout is known to
     // be sound: damage found later in the page outweighs it.

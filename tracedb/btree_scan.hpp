@@ -47,7 +47,7 @@ class BtreeTableScan {
     static constexpr int kMaxColumns = 16;  // columns one scan can be asked for
 
     // One row: its rowid and the asked-for columns, in the order asked; bit i of null_columns is
-    // set when column i is NULL.
+    // set when column i is NULL, and then columns[i] holds no value of this row.
     struct Row {
         std::int64_t rowid = 0;
         std::uint32_t null_columns = 0;
@@ -83,9 +83,10 @@ class BtreeTableScan {
     const std::vector<Leaf>& leaves() const { return leaves_; }
     std::int64_t rows() const { return rows_; }
 
-    // Replaces `rows` with the rows of leaf `leaf`, in rowid order. Unsupported: a text, blob or
-    // real value in a column asked for, a row with an overflow page, a missing value whose
-    // default is not a NULL or integer literal.
+    // Replaces `rows` with the rows of leaf `leaf`, in rowid order (reusing the rows it holds);
+    // after a refusal what it holds is not the leaf's. Unsupported: a text, blob or real value in
+    // a column asked for, a row with an overflow page, a missing value whose default is not a
+    // NULL or integer literal.
     ScanStatus read_leaf(std::size_t leaf, Buffer& buffer, std::vector<Row>& rows) const;
 
   private:
