@@ -1,9 +1,13 @@
 #include "analysis/model/trace_model.hpp"
 
+#include <sqlite3.h>
+
 #include <algorithm>
 #include <functional>
 #include <future>
 #include <initializer_list>
+#include <iterator>
+#include <optional>
 #include <unordered_map>
 
 #include "analysis/model/call_enclosure.hpp"
@@ -13,6 +17,7 @@
 #include "analysis/model/plausible_values.hpp"
 #include "analysis/model/python_stacks_loader.hpp"
 #include "analysis/model/text_caps.hpp"
+#include "tracedb/btree_scan.hpp"
 
 namespace causeway::analysis {
 namespace {
@@ -276,9 +281,107 @@ void index_calls_by_thread(TraceModel& model) {
                         [&c](std::uint32_t a, std::uint32_t b) { return c.ts_ns[a] < c.ts_ns[b]; });
 }
 
-Status load_offcpu(const Database& db, std::int64_t schema_version, TraceModel& model,
-                   const IdIndex& thread_index, const PlausibleValues& plausible,
-                   LeftOutRows& left_out, std::int64_t& last_event_ns) {
+// offcpu's columns in the order read; a trace of an older schema lacks the last ones (NULL).
+constexpr const char* kOffcpuColumns[] = {
+    "thread_id",      "ts_ns",        "dur_ns",          "reason",     "runq_wait_ns", "cpu",
+    "next_thread_id", "wake_context", "waker_thread_id", "syscall_nr", "iowait",       "waits_for"};
+
+std::size_t offcpu_columns_in(std::int64_t schema_version) {
+    return schema_version >= 5 ? 12 : schema_version >= 2 ? 11 : 7;
+}
+
+// Takes offcpu's rows into the model, as either reader gives them.
+struct OffCpuRows {
+    TraceModel& model;
+    const IdLookup& thread_of_id;
+    const PlausibleValues& plausible;
+    LeftOutRows& left_out;
+    std::int64_t& last_event_ns;
+    std::int64_t unknown = 0;
+
+    // One row; `column(i)` is its column i of kOffcpuColumns, std::nullopt when NULL or absent.
+    template <class Column>
+    void add(const Column& column) {
+        int thread = thread_of_id(column(0).value_or(0));
+        if (thread < 0) {
+            ++unknown;
+            return;
+        }
+        OffCpuInterval o;
+        o.ts_ns = column(1).value_or(0);
+        o.dur_ns = column(2).value_or(0);
+        const auto reason = static_cast<tracedb::OffCpuReason>(column(3).value_or(0));
+        o.preempted = reason != tracedb::OffCpuReason::kBlocked;
+        o.runq_wait_ns = column(4).value_or(0);
+        if (!plausible.interval(o.ts_ns, o.dur_ns) || o.runq_wait_ns < 0 ||
+            o.runq_wait_ns > o.dur_ns) {
+            left_out.add([&] {
+                return "ts_ns " + std::to_string(o.ts_ns) + ", dur_ns " + std::to_string(o.dur_ns) +
+                       ", runq_wait_ns " + std::to_string(o.runq_wait_ns);
+            });
+            return;
+        }
+        o.cpu = static_cast<std::int32_t>(column(5).value_or(0));
+        if (auto next = column(6); next && reason != tracedb::OffCpuReason::kThrottled) {
+            o.next_thread_index = thread_of_id(*next);
+        }
+        if (auto wake = column(7); wake && *wake >= 0 && *wake <= 3) {
+            o.wake = static_cast<Wake>(*wake);
+        }
+        if (auto waker = column(8)) {
+            o.waker_thread_index = thread_of_id(*waker);
+        }
+        if (auto nr = column(9); nr && *nr >= kNoSyscall && *nr < 1 << 20) {
+            o.syscall_nr = static_cast<std::int32_t>(*nr);
+        }
+        if (auto iowait = column(10)) {
+            o.iowait = *iowait != 0 ? 1 : 0;
+        }
+        o.gil = !o.preempted && column(11) == static_cast<std::int64_t>(tracedb::WaitsFor::kGil);
+        last_event_ns = std::max(last_event_ns, o.end_ns());
+        model.offcpu_by_thread[static_cast<std::size_t>(thread)].push_back(o);
+    }
+};
+
+// offcpu from its b-tree pages, as cuda_call is read (tracedb/btree_scan.hpp): with SQL a row
+// cost about 3,500 instructions, six times what decoding its record does. Whether every row was
+// read; on a refusal none is kept, for SQL to read them all.
+bool offcpu_from_pages(const Database& db, const std::string& path, std::size_t columns,
+                       OffCpuRows& rows) {
+    auto scan = tracedb::BtreeTableScan::open(
+        db, path, "offcpu",
+        std::vector<std::string>(std::begin(kOffcpuColumns), std::begin(kOffcpuColumns) + columns));
+    if (!scan) {
+        return false;
+    }
+    tracedb::BtreeTableScan::Buffer buffer;
+    std::vector<tracedb::BtreeTableScan::Row> leaf_rows;
+    for (std::size_t leaf = 0; leaf < scan->leaves().size(); ++leaf) {
+        if (!scan->read_leaf(leaf, buffer, leaf_rows)) {
+            for (auto& intervals : rows.model.offcpu_by_thread) {
+                intervals.clear();
+            }
+            rows.unknown = 0;
+            rows.left_out.count = 0;
+            rows.left_out.first.clear();
+            return false;
+        }
+        for (const auto& row : leaf_rows) {
+            rows.add([&row, columns](std::size_t i) -> std::optional<std::int64_t> {
+                if (i >= columns || row.is_null(static_cast<int>(i))) {
+                    return std::nullopt;
+                }
+                return row.columns[i];
+            });
+        }
+    }
+    return true;
+}
+
+Status load_offcpu(const Database& db, const std::string& path, std::int64_t schema_version,
+                   TraceModel& model, const IdLookup& thread_of_id,
+                   const PlausibleValues& plausible, LeftOutRows& left_out,
+                   std::int64_t& last_event_ns) {
     model.offcpu_by_thread.assign(model.threads.size(), {});
     // Each thread's list is allocated once at its size, counted from the index: grown by
     // doubling, the lists of a 100M-call trace held up to twice their 500 MB, and every step's
@@ -287,66 +390,43 @@ Status load_offcpu(const Database& db, std::int64_t schema_version, TraceModel& 
     static_cast<void>(
         for_each_row(db, "offcpu", "SELECT thread_id, COUNT(*) FROM offcpu GROUP BY thread_id",
                      [&](const Statement& row) {
-                         if (int thread = lookup(thread_index, row.column_int64(0)); thread >= 0) {
+                         if (int thread = thread_of_id(row.column_int64(0)); thread >= 0) {
                              model.offcpu_by_thread[static_cast<std::size_t>(thread)].reserve(
                                  static_cast<std::size_t>(row.column_int64(1)));
                          }
                      }));
-    std::int64_t unknown = 0;
-    auto read = for_each_row(
-        db, "offcpu",
-        schema_version >= 5 ? "SELECT thread_id, ts_ns, dur_ns, reason, runq_wait_ns, cpu, "
-                              "next_thread_id, wake_context, waker_thread_id, syscall_nr, iowait, "
-                              "waits_for FROM offcpu"
-        : schema_version >= 2
-            ? "SELECT thread_id, ts_ns, dur_ns, reason, runq_wait_ns, cpu, "
-              "next_thread_id, wake_context, waker_thread_id, syscall_nr, iowait, "
-              "NULL FROM offcpu"
-            : "SELECT thread_id, ts_ns, dur_ns, reason, runq_wait_ns, cpu, "
-              "next_thread_id, NULL, NULL, NULL, NULL, NULL FROM offcpu",
-        [&](const Statement& row) {
-            int thread = lookup(thread_index, row.column_int64(0));
-            if (thread < 0) {
-                ++unknown;
-                return;
-            }
-            OffCpuInterval o;
-            o.ts_ns = row.column_int64(1);
-            o.dur_ns = row.column_int64(2);
-            const auto reason = static_cast<tracedb::OffCpuReason>(row.column_int64(3));
-            o.preempted = reason != tracedb::OffCpuReason::kBlocked;
-            o.runq_wait_ns = row.column_int64(4);
-            if (!plausible.interval(o.ts_ns, o.dur_ns) || o.runq_wait_ns < 0 ||
-                o.runq_wait_ns > o.dur_ns) {
-                left_out.add([&] {
-                    return "ts_ns " + std::to_string(o.ts_ns) + ", dur_ns " +
-                           std::to_string(o.dur_ns) + ", runq_wait_ns " +
-                           std::to_string(o.runq_wait_ns);
+    const std::int64_t last_event_before = last_event_ns;
+    OffCpuRows rows{model, thread_of_id, plausible, left_out, last_event_ns};
+    const std::size_t columns = offcpu_columns_in(schema_version);
+    // The page reader needs a read transaction, whose lock keeps writers off the pages.
+    const bool own_transaction = sqlite3_get_autocommit(db.get()) != 0;
+    if (own_transaction) {
+        if (auto begun = db.exec("BEGIN"); !begun) {
+            return begun;
+        }
+    }
+    Status read = Ok{};
+    if (!offcpu_from_pages(db, path, columns, rows)) {
+        last_event_ns = last_event_before;
+        std::string sql = "SELECT ";
+        for (std::size_t i = 0; i < columns; ++i) {
+            sql += std::string(i > 0 ? ", " : "") + kOffcpuColumns[i];
+        }
+        read =
+            for_each_row(db, "offcpu", (sql + " FROM offcpu").c_str(), [&](const Statement& row) {
+                rows.add([&row, columns](std::size_t i) -> std::optional<std::int64_t> {
+                    if (i >= columns) {
+                        return std::nullopt;
+                    }
+                    return row.column_optional_int64(static_cast<int>(i));
                 });
-                return;
-            }
-            o.cpu = static_cast<std::int32_t>(row.column_int64(5));
-            if (auto next = row.column_optional_int64(6);
-                next && reason != tracedb::OffCpuReason::kThrottled) {
-                o.next_thread_index = lookup(thread_index, *next);
-            }
-            if (auto wake = row.column_optional_int64(7); wake && *wake >= 0 && *wake <= 3) {
-                o.wake = static_cast<Wake>(*wake);
-            }
-            if (auto waker = row.column_optional_int64(8)) {
-                o.waker_thread_index = lookup(thread_index, *waker);
-            }
-            if (auto nr = row.column_optional_int64(9); nr && *nr >= kNoSyscall && *nr < 1 << 20) {
-                o.syscall_nr = static_cast<std::int32_t>(*nr);
-            }
-            if (auto iowait = row.column_optional_int64(10)) {
-                o.iowait = *iowait != 0 ? 1 : 0;
-            }
-            o.gil = !o.preempted && row.column_optional_int64(11) ==
-                                        static_cast<std::int64_t>(tracedb::WaitsFor::kGil);
-            last_event_ns = std::max(last_event_ns, o.end_ns());
-            model.offcpu_by_thread[static_cast<std::size_t>(thread)].push_back(o);
-        });
+            });
+    }
+    if (own_transaction) {
+        if (auto ended = db.exec("COMMIT"); !ended && read) {
+            read = ended;
+        }
+    }
     if (!read) {
         return read;
     }
@@ -354,8 +434,8 @@ Status load_offcpu(const Database& db, std::int64_t schema_version, TraceModel& 
     sort_each_if_needed(
         model.offcpu_by_thread,
         [](const OffCpuInterval& a, const OffCpuInterval& b) { return a.ts_ns < b.ts_ns; });
-    if (unknown > 0) {
-        model.notes.push_back(std::to_string(unknown) +
+    if (rows.unknown > 0) {
+        model.notes.push_back(std::to_string(rows.unknown) +
                               " off-CPU intervals name a thread that is not in the file; skipped");
     }
     return Ok{};
@@ -703,8 +783,8 @@ Result<TraceModel> load_trace(const tracedb::TraceReader& reader) {
     }
     auto others = run({
         [&] {
-            return load_offcpu(db, reader.schema_version(), model, thread_ids, plausible,
-                               left_out[0], last_event_ns);
+            return load_offcpu(db, reader.path(), reader.schema_version(), model, thread_of_id,
+                               plausible, left_out[0], last_event_ns);
         },
         [&] { return load_sched_totals(db, model, thread_ids, plausible, left_out[1]); },
         [&] { return load_page_alloc(db, model, process_ids, plausible, left_out[2]); },

@@ -301,3 +301,30 @@ TEST_CASE("a damaged off-CPU index loses no interval", "[analysis][loader]") {
     CHECK(intervals == 300);
     CHECK(model.calls.size() == 3000);
 }
+
+TEST_CASE("an off-CPU table the page reader stops in is read whole with SQL",
+          "[analysis][loader]") {
+    // The first interval is impossible (its run-queue wait outlasts it) and the last holds a
+    // text the page reader does not decode: it has read every leaf but the last when it stops.
+    // What it took so far is dropped, so SQL's reading counts each interval once.
+    FixtureBuilder fixture;
+    training_loop(fixture, 3000);  // preempted once every 10 calls
+    TraceModel model = fixture.load_edited(
+        3 * 1000 * kMs,
+        "UPDATE offcpu SET runq_wait_ns = dur_ns + 1 WHERE rowid = (SELECT min(rowid) FROM "
+        "offcpu); UPDATE offcpu SET iowait = 'not a number' WHERE rowid = (SELECT max(rowid) "
+        "FROM offcpu);");
+    std::vector<std::int64_t> starts;
+    for (const auto& list : model.offcpu_by_thread) {
+        for (const OffCpuInterval& interval : list) {
+            starts.push_back(interval.ts_ns);
+        }
+    }
+    CHECK(starts.size() == 299);
+    std::sort(starts.begin(), starts.end());
+    CHECK(std::adjacent_find(starts.begin(), starts.end()) == starts.end());
+    const DataQualityItem* impossible =
+        find_item(data_quality_report(model), "impossible_offcpu_intervals");
+    REQUIRE(impossible);
+    CHECK(impossible->value == 1);
+}
