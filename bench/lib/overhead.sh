@@ -95,6 +95,16 @@ overhead_section() {
   target "causeway added cost <= 1.10x the floor" \
     "$(holds "${ratio[causeway]} <= 1.10" && echo yes || echo no)" \
     "${ratio[causeway]}x (CPU time; two clock reads + one ring-buffer record alone: ${LEAST_RECORDER_RATIO}x)"
+  # Issue 29's bound: what any tracer that stores every call pays here, plus 2%. The uprobe's
+  # trap is the same for both, so the collector's cost above the bound is its BPF programs' run
+  # time above the bound's (bpf_stats, exact per program); the rounds' CPU medians, which vary by
+  # 20% from round to round on a shared VM, are shown beside it.
+  local over_bound rounds_over
+  over_bound=$(calc "($BPF_COLLECTOR_NS - $BPF_RECORDER_NS) / $LEAST_RECORDER_NS * 100" 1)
+  rounds_over=$(calc "(${cpu_added[causeway]} / $LEAST_RECORDER_NS - 1) * 100" 1)
+  target "causeway added cost within 2% of two clock reads + one ring-buffer record (issue 29)" \
+    "$(holds "$over_bound <= 2" && echo yes || echo no)" \
+    "$over_bound% above: BPF $BPF_COLLECTOR_NS against $BPF_RECORDER_NS ns a call, bound $LEAST_RECORDER_NS ns (the rounds' CPU medians: ${cpu_added[causeway]} ns, $rounds_over% against the bound)"
   target "causeway added cost below bpftrace's" \
     "$(holds "${cpu_added[causeway]} < ${cpu_added[bpftrace]}" && echo yes || echo no)" \
     "${cpu_added[causeway]} vs ${cpu_added[bpftrace]} ns (CPU time)"
@@ -169,8 +179,10 @@ overhead_bpf_breakdown() {
   sysctl -qw kernel.bpf_stats_enabled="$previous"
   record overhead "BPF run time per call (bpf_stats): floor / 2 clock reads / clock reads + 1 ring-buffer record / causeway" \
     "$floor_ns / $clock_ns / $record_ns / $causeway_ns" ns/call "entry + return programs, stats overhead included in each"
-  local least=$((floor_added + record_ns - floor_ns))
-  LEAST_RECORDER_RATIO=$(calc "$least / $floor_added")
+  LEAST_RECORDER_NS=$((floor_added + record_ns - floor_ns))
+  BPF_RECORDER_NS=$record_ns
+  BPF_COLLECTOR_NS=$causeway_ns
+  LEAST_RECORDER_RATIO=$(calc "$LEAST_RECORDER_NS / $floor_added")
   record overhead "least added cost of a tracer that reads the clock at entry and return and sends one ring-buffer record per call" \
-    "$least" ns/call "${LEAST_RECORDER_RATIO}x floor"
+    "$LEAST_RECORDER_NS" ns/call "${LEAST_RECORDER_RATIO}x floor"
 }
