@@ -165,9 +165,9 @@ PerBound<double> replayed_span(const DeviceQueue& queue, const DrainPeriod& p,
         const std::int64_t ts_ns = queue.enqueue_ns[p.first_enqueue + i];
         return moved(ts_ns, removed.before(ts_ns));
     });
-    const double moved_drain_entry = moved(p.drain_entry_ns, removed.before(p.drain_entry_ns));
-    const double removed_at_drain = removed.before(p.drain_ns);
     const double removed_at_drain_entry = removed.before(p.drain_entry_ns);
+    const double moved_drain_entry = moved(p.drain_entry_ns, removed_at_drain_entry);
+    const double removed_at_drain = removed.before(p.drain_ns);
     PerBound<double> span{};
     for (std::size_t b = 0; b < kBounds.size(); ++b) {
         const double removed_at_done = removed.before(done_ns[b]);
