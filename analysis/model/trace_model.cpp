@@ -297,7 +297,19 @@ struct OffCpuRows {
     const PlausibleValues& plausible;
     LeftOutRows& left_out;
     std::int64_t& last_event_ns;
+    const std::int64_t last_event_before = last_event_ns;
     std::int64_t unknown = 0;
+
+    // Drops every row taken so far, for another reader to take them all again.
+    void forget() {
+        for (auto& intervals : model.offcpu_by_thread) {
+            intervals.clear();
+        }
+        unknown = 0;
+        left_out.count = 0;
+        left_out.first.clear();
+        last_event_ns = last_event_before;
+    }
 
     // One row; `column(i)` is its column i of kOffcpuColumns, std::nullopt when NULL or absent.
     template <class Column>
@@ -345,7 +357,7 @@ struct OffCpuRows {
 
 // offcpu from its b-tree pages, as cuda_call is read (tracedb/btree_scan.hpp): with SQL a row
 // cost about 3,500 instructions, six times what decoding its record does. Whether every row was
-// read; on a refusal none is kept, for SQL to read them all.
+// read; on a refusal some may have been taken.
 bool offcpu_from_pages(const Database& db, const std::string& path, std::size_t columns,
                        OffCpuRows& rows) {
     auto scan = tracedb::BtreeTableScan::open(
@@ -358,12 +370,6 @@ bool offcpu_from_pages(const Database& db, const std::string& path, std::size_t 
     std::vector<tracedb::BtreeTableScan::Row> leaf_rows;
     for (std::size_t leaf = 0; leaf < scan->leaves().size(); ++leaf) {
         if (!scan->read_leaf(leaf, buffer, leaf_rows)) {
-            for (auto& intervals : rows.model.offcpu_by_thread) {
-                intervals.clear();
-            }
-            rows.unknown = 0;
-            rows.left_out.count = 0;
-            rows.left_out.first.clear();
             return false;
         }
         for (const auto& row : leaf_rows) {
@@ -395,7 +401,6 @@ Status load_offcpu(const Database& db, const std::string& path, std::int64_t sch
                                  static_cast<std::size_t>(row.column_int64(1)));
                          }
                      }));
-    const std::int64_t last_event_before = last_event_ns;
     OffCpuRows rows{model, thread_of_id, plausible, left_out, last_event_ns};
     const std::size_t columns = offcpu_columns_in(schema_version);
     // The page reader needs a read transaction, whose lock keeps writers off the pages.
@@ -407,7 +412,7 @@ Status load_offcpu(const Database& db, const std::string& path, std::int64_t sch
     }
     Status read = Ok{};
     if (!offcpu_from_pages(db, path, columns, rows)) {
-        last_event_ns = last_event_before;
+        rows.forget();
         std::string sql = "SELECT ";
         for (std::size_t i = 0; i < columns; ++i) {
             sql += std::string(i > 0 ? ", " : "") + kOffcpuColumns[i];
