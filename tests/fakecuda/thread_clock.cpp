@@ -1,6 +1,8 @@
 #include "tests/fakecuda/thread_clock.hpp"
 
+#include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -40,6 +42,21 @@ std::uint64_t device_threads_run_queue_ns() {
     return total_ns;
 }
 
+// The steal column (the eighth number) of /proc/stat's "cpu" line (all vCPUs), in nanoseconds.
+std::uint64_t machine_steal_ns() {
+    std::ifstream stat("/proc/stat");
+    std::string label;
+    stat >> label;
+    std::uint64_t column = 0;
+    for (int index = 0; index < 8 && stat; ++index) {
+        stat >> column;
+    }
+    if (!stat || label != "cpu") {
+        throw std::runtime_error("cannot read the steal time from /proc/stat");
+    }
+    return column * (1'000'000'000ULL / static_cast<std::uint64_t>(sysconf(_SC_CLK_TCK)));
+}
+
 }  // namespace
 
 ThreadTimes thread_times_now() {
@@ -52,7 +69,13 @@ ThreadTimes thread_times_now() {
             "cannot read /proc/thread-self/schedstat (needs a kernel with CONFIG_SCHED_INFO)");
     }
     times.cpu_ns = read_clock_ns(CLOCK_THREAD_CPUTIME_ID);
+    rusage usage{};
+    if (getrusage(RUSAGE_THREAD, &usage) != 0) {
+        throw std::runtime_error("getrusage(RUSAGE_THREAD) failed");
+    }
+    times.sleeps = static_cast<std::uint64_t>(usage.ru_nvcsw);
     times.device_threads_run_queue_ns = device_threads_run_queue_ns();
+    times.machine_steal_ns = machine_steal_ns();
     return times;
 }
 
@@ -62,8 +85,12 @@ ThreadTimes operator-(const ThreadTimes& later, const ThreadTimes& earlier) {
         later.device_threads_run_queue_ns > earlier.device_threads_run_queue_ns
             ? later.device_threads_run_queue_ns - earlier.device_threads_run_queue_ns
             : 0;
-    return ThreadTimes{later.wall_ns - earlier.wall_ns, later.cpu_ns - earlier.cpu_ns,
-                       later.run_queue_ns - earlier.run_queue_ns, device_waits_ns};
+    return ThreadTimes{later.wall_ns - earlier.wall_ns,
+                       later.cpu_ns - earlier.cpu_ns,
+                       later.run_queue_ns - earlier.run_queue_ns,
+                       device_waits_ns,
+                       later.machine_steal_ns - earlier.machine_steal_ns,
+                       later.sleeps - earlier.sleeps};
 }
 
 void busy_host_work(std::uint64_t wall_ns) {

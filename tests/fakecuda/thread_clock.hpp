@@ -1,8 +1,11 @@
 #pragma once
-// What the calling thread did over an interval: wall time, CPU time, and time spent runnable but
-// waiting for a CPU (from /proc/thread-self/schedstat). A thread that spins or yields is runnable
-// for (almost) all of the interval; one that blocks is neither on a CPU nor waiting for one.
-// Also how long the fake device's threads ("fakecuda-s*") waited for a CPU: on a loaded machine
+// What the calling thread did over an interval: wall time, CPU time, time spent runnable but
+// waiting for a CPU (from /proc/thread-self/schedstat), and how many times it went to sleep
+// (voluntary context switches). A thread that spins or yields never sleeps; one that blocks does.
+// Sleeps are counted rather than timed: on a virtual machine the hypervisor can take a vCPU from a
+// spinning thread, and that stolen time is neither CPU time nor run-queue time in the guest.
+// Also how long the fake device's threads ("fakecuda-s*") waited for a CPU, and the time the
+// hypervisor took from the machine's vCPUs (steal, from /proc/stat): on a loaded machine or host
 // those waits, not the emulation, are what make device work finish late.
 
 #include <cstdint>
@@ -14,17 +17,15 @@ struct ThreadTimes {
     std::uint64_t cpu_ns = 0;                       // on a CPU
     std::uint64_t run_queue_ns = 0;                 // runnable, waiting for a CPU
     std::uint64_t device_threads_run_queue_ns = 0;  // the fake's device threads, summed
+    std::uint64_t machine_steal_ns = 0;             // all vCPUs, summed; 10 ms granules
+    std::uint64_t sleeps = 0;                       // voluntary context switches
 
-    // Wall time less the time this thread and the device threads waited for a CPU: what is left
-    // of a host observation once the machine's load is taken out (never below 0).
+    // Wall time less the time this thread and the device threads waited for a CPU, in the guest
+    // or in the hypervisor: what is left of a host observation once the load is taken out (never
+    // below 0; steal on any vCPU counts, so this errs low, the side upper-bound checks allow).
     std::uint64_t wall_ns_without_cpu_waits() const {
-        const std::uint64_t waits = run_queue_ns + device_threads_run_queue_ns;
+        const std::uint64_t waits = run_queue_ns + device_threads_run_queue_ns + machine_steal_ns;
         return wall_ns > waits ? wall_ns - waits : 0;
-    }
-
-    // Share of the wall time the thread was runnable (on a CPU or waiting for one).
-    double runnable_fraction() const {
-        return wall_ns == 0 ? 0.0 : static_cast<double>(cpu_ns + run_queue_ns) / wall_ns;
     }
 };
 
