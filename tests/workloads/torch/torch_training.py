@@ -172,16 +172,29 @@ class StatsRefresher(threading.Thread):
     only the lock blocks the loop). With compute_outside, it computes first and holds the lock
     only to swap the result in: the fix for a long critical section."""
 
-    def __init__(self, hold_ops, compute_outside):
+    def __init__(self, hold_ms, compute_outside):
         super().__init__(daemon=True)
         self.lock, self.stop = threading.Lock(), threading.Event()
-        self.hold_ops, self.compute_outside = hold_ops, compute_outside
+        self.compute_outside = compute_outside
         self.scratch = torch.randn(192, 192)
         self.stats = torch.ones(1)
+        self.hold_ops = max(1, round(hold_ms / self.op_ms()))
+
+    def op(self):
+        self.scratch = torch.tanh(self.scratch @ self.scratch)
+
+    def op_ms(self):
+        """CPU time of one matrix product on this machine: the refresh computes as many as take
+        --hold-ms, so that the lock is held as long on a fast CPU as on a slow one."""
+        self.op()
+        started = time.thread_time()
+        for _ in range(10):
+            self.op()
+        return (time.thread_time() - started) * 1000 / 10
 
     def compute(self):
         for _ in range(self.hold_ops):
-            self.scratch = torch.tanh(self.scratch @ self.scratch)
+            self.op()
         return self.scratch.mean().reshape(1)
 
     def run(self):
@@ -256,7 +269,7 @@ def main():
     parser.add_argument("--features", type=int, default=64)
     parser.add_argument("--batch-size", type=int, default=1024)
     parser.add_argument("--sample-work", type=int, default=4, help="slow-worker: host ops per sample")
-    parser.add_argument("--hold-ops", type=int, default=4, help="lock-helper: matrix products computed under the lock")
+    parser.add_argument("--hold-ms", type=float, default=14.0, help="lock-helper: CPU time of the statistics computed under the lock (ms)")
     parser.add_argument("--device", choices=["fake", "cuda"], default="fake", help="fake: the fake runtime of --runtime-dir; cuda: a real GPU through PyTorch built for CUDA")
     parser.add_argument("--runtime-dir", default=os.environ.get("CAUSEWAY_FAKECUDA_DIR"), help="folder of the fake libcudart.so.13 (default: $CAUSEWAY_FAKECUDA_DIR)")
     args = parser.parse_args()
@@ -272,7 +285,7 @@ def main():
     batches = batches_for(args, features, labels)
     refresher = None
     if args.variant == "lock-helper":
-        refresher = StatsRefresher(args.hold_ops, compute_outside=args.fixed)
+        refresher = StatsRefresher(args.hold_ms, compute_outside=args.fixed)
         refresher.start()
     stop_metrics = start_metrics(in_own_process=args.fixed) if args.variant == "gil-holder" else None
 
