@@ -4,6 +4,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <future>
 #include <map>
@@ -409,6 +410,10 @@ Result<PushSummary> push_trace(const ClickHouseClient& client, const std::string
     if (!tables) {
         return tables.error();
     }
+    // The calls last: the server stores the other tables (an INSERT each, about 15 ms however few
+    // their rows) while the calls are read, instead of after the calls' last batch.
+    std::stable_partition(tables->begin(), tables->end(),
+                          [](const TraceTable& table) { return !table.cuda_calls; });
     // One read transaction for every table: its SHARED lock keeps a writer from changing the
     // pages the page reader reads (in a rollback-journal file), and the tables are of one moment.
     if (auto begun = trace->db().exec("BEGIN"); !begun) {

@@ -147,9 +147,10 @@ echo "== pushing the same recording again sends nothing"
 
 echo "== a push whose server dies half way stays invisible; the retry completes it once"
 "$fixture" "$work/node-5.db" host-5 starved
-# The push stops itself (SIGSTOP) once 3 batches of 100 rows are stored; then the server it
-# talks to is killed and the push goes on into the dead server.
-CAUSEWAY_PUSH_STOP_AFTER_BATCHES=3 "$causeway" push --clickhouse "$SHARD1_URL" \
+# At 100 rows a batch (a table's first is 12), the other tables take 12 batches and the calls,
+# sent last, 7. The push stops itself (SIGSTOP) once 15 batches are stored, among them calls; then
+# the server it talks to is killed and the push goes on into the dead server.
+CAUSEWAY_PUSH_STOP_AFTER_BATCHES=15 "$causeway" push --clickhouse "$SHARD1_URL" \
     --cluster causeway_test --job train-2 --node node-5 --batch-rows 100 "$work/node-5.db" \
     >"$work/push-1.out" 2>"$work/push-1.err" &
 push_pid=$!
@@ -171,7 +172,9 @@ stored_rows() {  # the trace rows of node-5 in both shards, visible or not
     echo $(($(ch "$SHARD1_URL" "SELECT count() FROM ${tables}_cuda_call_local WHERE job = 'train-2'") + \
         $(ch "$SHARD2_URL" "SELECT count() FROM ${tables}_cuda_call_local WHERE job = 'train-2'")))
 }
-(($(stored_rows) > 0)) || fail "the killed push stored no batch: the test did not stop it half way"
+calls_stored="$(stored_rows)"
+((calls_stored > 0 && calls_stored < 600)) ||
+    fail "the killed push stored $calls_stored of the 600 calls: the test did not stop it half way"
 if "$causeway" fleet --clickhouse "$SHARD1_URL" --job train-2 >/dev/null 2>&1; then
     fail "fleet shows a job whose only push is incomplete"
 fi
