@@ -5,6 +5,8 @@
 //  * NarrowColumn: a narrower integer (ids, durations, byte counts, return codes).
 //  * TimeColumn: timestamps as signed 32-bit offsets from the first of each block of consecutive
 //    rows (rows come in about time order, so a block spans milliseconds, not seconds).
+//  * UsuallyAbsentColumn: a NarrowColumn, or nothing at all when no row holds a value (stack ids:
+//    the collector records them only with --stacks).
 // A NarrowColumn is built from a loaded column, a TimeColumn from one or row by row; neither
 // changes a row once it is stored.
 
@@ -116,6 +118,25 @@ class TimeColumn {
     CallColumn<std::int32_t> offsets_;       // from the block's first value
     std::vector<std::int64_t> block_start_;  // the first value of each block
     WideValues<std::int64_t> wide_;
+};
+
+template <class Wide, class Narrow, Wide kAbsent>
+class UsuallyAbsentColumn {
+  public:
+    UsuallyAbsentColumn() = default;
+    explicit UsuallyAbsentColumn(const CallColumn<Wide>& values) : size_(values.size()) {
+        if (std::any_of(values.begin(), values.end(), [](Wide v) { return v != kAbsent; })) {
+            values_ = NarrowColumn<Wide, Narrow>(values);
+        }
+    }
+
+    Wide operator[](std::size_t i) const { return values_.size() == 0 ? kAbsent : values_[i]; }
+    std::size_t size() const { return size_; }
+    std::size_t bytes() const { return values_.bytes(); }
+
+  private:
+    std::size_t size_ = 0;
+    NarrowColumn<Wide, Narrow> values_;  // empty: every row's value is absent
 };
 
 }  // namespace causeway::analysis

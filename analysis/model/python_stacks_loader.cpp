@@ -144,19 +144,24 @@ Status load_python_stacks(const tracedb::Database& db, std::int64_t schema_versi
     return Ok{};
 }
 
-void forget_missing_call_stacks(const KnownStacks& stacks, TraceModel& model) {
+std::int64_t forget_missing_call_stacks(const KnownStacks& stacks,
+                                        CallColumn<std::int32_t>& stack_ids) {
     if (!stacks.table_present()) {
-        return;
+        return 0;
     }
     std::int64_t missing = 0;
-    for (std::int32_t& id : model.calls.stack_id) {
+    for (std::int32_t& id : stack_ids) {
         if (id >= 0 && !stacks.contains(id)) {
             id = -1;
             ++missing;
         }
     }
+    return missing;
+}
+
+void report_missing_call_stacks(std::int64_t missing, std::vector<DataQualityItem>& data_quality) {
     if (missing > 0) {
-        model.data_quality.push_back(analysis_finding(
+        data_quality.push_back(analysis_finding(
             tracedb::DataQualityCounter::kMissingCallStacks, missing,
             std::to_string(missing) +
                 " CUDA calls name a stack not in the file: read as calls without a stack (the "

@@ -33,8 +33,11 @@ Status load_python_stacks(const tracedb::Database& db, std::int64_t schema_versi
                           const std::unordered_map<std::int64_t, int>& thread_index,
                           const KnownStacks& stacks, TraceModel& model);
 
-// CUDA calls whose stack is not in the file read as calls without a stack, counted in an error
-// data-quality row (analysis/missing_call_stacks).
-void forget_missing_call_stacks(const KnownStacks& stacks, TraceModel& model);
+// CUDA calls whose stack is not in the file read as calls without a stack: sets their loaded
+// stack ids to -1 and returns how many there were, which report_missing_call_stacks counts in an
+// error data-quality row (analysis/missing_call_stacks).
+std::int64_t forget_missing_call_stacks(const KnownStacks& stacks,
+                                        CallColumn<std::int32_t>& stack_ids);
+void report_missing_call_stacks(std::int64_t missing, std::vector<DataQualityItem>& data_quality);
 
 }  // namespace causeway::analysis

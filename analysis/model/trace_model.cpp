@@ -695,7 +695,7 @@ CudaCalls::CudaCalls(LoadedCallColumns loaded) {
     bytes = std::move(loaded.bytes);
     host_pinned = std::move(loaded.host_pinned);
     ret = std::move(loaded.ret);
-    stack_id = std::move(loaded.stack_id);
+    stack_id = decltype(stack_id)(loaded.stack_id);
 }
 
 const char* category_name(OpCategory category) {
@@ -819,8 +819,10 @@ Result<TraceModel> load_trace(const tracedb::TraceReader& reader) {
     model.data_quality.insert(model.data_quality.end(), session_findings.begin(),
                               session_findings.end());
     report_left_out(left_out, plausible, model.data_quality);
+    const std::int64_t missing_stacks =
+        forget_missing_call_stacks(*known_stacks, loaded->calls.stack_id);
     adopt_calls(std::move(*loaded), plausible, model, last_event_ns);
-    forget_missing_call_stacks(*known_stacks, model);
+    report_missing_call_stacks(missing_stacks, model.data_quality);
     auto stacks = db.query_int64("SELECT count(*) FROM stack");
     model.stack_count = stacks ? *stacks : 0;
     for (const auto& s : model.snapshots) {

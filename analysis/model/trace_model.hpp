@@ -89,7 +89,7 @@ struct OpInfo {
 // cuda_call in memory, one column per column the analysis uses; row i of each describes call i,
 // in the file's order. (copy_kind and stream_id are not held.) Held compactly
 // (compact_column.hpp): about 24 bytes a call instead of 42; reading a value gives it as stored.
-template <class Time>
+template <class Time, class StackIds>
 struct CallColumns {
     NarrowColumn<std::int32_t, std::uint16_t> thread_index;
     NarrowColumn<std::int32_t, std::uint16_t> op_index;
@@ -100,17 +100,19 @@ struct CallColumns {
     NarrowColumn<std::int32_t, std::int16_t> ret;
     // stack.id of the call's user stack; -1: none recorded. (Stack ids are minted per distinct
     // stack of a process, bounded by the collector's 16384-entry stack map, so 32 bits hold them.)
-    CallColumn<std::int32_t> stack_id;
+    StackIds stack_id;
 
     std::size_t size() const { return ts_ns.size(); }
 };
 
 // As the loader fills them: the timestamps at full width (TimeColumn needs a whole block).
-using LoadedCallColumns = CallColumns<CallColumn<std::int64_t>>;
+using LoadedCallColumns = CallColumns<CallColumn<std::int64_t>, CallColumn<std::int32_t>>;
 
-struct CudaCalls : CallColumns<TimeColumn> {
+// Stack ids take no memory in a trace recorded without --stacks (the default).
+struct CudaCalls : CallColumns<TimeColumn, UsuallyAbsentColumn<std::int32_t, std::int16_t, -1>> {
     CudaCalls() = default;
-    // Takes the columns over; the timestamps are made compact and freed.
+    // Takes the columns over; the timestamps are made compact and freed, and the stack ids freed
+    // when no call has one.
     explicit CudaCalls(LoadedCallColumns loaded);
 
     // 1 when a driver call runs inside a runtime call of the same thread (cudaMemcpy calls

@@ -62,3 +62,16 @@ TEST_CASE("a time column of a steady stream of calls takes about 4 bytes a call"
     check_reads_back<TimeColumn>(values);
     CHECK(TimeColumn(values).bytes() < values.size() * 5);
 }
+
+TEST_CASE("a usually-absent column takes no memory until a row holds a value",
+          "[analysis][model]") {
+    using StackIds = UsuallyAbsentColumn<std::int32_t, std::int16_t, -1>;
+    CallColumn<std::int32_t> values(10'000, -1);
+    check_reads_back<StackIds>(values);
+    CHECK(StackIds(values).bytes() == 0);
+
+    values[7'000] = 12;
+    values[9'999] = 1 << 20;  // wider than the narrow width: kept aside
+    check_reads_back<StackIds>(values);
+    CHECK(StackIds(values).bytes() < values.size() * sizeof(std::int16_t) + 64);
+}
