@@ -56,7 +56,6 @@ struct DrainPeriod {
     std::int64_t drain_runnable_ns = 0;  // runnable but not running inside the drain
     std::uint32_t first_enqueue = 0;     // into DeviceQueue::enqueue_ns
     std::uint32_t enqueues = 0;
-    bool waited = false;  // the drain shows when the device finished: device_ns is measured
     std::int64_t device_done_ns = -1;  // waited: when the device finished; -1 otherwise
     // The device's work in the period (ns): measured when the drain shows when the device finished
     // (it waited on a CPU, or slept until the device woke it). Otherwise it lies between
@@ -79,6 +78,9 @@ struct DrainPeriod {
     // among the trace's such collectives; -1: none), and this rank's arrival at it (its enqueue):
     // no rank's period ends before the last rank has arrived.
     std::int32_t meeting = -1;
+    // (Here, beside the 32-bit field, it takes no word of its own: a period of a 100M-call trace
+    // is one of millions.)
+    bool waited = false;  // the drain shows when the device finished: device_ns is measured
     std::int64_t meeting_arrival_ns = 0;
 
     std::int64_t span_ns() const { return drain_ns - start_ns; }
