@@ -5,8 +5,9 @@
 //  * NarrowColumn: a narrower integer (ids, durations, byte counts, return codes).
 //  * TimeColumn: timestamps as signed 32-bit offsets from the first of each block of consecutive
 //    rows (rows come in about time order, so a block spans milliseconds, not seconds).
-//  * UsuallyAbsentColumn: a NarrowColumn, or nothing at all when no row holds a value (stack ids:
-//    the collector records them only with --stacks).
+//  * MostlyUsualColumn: for columns whose rows mostly hold one value (no byte count, no error, no
+//    stack): only the other rows, by block of 256, while they are at most a quarter of the rows;
+//    otherwise every row, as NarrowColumn or CallColumn.
 // A NarrowColumn is built from a loaded column, a TimeColumn from one or row by row; neither
 // changes a row once it is stored.
 
@@ -120,23 +121,85 @@ class TimeColumn {
     WideValues<std::int64_t> wide_;
 };
 
-template <class Wide, class Narrow, Wide kAbsent>
-class UsuallyAbsentColumn {
+template <class Column>
+std::size_t column_bytes(const Column& column) {
+    return column.bytes();
+}
+template <class T>
+std::size_t column_bytes(const CallColumn<T>& column) {
+    return column.capacity() * sizeof(T);
+}
+
+template <class Dense, auto kUsual>
+class MostlyUsualColumn {
+    static constexpr unsigned kBlockShift = 8;  // 256 rows a block
+    using Wide = decltype(kUsual);
+
   public:
-    UsuallyAbsentColumn() = default;
-    explicit UsuallyAbsentColumn(const CallColumn<Wide>& values) : size_(values.size()) {
-        if (std::any_of(values.begin(), values.end(), [](Wide v) { return v != kAbsent; })) {
-            values_ = NarrowColumn<Wide, Narrow>(values);
+    MostlyUsualColumn() = default;
+    // From any column of the same values (size() and operator[]).
+    template <class Values>
+    explicit MostlyUsualColumn(const Values& values) : size_(values.size()) {
+        std::size_t unusual = 0;
+        for (std::size_t i = 0; i < size_; ++i) {
+            unusual += values[i] != kUsual ? 1 : 0;
         }
+        CallColumn<Wide> kept;
+        if (unusual > size_ / 4) {
+            kept.resize(size_);
+            for (std::size_t i = 0; i < size_; ++i) {
+                kept[i] = values[i];
+            }
+            dense_ = Dense(std::move(kept));
+            return;
+        }
+        kept.reserve(unusual);
+        offsets_.reserve(unusual);
+        block_first_.reserve((size_ >> kBlockShift) + 2);
+        for (std::size_t i = 0; i < size_; ++i) {
+            if ((i & kBlockMask) == 0) {
+                block_first_.push_back(static_cast<std::uint32_t>(kept.size()));
+            }
+            if (Wide v = values[i]; v != kUsual) {
+                offsets_.push_back(static_cast<std::uint8_t>(i & kBlockMask));
+                kept.push_back(v);
+            }
+        }
+        block_first_.push_back(static_cast<std::uint32_t>(kept.size()));
+        sparse_values_ = Dense(std::move(kept));
     }
 
-    Wide operator[](std::size_t i) const { return values_.size() == 0 ? kAbsent : values_[i]; }
+    Wide operator[](std::size_t i) const {
+        if (block_first_.empty()) {
+            return dense_[i];
+        }
+        const std::size_t block = i >> kBlockShift;
+        const auto first = offsets_.begin() + block_first_[block];
+        const auto last = offsets_.begin() + block_first_[block + 1];
+        const auto offset = static_cast<std::uint8_t>(i & kBlockMask);
+        const auto it = std::lower_bound(first, last, offset);
+        return it != last && *it == offset
+                   ? static_cast<Wide>(
+                         sparse_values_[static_cast<std::size_t>(it - offsets_.begin())])
+                   : kUsual;
+    }
     std::size_t size() const { return size_; }
-    std::size_t bytes() const { return values_.bytes(); }
+    std::size_t bytes() const {
+        return column_bytes(dense_) + column_bytes(sparse_values_) + offsets_.capacity() +
+               block_first_.capacity() * sizeof(std::uint32_t);
+    }
 
   private:
+    static constexpr std::size_t kBlockMask = (std::size_t{1} << kBlockShift) - 1;
+
     std::size_t size_ = 0;
-    NarrowColumn<Wide, Narrow> values_;  // empty: every row's value is absent
+    // Dense: every row (block_first_ empty). Sparse: the rows not kUsual, in row order, by block:
+    // block b's are [block_first_[b], block_first_[b + 1]), each its row's offset in the block
+    // and its value.
+    Dense dense_;
+    std::vector<std::uint32_t> block_first_;
+    CallColumn<std::uint8_t> offsets_;
+    Dense sparse_values_;
 };
 
 }  // namespace causeway::analysis

@@ -9,6 +9,7 @@
 #include <iterator>
 #include <optional>
 #include <unordered_map>
+#include <utility>
 
 #include "analysis/model/call_enclosure.hpp"
 #include "analysis/model/call_loader.hpp"
@@ -692,10 +693,10 @@ CudaCalls::CudaCalls(LoadedCallColumns loaded) {
     op_index = std::move(loaded.op_index);
     ts_ns = TimeColumn(loaded.ts_ns);
     dur_ns = std::move(loaded.dur_ns);
-    bytes = std::move(loaded.bytes);
-    host_pinned = std::move(loaded.host_pinned);
-    ret = std::move(loaded.ret);
-    stack_id = decltype(stack_id)(loaded.stack_id);
+    bytes = decltype(bytes)(std::exchange(loaded.bytes, {}));
+    host_pinned = decltype(host_pinned)(std::exchange(loaded.host_pinned, {}));
+    ret = decltype(ret)(std::exchange(loaded.ret, {}));
+    stack_id = decltype(stack_id)(std::exchange(loaded.stack_id, {}));
 }
 
 const char* category_name(OpCategory category) {
@@ -830,7 +831,7 @@ Result<TraceModel> load_trace(const tracedb::TraceReader& reader) {
     }
     model.last_event_ns_ = last_event_ns;
     index_calls_by_thread(model);
-    model.calls.enclosed = mark_enclosed_driver_calls(model);
+    model.calls.enclosed = decltype(model.calls.enclosed)(mark_enclosed_driver_calls(model));
     assign_gil_holders(model);
     return model;
 }

@@ -88,16 +88,18 @@ struct OpInfo {
 
 // cuda_call in memory, one column per column the analysis uses; row i of each describes call i,
 // in the file's order. (copy_kind and stream_id are not held.) Held compactly
-// (compact_column.hpp): about 24 bytes a call instead of 42; reading a value gives it as stored.
-template <class Time, class StackIds>
+// (compact_column.hpp): about 15 bytes a call instead of 42; reading a value gives it as stored.
+// `Mostly<Dense, kUsual>` holds a column whose rows mostly hold kUsual, in its Dense form
+// otherwise; `StackIds` holds the stack ids.
+template <class Time, template <class, auto> class Mostly, class StackIds>
 struct CallColumns {
     NarrowColumn<std::int32_t, std::uint16_t> thread_index;
     NarrowColumn<std::int32_t, std::uint16_t> op_index;
     Time ts_ns;
     NarrowColumn<std::int64_t, std::uint32_t> dur_ns;
-    NarrowColumn<std::int64_t, std::int32_t> bytes;  // -1: NULL
-    CallColumn<std::int8_t> host_pinned;             // -1: NULL
-    NarrowColumn<std::int32_t, std::int16_t> ret;
+    Mostly<NarrowColumn<std::int64_t, std::int32_t>, std::int64_t{-1}> bytes;  // -1: NULL
+    Mostly<CallColumn<std::int8_t>, std::int8_t{-1}> host_pinned;              // -1: NULL
+    Mostly<NarrowColumn<std::int32_t, std::int16_t>, std::int32_t{0}> ret;
     // stack.id of the call's user stack; -1: none recorded. (Stack ids are minted per distinct
     // stack of a process, bounded by the collector's 16384-entry stack map, so 32 bits hold them.)
     StackIds stack_id;
@@ -105,19 +107,25 @@ struct CallColumns {
     std::size_t size() const { return ts_ns.size(); }
 };
 
-// As the loader fills them: the timestamps at full width (TimeColumn needs a whole block).
-using LoadedCallColumns = CallColumns<CallColumn<std::int64_t>, CallColumn<std::int32_t>>;
+// As the loader fills them: every row of every column, the timestamps at full width (TimeColumn
+// needs a whole block).
+template <class Dense, auto>
+using EveryRow = Dense;
+using LoadedCallColumns = CallColumns<CallColumn<std::int64_t>, EveryRow, CallColumn<std::int32_t>>;
 
-// Stack ids take no memory in a trace recorded without --stacks (the default).
-struct CudaCalls : CallColumns<TimeColumn, UsuallyAbsentColumn<std::int32_t, std::int16_t, -1>> {
+// The calls without a byte count, an error or a stack take nothing in those columns (a recording
+// without --stacks, the default, has no stacks at all).
+struct CudaCalls
+    : CallColumns<TimeColumn, MostlyUsualColumn,
+                  MostlyUsualColumn<NarrowColumn<std::int32_t, std::int16_t>, std::int32_t{-1}>> {
     CudaCalls() = default;
-    // Takes the columns over; the timestamps are made compact and freed, and the stack ids freed
-    // when no call has one.
+    // Takes the columns over; the timestamps and the mostly-usual columns are made compact and
+    // the loaded ones freed.
     explicit CudaCalls(LoadedCallColumns loaded);
 
     // 1 when a driver call runs inside a runtime call of the same thread (cudaMemcpy calls
     // cuMemcpy*): counted in statistics, never twice in time accounting.
-    CallColumn<std::uint8_t> enclosed;
+    MostlyUsualColumn<CallColumn<std::uint8_t>, std::uint8_t{0}> enclosed;
 
     std::int64_t end_ns(std::size_t i) const { return ts_ns[i] + dur_ns[i]; }
 };

@@ -63,15 +63,31 @@ TEST_CASE("a time column of a steady stream of calls takes about 4 bytes a call"
     CHECK(TimeColumn(values).bytes() < values.size() * 5);
 }
 
-TEST_CASE("a usually-absent column takes no memory until a row holds a value",
+TEST_CASE("a mostly-usual column keeps only the rows that are not usual, while they are few",
           "[analysis][model]") {
-    using StackIds = UsuallyAbsentColumn<std::int32_t, std::int16_t, -1>;
+    using StackIds = MostlyUsualColumn<NarrowColumn<std::int32_t, std::int16_t>, std::int32_t{-1}>;
     CallColumn<std::int32_t> values(10'000, -1);
     check_reads_back<StackIds>(values);
-    CHECK(StackIds(values).bytes() == 0);
+    // No stack at all: the block index alone, 4 bytes a 256 rows.
+    CHECK(StackIds(values).bytes() < values.size() / 32);
 
-    values[7'000] = 12;
-    values[9'999] = 1 << 20;  // wider than the narrow width: kept aside
+    // A few, at the ends of blocks and wider than 16 bits: 3 bytes each (and 16 for a wide one).
+    for (std::size_t i : {0, 255, 256, 511, 7'000, 9'999}) {
+        values[i] = static_cast<std::int32_t>(i) + 1;
+    }
+    values[300] = 1 << 20;
+    check_reads_back<StackIds>(values);
+    CHECK(StackIds(values).bytes() < values.size() / 32 + 7 * 3 + 16);
+
+    // Most rows hold one: every row, in 16 bits.
+    for (std::size_t i = 0; i < values.size(); i += 3) {
+        values[i] = static_cast<std::int32_t>(i % 97);
+    }
     check_reads_back<StackIds>(values);
     CHECK(StackIds(values).bytes() < values.size() * sizeof(std::int16_t) + 64);
+
+    using Flags = MostlyUsualColumn<CallColumn<std::uint8_t>, std::uint8_t{0}>;
+    CallColumn<std::uint8_t> flags(1'000, 0);
+    flags[999] = 1;
+    check_reads_back<Flags>(flags);
 }

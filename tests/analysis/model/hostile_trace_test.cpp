@@ -197,7 +197,7 @@ TEST_CASE("impossible values are left out of every number and counted", "[analys
     TraceModel model = fixture.load(1000 * kMs);
 
     REQUIRE(model.calls.size() == 1002);
-    CHECK(model.calls.host_pinned.back() == 1);
+    CHECK(model.calls.host_pinned[model.calls.size() - 1] == 1);
     CHECK(model.calls.stack_id[model.calls.size() - 1] == -1);
     CHECK(model.calls.ret[model.calls.size() - 1] == std::numeric_limits<std::int32_t>::max());
     CHECK(model.end_ns() == 1000 * kMs);
