@@ -137,36 +137,12 @@ class MostlyUsualColumn {
 
   public:
     MostlyUsualColumn() = default;
-    // From any column of the same values (size() and operator[]).
+    // Takes a column of the same values over (Dense, or anything Dense is made from).
     template <class Values>
-    explicit MostlyUsualColumn(const Values& values) : size_(values.size()) {
-        std::size_t unusual = 0;
-        for (std::size_t i = 0; i < size_; ++i) {
-            unusual += values[i] != kUsual ? 1 : 0;
+    explicit MostlyUsualColumn(Values values) : size_(values.size()) {
+        if (!keep_unusual(values)) {
+            dense_ = Dense(std::move(values));
         }
-        CallColumn<Wide> kept;
-        if (unusual > size_ / 4) {
-            kept.resize(size_);
-            for (std::size_t i = 0; i < size_; ++i) {
-                kept[i] = values[i];
-            }
-            dense_ = Dense(std::move(kept));
-            return;
-        }
-        kept.reserve(unusual);
-        offsets_.reserve(unusual);
-        block_first_.reserve((size_ >> kBlockShift) + 2);
-        for (std::size_t i = 0; i < size_; ++i) {
-            if ((i & kBlockMask) == 0) {
-                block_first_.push_back(static_cast<std::uint32_t>(kept.size()));
-            }
-            if (Wide v = values[i]; v != kUsual) {
-                offsets_.push_back(static_cast<std::uint8_t>(i & kBlockMask));
-                kept.push_back(v);
-            }
-        }
-        block_first_.push_back(static_cast<std::uint32_t>(kept.size()));
-        sparse_values_ = Dense(std::move(kept));
     }
 
     Wide operator[](std::size_t i) const {
@@ -191,6 +167,31 @@ class MostlyUsualColumn {
 
   private:
     static constexpr std::size_t kBlockMask = (std::size_t{1} << kBlockShift) - 1;
+
+    // Keeps the rows of `values` that are not kUsual, in one pass; false (keeping nothing) as soon
+    // as they are more than a quarter of the rows.
+    template <class Values>
+    bool keep_unusual(const Values& values) {
+        CallColumn<Wide> kept;
+        block_first_.reserve((size_ >> kBlockShift) + 2);
+        for (std::size_t i = 0; i < size_; ++i) {
+            if ((i & kBlockMask) == 0) {
+                block_first_.push_back(static_cast<std::uint32_t>(kept.size()));
+            }
+            if (Wide v = values[i]; v != kUsual) {
+                if (kept.size() == size_ / 4) {
+                    block_first_ = std::vector<std::uint32_t>();  // freed, not just emptied
+                    offsets_ = CallColumn<std::uint8_t>();
+                    return false;
+                }
+                offsets_.push_back(static_cast<std::uint8_t>(i & kBlockMask));
+                kept.push_back(v);
+            }
+        }
+        block_first_.push_back(static_cast<std::uint32_t>(kept.size()));
+        sparse_values_ = Dense(std::move(kept));
+        return true;
+    }
 
     std::size_t size_ = 0;
     // Dense: every row (block_first_ empty). Sparse: the rows not kUsual, in row order, by block:

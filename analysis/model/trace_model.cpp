@@ -831,7 +831,7 @@ Result<TraceModel> load_trace(const tracedb::TraceReader& reader) {
     }
     model.last_event_ns_ = last_event_ns;
     index_calls_by_thread(model);
-    model.calls.enclosed = decltype(model.calls.enclosed)(mark_enclosed_driver_calls(model));
+    model.calls.enclosed = mark_enclosed_driver_calls(model);
     assign_gil_holders(model);
     return model;
 }
