@@ -58,7 +58,7 @@ analysis_section() {
     rss_mib=$(calc "$(printf '%s\n' "${rss[@]}" | sort -g | tail -1) / 1024" 0)
     log "analysis: explain on $label calls: ${walls[*]} s, peak $rss_mib MiB"
     local note
-    note="median of $ANALYSIS_RUNS, CPU $cpu_s s, peak RSS $rss_mib MiB ($(calc "$rss_mib * 1048576 / $size" 1) bytes a call), DB $(($(stat -c %s "$db") / 1048576)) MiB"
+    note="median of $ANALYSIS_RUNS, CPU $cpu_s s, peak RSS $rss_mib MiB ($(calc "$rss_mib * 1048576 / $size" 1) bytes a call), DB $(($(stat -L -c %s "$db") / 1048576)) MiB"
     if [[ -n $first_s ]]; then
       note+=", growth exponents vs $((first_size / 1000000))M: CPU time $(calc "log($cpu_s / $first_s) / log($size / $first_size)"), peak RSS $(calc "log($rss_mib / $first_rss) / log($size / $first_size)")"
     fi
