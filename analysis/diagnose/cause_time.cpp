@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <optional>
 
+#include "analysis/model/accounted_calls.hpp"
+
 namespace causeway::analysis {
 namespace {
 
@@ -208,10 +210,7 @@ CauseTimeline cause_timeline(const TraceModel& model, const Roles& roles,
         const auto& intervals = model.offcpu_by_thread[static_cast<std::size_t>(thread)];
         std::size_t next = 0;
         std::int64_t previous_end = -1;
-        for (std::uint32_t i : model.calls_by_thread[static_cast<std::size_t>(thread)]) {
-            if (c.enclosed[i] != 0 || !filter.call_selected(i)) {
-                continue;
-            }
+        for (std::uint32_t i : AccountedCalls(model, filter, thread)) {
             if (previous_end >= 0 && c.ts_ns[i] > previous_end) {
                 builder.gap(q, intervals, next, previous_end, c.ts_ns[i]);
             }

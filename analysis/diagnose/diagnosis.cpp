@@ -101,6 +101,7 @@ Diagnosis diagnose(const TraceModel& model, const DiagnosisOptions& options) {
             queues.push_back(reconstruct_queue(model, filter, primary.thread_index));
         }
         mark_collectives(model, ranks, queues);
+        forget_bounds(queues);
         return queues;
     });
     const CauseTimeline timeline = cause_timeline(model, roles, filter, accounting, causes,

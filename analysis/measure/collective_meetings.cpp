@@ -87,14 +87,15 @@ void mark_collectives(const TraceModel& model, const std::vector<CommunicatorRan
             DrainPeriod& period = queues[where.queue].periods[where.period];
             period.meeting = meetings;
             period.meeting_arrival_ns = arrival_ns;
-            if (period.waited && (done_ns < 0 || period.device_done_ns < done_ns)) {
-                done_ns = period.device_done_ns;
+            const std::int64_t period_done_ns =
+                queues[where.queue].bounds[where.period].device_done_ns;
+            if (period.waited && (done_ns < 0 || period_done_ns < done_ns)) {
+                done_ns = period_done_ns;
             }
         }
         for (const auto& [where, arrival_ns] : found[c].ranks) {
-            DrainPeriod& period = queues[where.queue].periods[where.period];
-            if (!period.waited && done_ns >= 0) {
-                set_device_done(queues[where.queue], period, done_ns);
+            if (!queues[where.queue].periods[where.period].waited && done_ns >= 0) {
+                set_device_done(queues[where.queue], where.period, done_ns);
             }
         }
         ++meetings;

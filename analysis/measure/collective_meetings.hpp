@@ -22,7 +22,7 @@ namespace causeway::analysis {
 
 // Sets peer_wait_ns, meeting and meeting_arrival_ns on the periods of `queues` that hold the
 // aligned collectives of `communicators`. A collective ends on every rank's device at once, so
-// where one rank's drain showed when (DrainPeriod::device_done_ns), the device work of the
+// where one rank's drain showed when (PeriodBounds::device_done_ns), the device work of the
 // meeting's other periods, whose drains did not, is measured by it.
 void mark_collectives(const TraceModel& model, const std::vector<CommunicatorRanks>& communicators,
                       std::vector<DeviceQueue>& queues);

@@ -36,6 +36,12 @@ std::int64_t work_finishing_at(const TimeColumn& enqueue_ns, std::uint32_t first
     return static_cast<std::int64_t>(least);
 }
 
+// `ns` of device work, within what the period's drain says of it.
+std::int64_t within_bounds(const PeriodBounds& bounds, std::int64_t ns) {
+    return std::clamp(ns, bounds.device_min_ns,
+                      std::max(bounds.device_min_ns, bounds.device_max_ns));
+}
+
 // Per drain op of the thread: its own cost, the least time one of its calls spent on a CPU or
 // asleep (a drain with nothing left to wait for; its time runnable but not running,
 // `runnable_ns` of each call, excluded).
@@ -68,10 +74,11 @@ std::map<int, std::int64_t> drain_own_cost(const TraceModel& model,
 std::map<std::uint32_t, std::pair<std::int64_t, std::int64_t>> common_ranges(
     const DeviceQueue& queue) {
     std::map<std::uint32_t, std::pair<std::vector<std::int64_t>, std::vector<std::int64_t>>> by;
-    for (const DrainPeriod& p : queue.periods) {
-        auto& [mins, maxes] = by[p.enqueues];
-        mins.push_back(p.device_min_ns);
-        maxes.push_back(std::max(p.device_min_ns, p.device_max_ns));
+    for (std::size_t k = 0; k < queue.periods.size(); ++k) {
+        const PeriodBounds& b = queue.bounds[k];
+        auto& [mins, maxes] = by[queue.periods[k].enqueues];
+        mins.push_back(b.device_min_ns);
+        maxes.push_back(std::max(b.device_min_ns, b.device_max_ns));
     }
     std::map<std::uint32_t, std::pair<std::int64_t, std::int64_t>> ranges;
     for (auto& [enqueues, bounds] : by) {
@@ -99,26 +106,26 @@ void estimate_unmeasured_periods(DeviceQueue& queue) {
     const std::int64_t median = none ? 0 : percentile(measured, 50);
     const std::int64_t low = none ? 0 : percentile(measured, 10);
     const std::int64_t high = none ? 0 : percentile(measured, 90);
-    auto within = [](const DrainPeriod& p, std::int64_t ns) {
-        return std::clamp(ns, p.device_min_ns, std::max(p.device_min_ns, p.device_max_ns));
-    };
     const auto ranges = none ? common_ranges(queue)
                              : std::map<std::uint32_t, std::pair<std::int64_t, std::int64_t>>{};
-    for (DrainPeriod& p : queue.periods) {
+    for (std::size_t k = 0; k < queue.periods.size(); ++k) {
+        DrainPeriod& p = queue.periods[k];
+        const PeriodBounds& b = queue.bounds[k];
+        auto within = [&b](std::int64_t ns) { return within_bounds(b, ns); };
         if (p.waited) {
             p.device_low_ns = p.device_high_ns = p.device_ns;
         } else if (none) {
             auto common = ranges.find(p.enqueues);
             const auto [least, most] = common != ranges.end()
                                            ? common->second
-                                           : std::pair{p.device_min_ns, p.device_max_ns};
-            p.device_ns = within(p, least + (most - least) / 2);
-            p.device_low_ns = within(p, least);
-            p.device_high_ns = within(p, most);
+                                           : std::pair{b.device_min_ns, b.device_max_ns};
+            p.device_ns = within(least + (most - least) / 2);
+            p.device_low_ns = within(least);
+            p.device_high_ns = within(most);
         } else {
-            p.device_ns = within(p, median);
-            p.device_low_ns = within(p, low);
-            p.device_high_ns = within(p, high);
+            p.device_ns = within(median);
+            p.device_low_ns = within(low);
+            p.device_high_ns = within(high);
         }
     }
 }
@@ -200,7 +207,7 @@ std::int64_t queued_by(FirstEndingAfter& intervals, std::int64_t entry_ns, std::
 // The loop begins with its first step (the thread's step marker, loop_steps.hpp): the periods
 // that ended before it are set-up (the model built, its weights copied, a warm-up timed), paid
 // once whatever the loop's causes, and no part of what a cause's removal speeds up.
-void drop_set_up(const TraceModel& model, const std::vector<std::uint32_t>& calls,
+void drop_set_up(const TraceModel& model, const AccountedCalls& calls,
                  const std::vector<StepMarker>& markers, DeviceQueue& queue) {
     if (markers.empty()) {
         return;
@@ -220,6 +227,8 @@ void drop_set_up(const TraceModel& model, const std::vector<std::uint32_t>& call
                                      [&](const DrainPeriod& p) { return p.drain_ns > step_ns; });
     queue.waited_periods -=
         std::count_if(queue.periods.begin(), set_up, [](const DrainPeriod& p) { return p.waited; });
+    queue.bounds.erase(queue.bounds.begin(),
+                       queue.bounds.begin() + (set_up - queue.periods.begin()));
     queue.periods.erase(queue.periods.begin(), set_up);
 }
 
@@ -248,18 +257,25 @@ std::int64_t DeviceQueue::device_busy_ns() const {
     return busy;
 }
 
-void set_device_done(const DeviceQueue& queue, DrainPeriod& period, std::int64_t done_ns) {
+void set_device_done(DeviceQueue& queue, std::size_t k, std::int64_t done_ns) {
+    DrainPeriod& period = queue.periods[k];
     const std::int64_t work =
         work_finishing_at(queue.enqueue_ns, period.first_enqueue, period.enqueues, done_ns);
-    period.device_ns = period.device_low_ns = period.device_high_ns = std::clamp(
-        work, period.device_min_ns, std::max(period.device_min_ns, period.device_max_ns));
+    period.device_ns = period.device_low_ns = period.device_high_ns =
+        within_bounds(queue.bounds[k], work);
+}
+
+void forget_bounds(std::vector<DeviceQueue>& queues) {
+    for (DeviceQueue& queue : queues) {
+        queue.bounds = std::vector<PeriodBounds>();  // freed, not just emptied
+    }
 }
 
 DeviceQueue reconstruct_queue(const TraceModel& model, const ResolvedFilter& filter,
                               int thread_index) {
     DeviceQueue queue;
     queue.thread_index = thread_index;
-    const std::vector<std::uint32_t> calls = accounted_calls(model, filter, thread_index);
+    const AccountedCalls calls(model, filter, thread_index);
     const auto& intervals = model.offcpu_by_thread[static_cast<std::size_t>(thread_index)];
     // Each drain's time runnable but not running, measured once: for the ops' own cost and for
     // the periods.
@@ -281,6 +297,7 @@ DeviceQueue reconstruct_queue(const TraceModel& model, const ResolvedFilter& fil
     // Sized once: growing would copy them, and hold up to twice what they need.
     queue.enqueue_ns.reserve(enqueues);
     queue.periods.reserve(drains.size());  // a period ends at each drain but the first
+    queue.bounds.reserve(drains.size());
     const std::map<int, std::int64_t> own = drain_own_cost(model, drains, drain_runnable_ns);
     FirstEndingAfter offcpu(intervals);
     std::size_t next_drain = 0;
@@ -293,10 +310,14 @@ DeviceQueue reconstruct_queue(const TraceModel& model, const ResolvedFilter& fil
         if (drains_queue(op)) {
             const std::int64_t runnable_ns = drain_runnable_ns[next_drain++];
             if (period_start >= 0 && entry >= period_start) {
+                // The drain's own cost when nothing is left to wait for: the least time a call of
+                // its op spent on a CPU or asleep on this thread, or all of its own such time when
+                // it did not wait.
+                const std::int64_t drain_own_ns = own.at(model.calls.op_index[call]);
+                PeriodBounds b;
                 DrainPeriod p{.start_ns = period_start,
                               .drain_entry_ns = entry,
                               .drain_ns = end,
-                              .drain_own_ns = own.at(model.calls.op_index[call]),
                               .first_enqueue = first_enqueue,
                               .enqueues = static_cast<std::uint32_t>(queue.enqueue_ns.size()) -
                                           first_enqueue};
@@ -309,25 +330,24 @@ DeviceQueue reconstruct_queue(const TraceModel& model, const ResolvedFilter& fil
                     const std::int64_t away_ns =
                         entry - (p.enqueues > 0 ? queue.enqueue_ns.back() : period_start);
                     p.waited = static_cast<double>(kept_cpu_ns) >
-                               static_cast<double>(p.drain_own_ns + kDrainWaitMarginNs) +
+                               static_cast<double>(drain_own_ns + kDrainWaitMarginNs) +
                                    kDrainWaitShareOfAway * static_cast<double>(away_ns);
                     if (p.waited) {
-                        p.device_done_ns = end - p.drain_runnable_ns;
-                        p.device_ns = work_done_at(p.device_done_ns);
-                    } else {
-                        p.drain_own_ns = kept_cpu_ns;
+                        b.device_done_ns = end - p.drain_runnable_ns;
+                        p.device_ns = work_done_at(b.device_done_ns);
                     }
-                    p.device_max_ns = work_done_at(entry);
+                    b.device_max_ns = work_done_at(entry);
                 } else {
                     const DrainFinish finish =
-                        finish_of_lost_drain(offcpu, entry, end, p.drain_own_ns);
+                        finish_of_lost_drain(offcpu, entry, end, drain_own_ns);
                     p.waited = finish.low_ns == finish.high_ns;
-                    p.device_done_ns = p.waited ? finish.low_ns : -1;
-                    p.device_ns = p.device_min_ns = work_done_at(finish.low_ns);
-                    p.device_max_ns = work_done_at(finish.high_ns);
+                    b.device_done_ns = p.waited ? finish.low_ns : -1;
+                    p.device_ns = b.device_min_ns = work_done_at(finish.low_ns);
+                    b.device_max_ns = work_done_at(finish.high_ns);
                 }
                 queue.waited_periods += p.waited ? 1 : 0;
                 queue.periods.push_back(p);
+                queue.bounds.push_back(b);
             }
             period_start = end;
             first_enqueue = static_cast<std::uint32_t>(queue.enqueue_ns.size());

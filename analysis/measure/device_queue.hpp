@@ -47,30 +47,21 @@ inline constexpr double kMinMeasuredShare = 0.05;
 inline constexpr std::int64_t kSyncOwnMaxNs = 20'000;
 
 struct DrainPeriod {
-    std::int64_t start_ns = 0;        // the previous drain's return: the queue was empty
-    std::int64_t drain_entry_ns = 0;  // entry of the call that drained it
-    std::int64_t drain_ns = 0;        // its return: the queue is empty again
-    // The drain's own cost when nothing is left to wait for: the least time a call of its op spent
-    // on a CPU or asleep on this thread, or all of its own such time when it did not wait.
-    std::int64_t drain_own_ns = 0;
+    std::int64_t start_ns = 0;           // the previous drain's return: the queue was empty
+    std::int64_t drain_entry_ns = 0;     // entry of the call that drained it
+    std::int64_t drain_ns = 0;           // its return: the queue is empty again
     std::int64_t drain_runnable_ns = 0;  // runnable but not running inside the drain
     std::uint32_t first_enqueue = 0;     // into DeviceQueue::enqueue_ns
     std::uint32_t enqueues = 0;
-    std::int64_t device_done_ns = -1;  // waited: when the device finished; -1 otherwise
     // The device's work in the period (ns): measured when the drain shows when the device finished
-    // (it waited on a CPU, or slept until the device woke it). Otherwise it lies between
-    // device_min_ns and device_max_ns: for a drain that kept its CPU, between nothing and the
-    // most that finished before it was called; for one that lost its CPU, between what finished
-    // by the last moment it was seen waiting and what finished by its return. It is estimated
-    // from the measured periods, each clamped into that range: their median (device_ns) and their
-    // 10th to 90th percentiles (device_low_ns, device_high_ns). Too few measured periods
-    // (kMinMeasuredPeriods, kMinMeasuredShare) say nothing of the others: then device_ns is the
-    // range's middle, and the range is the interval.
+    // (it waited on a CPU, or slept until the device woke it). Otherwise it lies within the
+    // period's PeriodBounds and is estimated from the measured periods, each clamped into that
+    // range: their median (device_ns) and their 10th to 90th percentiles (device_low_ns,
+    // device_high_ns). Too few measured periods (kMinMeasuredPeriods, kMinMeasuredShare) say
+    // nothing of the others: then device_ns is the range's middle, and the range is the interval.
     std::int64_t device_ns = 0;
     std::int64_t device_low_ns = 0;
     std::int64_t device_high_ns = 0;
-    std::int64_t device_min_ns = 0;
-    std::int64_t device_max_ns = 0;
     // NCCL jobs (analysis/measure/collective_meetings.hpp). Of the device's work, the time it
     // waited in the period's collectives for other ranks to arrive: no faster device shortens it.
     std::int64_t peer_wait_ns = 0;
@@ -86,10 +77,23 @@ struct DrainPeriod {
     std::int64_t span_ns() const { return drain_ns - start_ns; }
 };
 
+// What a period's drain says of the device's work, needed only while the queues are measured
+// (reconstruct_queue, then mark_collectives), and dropped before they are replayed: for a drain
+// that kept its CPU, the work lies between nothing and the most that finished before it was
+// called; for one that lost its CPU, between what finished by the last moment it was seen waiting
+// and what finished by its return.
+struct PeriodBounds {
+    std::int64_t device_done_ns = -1;  // waited: when the device finished; -1 otherwise
+    std::int64_t device_min_ns = 0;
+    std::int64_t device_max_ns = 0;
+};
+
 struct DeviceQueue {
     int thread_index = -1;
     TimeColumn enqueue_ns;             // returns of the enqueuing calls, in time order
     std::vector<DrainPeriod> periods;  // in time order, back to back
+    // One per period while the queue is measured; empty once forget_bounds() has run.
+    std::vector<PeriodBounds> bounds;
     std::int64_t waited_periods = 0;
 
     // From the first period's start to the last drain: the loop the predictions are about. It
@@ -102,9 +106,13 @@ struct DeviceQueue {
     std::int64_t device_busy_ns() const;
 };
 
-// Measures the work of `period` of `queue` by when its device finished, known from elsewhere (a
-// collective ends on every rank at once: collective_meetings.hpp), within the period's range.
-void set_device_done(const DeviceQueue& queue, DrainPeriod& period, std::int64_t done_ns);
+// Measures the work of period `k` of `queue` by when its device finished, known from elsewhere (a
+// collective ends on every rank at once: collective_meetings.hpp), within the period's bounds.
+void set_device_done(DeviceQueue& queue, std::size_t k, std::int64_t done_ns);
+
+// Drops the queues' PeriodBounds once they are measured: a 100M-call trace's queue holds millions
+// of periods, and the replay reads none of them.
+void forget_bounds(std::vector<DeviceQueue>& queues);
 
 // The queue of `thread_index`'s accounted calls in `filter`.
 DeviceQueue reconstruct_queue(const TraceModel& model, const ResolvedFilter& filter,

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <optional>
 
 namespace causeway::analysis {
 namespace {
@@ -13,30 +14,16 @@ bool is_sync(const TraceModel& model, int op_index) {
 
 }  // namespace
 
-std::vector<std::uint32_t> accounted_calls(const TraceModel& model, const ResolvedFilter& filter,
-                                           int thread_index) {
-    const auto& of_thread = model.calls_by_thread[static_cast<std::size_t>(thread_index)];
-    std::vector<std::uint32_t> calls;
-    calls.reserve(of_thread.size());  // the most it holds: growing would copy it
-    for (std::uint32_t call : of_thread) {
-        if (model.calls.enclosed[call] == 0 && filter.call_selected(call)) {
-            calls.push_back(call);
-        }
-    }
-    return calls;
-}
-
 const char* loop_unit_name(LoopUnit unit) {
     return unit == LoopUnit::kSteps ? "steps" : "calls";
 }
 
 std::vector<StepMarker> step_markers(const TraceModel& model, const ResolvedFilter& filter,
                                      int thread_index) {
-    return step_markers(model, accounted_calls(model, filter, thread_index));
+    return step_markers(model, AccountedCalls(model, filter, thread_index));
 }
 
-std::vector<StepMarker> step_markers(const TraceModel& model,
-                                     const std::vector<std::uint32_t>& calls) {
+std::vector<StepMarker> step_markers(const TraceModel& model, const AccountedCalls& calls) {
     // Per op: where it was last seen (position in `calls`), its first position, and how many
     // recurrences were each distance apart.
     struct Seen {
@@ -46,14 +33,15 @@ std::vector<StepMarker> step_markers(const TraceModel& model,
         std::map<std::int64_t, std::int64_t> distances;
     };
     std::map<int, Seen> seen;
-    for (std::size_t position = 0; position < calls.size(); ++position) {
-        Seen& op = seen[model.calls.op_index[calls[position]]];
+    std::size_t position = 0;
+    for (std::uint32_t call : calls) {
+        Seen& op = seen[model.calls.op_index[call]];
         if (op.occurrences > 0) {
             ++op.distances[static_cast<std::int64_t>(position - op.last)];
         } else {
             op.first = position;
         }
-        op.last = position;
+        op.last = position++;
         ++op.occurrences;
     }
     struct Ranked {
@@ -101,7 +89,7 @@ LoopThroughput measure_loop(const TraceModel& model, const ResolvedFilter& filte
         loop.regularity = marker.regularity;
         std::int64_t previous_ns = -1;
         std::int64_t first_ns = 0;
-        for (std::uint32_t call : accounted_calls(model, filter, threads.front())) {
+        for (std::uint32_t call : AccountedCalls(model, filter, threads.front())) {
             if (model.calls.op_index[call] != marker.op_index) {
                 continue;
             }
@@ -118,16 +106,20 @@ LoopThroughput measure_loop(const TraceModel& model, const ResolvedFilter& filte
         std::int64_t start_ns = std::numeric_limits<std::int64_t>::max();
         std::int64_t end_ns = std::numeric_limits<std::int64_t>::min();
         for (int thread : threads) {
-            const auto calls = accounted_calls(model, filter, thread);
-            for (std::size_t i = 1; i < calls.size(); ++i) {
-                loop.interval_ns.push_back(model.calls.ts_ns[calls[i]] -
-                                           model.calls.ts_ns[calls[i - 1]]);
+            std::optional<std::uint32_t> previous;
+            for (std::uint32_t call : AccountedCalls(model, filter, thread)) {
+                if (previous) {
+                    loop.interval_ns.push_back(model.calls.ts_ns[call] -
+                                               model.calls.ts_ns[*previous]);
+                } else {
+                    start_ns = std::min(start_ns, model.calls.ts_ns[call]);
+                }
+                previous = call;
+                ++loop.count;
             }
-            if (!calls.empty()) {
-                start_ns = std::min(start_ns, model.calls.ts_ns[calls.front()]);
-                end_ns = std::max(end_ns, model.calls.end_ns(calls.back()));
+            if (previous) {
+                end_ns = std::max(end_ns, model.calls.end_ns(*previous));
             }
-            loop.count += static_cast<std::int64_t>(calls.size());
         }
         loop.span_ns = end_ns > start_ns ? end_ns - start_ns : 0;
     }

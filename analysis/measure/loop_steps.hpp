@@ -9,15 +9,11 @@
 #include <string>
 #include <vector>
 
+#include "analysis/model/accounted_calls.hpp"
 #include "analysis/model/trace_filter.hpp"
 #include "analysis/model/trace_model.hpp"
 
 namespace causeway::analysis {
-
-// Accounted calls of one thread in `filter` (driver calls inside runtime calls left out), in time
-// order (indices into model.calls).
-std::vector<std::uint32_t> accounted_calls(const TraceModel& model, const ResolvedFilter& filter,
-                                           int thread_index);
 
 // An op must recur at least this often to mark steps.
 inline constexpr std::int64_t kMinStepsForMarker = 10;
@@ -37,9 +33,8 @@ struct StepMarker {
 // The thread's accounted calls (runtime calls and driver calls made outside them) in `filter`.
 std::vector<StepMarker> step_markers(const TraceModel& model, const ResolvedFilter& filter,
                                      int thread_index);
-// The same, of a thread's accounted calls already listed (accounted_calls).
-std::vector<StepMarker> step_markers(const TraceModel& model,
-                                     const std::vector<std::uint32_t>& calls);
+// The same, of a thread's accounted calls.
+std::vector<StepMarker> step_markers(const TraceModel& model, const AccountedCalls& calls);
 
 enum class LoopUnit { kSteps, kCalls };
 const char* loop_unit_name(LoopUnit unit);  // 'steps', 'calls'

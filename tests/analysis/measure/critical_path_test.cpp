@@ -29,12 +29,10 @@ DeviceQueue one_period(std::int64_t enqueue_ms, std::int64_t device_ms,
     p.start_ns = 0;
     p.drain_entry_ns = drain_entry_ms * kMs;
     p.drain_ns = 10 * kMs;
-    p.drain_own_ns = 0;
     p.first_enqueue = 0;
     p.enqueues = 1;
     p.waited = true;
     p.device_ns = p.device_low_ns = p.device_high_ns = device_ms * kMs;
-    p.device_max_ns = device_ms * kMs;
     queue.periods = {p};
     queue.waited_periods = 1;
     return queue;
@@ -82,7 +80,6 @@ TEST_CASE("a delay partly hidden costs only what the device then waited") {
     // saving 3 ms of the 5.
     DeviceQueue queue = one_period(1, 5, 9);
     queue.periods[0].waited = false;
-    queue.periods[0].drain_own_ns = 1 * kMs;
     const auto prediction = predict({queue}, removing(4, 9));
     CHECK(prediction.saved_ns == 3 * kMs);
 }

@@ -1,0 +1,75 @@
+#pragma once
+// The accounted calls of one thread in a filter: its calls in time order (indices into
+// model.calls), less the driver calls made inside runtime calls and the calls the filter leaves
+// out. A view, read as it is walked and not held: the GPU-driving thread of a 100M-call trace
+// makes most of its calls, and a list of them would cost 4 bytes a call while the device's queue
+// and the causes' timelines are built beside each other.
+
+#include <cstddef>
+#include <cstdint>
+#include <iterator>
+#include <vector>
+
+#include "analysis/model/trace_filter.hpp"
+#include "analysis/model/trace_model.hpp"
+
+namespace causeway::analysis {
+
+class AccountedCalls {
+  public:
+    class iterator {
+      public:
+        using iterator_category = std::forward_iterator_tag;
+        using value_type = std::uint32_t;
+        using difference_type = std::ptrdiff_t;
+        using pointer = const std::uint32_t*;
+        using reference = const std::uint32_t&;
+
+        iterator() = default;
+        iterator(const AccountedCalls* view, std::vector<std::uint32_t>::const_iterator at)
+            : view_(view), at_(at) {
+            skip_left_out();
+        }
+        reference operator*() const { return *at_; }
+        iterator& operator++() {
+            ++at_;
+            skip_left_out();
+            return *this;
+        }
+        iterator operator++(int) {
+            iterator was = *this;
+            ++*this;
+            return was;
+        }
+        friend bool operator==(const iterator& a, const iterator& b) { return a.at_ == b.at_; }
+
+      private:
+        void skip_left_out() {
+            while (at_ != view_->of_thread_->end() && !view_->accounted(*at_)) {
+                ++at_;
+            }
+        }
+
+        const AccountedCalls* view_ = nullptr;
+        std::vector<std::uint32_t>::const_iterator at_;
+    };
+
+    AccountedCalls(const TraceModel& model, const ResolvedFilter& filter, int thread_index)
+        : model_(&model),
+          filter_(&filter),
+          of_thread_(&model.calls_by_thread[static_cast<std::size_t>(thread_index)]) {}
+
+    iterator begin() const { return {this, of_thread_->begin()}; }
+    iterator end() const { return {this, of_thread_->end()}; }
+
+  private:
+    bool accounted(std::uint32_t call) const {
+        return model_->calls.enclosed[call] == 0 && filter_->call_selected(call);
+    }
+
+    const TraceModel* model_;
+    const ResolvedFilter* filter_;
+    const std::vector<std::uint32_t>* of_thread_;
+};
+
+}  // namespace causeway::analysis
