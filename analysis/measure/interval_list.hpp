@@ -8,9 +8,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
-#include <iterator>
 #include <map>
 #include <vector>
+
+#include "analysis/model/row_iterator.hpp"
 
 namespace causeway::analysis {
 
@@ -25,56 +26,7 @@ struct WeightedInterval {
 class IntervalList {
   public:
     // Reads the intervals in order; each is given by value.
-    class const_iterator {
-      public:
-        using iterator_category = std::random_access_iterator_tag;
-        using value_type = WeightedInterval;
-        using difference_type = std::ptrdiff_t;
-        using reference = WeightedInterval;
-        struct pointer {
-            WeightedInterval interval;
-            const WeightedInterval* operator->() const { return &interval; }
-        };
-
-        const_iterator() = default;
-        const_iterator(const IntervalList* list, std::size_t at) : list_(list), at_(at) {}
-        WeightedInterval operator*() const { return (*list_)[at_]; }
-        pointer operator->() const { return {(*list_)[at_]}; }
-        WeightedInterval operator[](difference_type n) const { return *(*this + n); }
-        const_iterator& operator++() { return *this += 1; }
-        const_iterator operator++(int) {
-            const_iterator was = *this;
-            ++*this;
-            return was;
-        }
-        const_iterator& operator--() { return *this -= 1; }
-        const_iterator operator--(int) {
-            const_iterator was = *this;
-            --*this;
-            return was;
-        }
-        const_iterator& operator+=(difference_type n) {
-            at_ = static_cast<std::size_t>(static_cast<difference_type>(at_) + n);
-            return *this;
-        }
-        const_iterator& operator-=(difference_type n) { return *this += -n; }
-        friend const_iterator operator+(const_iterator i, difference_type n) { return i += n; }
-        friend const_iterator operator+(difference_type n, const_iterator i) { return i += n; }
-        friend const_iterator operator-(const_iterator i, difference_type n) { return i -= n; }
-        friend difference_type operator-(const const_iterator& a, const const_iterator& b) {
-            return static_cast<difference_type>(a.at_) - static_cast<difference_type>(b.at_);
-        }
-        friend bool operator==(const const_iterator& a, const const_iterator& b) {
-            return a.at_ == b.at_;
-        }
-        friend auto operator<=>(const const_iterator& a, const const_iterator& b) {
-            return a.at_ <=> b.at_;
-        }
-
-      private:
-        const IntervalList* list_ = nullptr;
-        std::size_t at_ = 0;
-    };
+    using const_iterator = RowIterator<IntervalList>;
     using value_type = WeightedInterval;
 
     IntervalList() = default;

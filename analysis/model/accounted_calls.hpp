@@ -8,7 +8,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
-#include <vector>
 
 #include "analysis/model/trace_filter.hpp"
 #include "analysis/model/trace_model.hpp"
@@ -16,17 +15,19 @@
 namespace causeway::analysis {
 
 class AccountedCalls {
+    using CallsOfThread = decltype(TraceModel::calls_by_thread)::value_type;
+
   public:
     class iterator {
       public:
         using iterator_category = std::forward_iterator_tag;
         using value_type = std::uint32_t;
         using difference_type = std::ptrdiff_t;
-        using pointer = const std::uint32_t*;
-        using reference = const std::uint32_t&;
+        using pointer = void;
+        using reference = std::uint32_t;
 
         iterator() = default;
-        iterator(const AccountedCalls* view, std::vector<std::uint32_t>::const_iterator at)
+        iterator(const AccountedCalls* view, CallsOfThread::const_iterator at)
             : view_(view), at_(at) {
             skip_left_out();
         }
@@ -51,7 +52,7 @@ class AccountedCalls {
         }
 
         const AccountedCalls* view_ = nullptr;
-        std::vector<std::uint32_t>::const_iterator at_;
+        CallsOfThread::const_iterator at_;
     };
 
     AccountedCalls(const TraceModel& model, const ResolvedFilter& filter, int thread_index)
@@ -69,7 +70,7 @@ class AccountedCalls {
 
     const TraceModel* model_;
     const ResolvedFilter* filter_;
-    const std::vector<std::uint32_t>* of_thread_;
+    const CallsOfThread* of_thread_;
 };
 
 }  // namespace causeway::analysis

@@ -3,23 +3,25 @@
 // a 100M-call trace costs what its columns cost, so each is kept in the narrowest width that
 // holds almost every value; the few that do not fit are kept aside, whole, and found by index.
 //  * NarrowColumn: a narrower integer (ids, durations, byte counts, return codes).
-//  * TimeColumn: timestamps as signed 32-bit offsets from the first of each block of consecutive
-//    rows (rows come in about time order, so a block spans milliseconds, not seconds).
+//  * BlockOffsetColumn: offsets from the first of each block of consecutive rows (TimeColumn:
+//    timestamps in 32 bits).
 //  * MostlyUsualColumn: for columns whose rows mostly hold one value (no byte count, no error, no
 //    stack): only the other rows, by block of 256, while they are at most a quarter of the rows;
 //    otherwise every row, as NarrowColumn or CallColumn.
-// A NarrowColumn is built from a loaded column, a TimeColumn from one or row by row; neither
+// A NarrowColumn is built from a loaded column, a BlockOffsetColumn from one or row by row; neither
 // changes a row once it is stored.
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <iterator>
 #include <limits>
 #include <utility>
 #include <vector>
 
 #include "analysis/model/call_column.hpp"
+#include "analysis/model/row_iterator.hpp"
 
 namespace causeway::analysis {
 
@@ -91,35 +93,86 @@ class NarrowColumn {
     WideValues<Wide> wide_;
 };
 
-class TimeColumn {
+// Values as signed offsets from the first of each block of 256 consecutive rows: timestamps in
+// 32 bits (rows come in about time order, so a block spans milliseconds, not seconds), a thread's
+// call indices in 16 (its calls lie close together in the trace). A value further than Offset
+// holds from its block's first is kept aside, whole.
+template <class Wide, class Offset>
+class BlockOffsetColumn {
     static constexpr unsigned kBlockShift = 8;  // 256 rows a block
-    static constexpr std::int32_t kEscape = std::numeric_limits<std::int32_t>::min();
+    static constexpr Offset kEscape = std::numeric_limits<Offset>::min();
 
   public:
-    TimeColumn() = default;
-    explicit TimeColumn(const CallColumn<std::int64_t>& values);
-    TimeColumn(std::initializer_list<std::int64_t> values);
+    using const_iterator = RowIterator<BlockOffsetColumn>;
 
-    void reserve(std::size_t rows);
-    void push_back(std::int64_t value);
-
-    std::int64_t operator[](std::size_t i) const {
-        std::int32_t offset = offsets_[i];
-        return offset != kEscape ? block_start_[i >> kBlockShift] + offset : wide_.at(i);
+    BlockOffsetColumn() = default;
+    // From any column of Wide values.
+    template <class Values>
+    explicit BlockOffsetColumn(const Values& values) {
+        reserve(values.size());
+        for (Wide value : values) {
+            push_back(value);
+        }
     }
-    std::int64_t back() const { return (*this)[size() - 1]; }
+    BlockOffsetColumn(std::initializer_list<Wide> values)
+        : BlockOffsetColumn(std::vector<Wide>(values)) {}
+
+    void reserve(std::size_t rows) {
+        offsets_.reserve(rows);
+        block_first_.reserve((rows >> kBlockShift) + 1);
+    }
+    void push_back(Wide value) {
+        const std::size_t row = offsets_.size();
+        if ((row & ((std::size_t{1} << kBlockShift) - 1)) == 0) {
+            block_first_.push_back(value);
+        }
+        const Wide first = block_first_.back();
+        // The distance is measured unsigned: two hostile timestamps may lie further apart than
+        // int64.
+        constexpr auto kMost = static_cast<std::uint64_t>(std::numeric_limits<Offset>::max());
+        const bool fits =
+            value >= first
+                ? static_cast<std::uint64_t>(value) - static_cast<std::uint64_t>(first) <= kMost
+                : static_cast<std::uint64_t>(first) - static_cast<std::uint64_t>(value) <= kMost;
+        if (fits) {
+            offsets_.push_back(static_cast<Offset>(static_cast<std::int64_t>(value) -
+                                                   static_cast<std::int64_t>(first)));
+        } else {
+            offsets_.push_back(kEscape);
+            wide_.add(row, value);
+        }
+    }
+
+    Wide operator[](std::size_t i) const {
+        const Offset offset = offsets_[i];
+        return offset != kEscape
+                   ? static_cast<Wide>(static_cast<std::int64_t>(block_first_[i >> kBlockShift]) +
+                                       offset)
+                   : wide_.at(i);
+    }
+    Wide back() const { return (*this)[size() - 1]; }
     std::size_t size() const { return offsets_.size(); }
     bool empty() const { return offsets_.empty(); }
+    const_iterator begin() const { return {this, 0}; }
+    const_iterator end() const { return {this, size()}; }
+    std::reverse_iterator<const_iterator> rbegin() const {
+        return std::reverse_iterator<const_iterator>(end());
+    }
+    std::reverse_iterator<const_iterator> rend() const {
+        return std::reverse_iterator<const_iterator>(begin());
+    }
     std::size_t bytes() const {
-        return offsets_.capacity() * sizeof(std::int32_t) +
-               block_start_.capacity() * sizeof(std::int64_t) + wide_.bytes();
+        return offsets_.capacity() * sizeof(Offset) + block_first_.capacity() * sizeof(Wide) +
+               wide_.bytes();
     }
 
   private:
-    CallColumn<std::int32_t> offsets_;       // from the block's first value
-    std::vector<std::int64_t> block_start_;  // the first value of each block
-    WideValues<std::int64_t> wide_;
+    CallColumn<Offset> offsets_;     // from the block's first value
+    std::vector<Wide> block_first_;  // the first value of each block
+    WideValues<Wide> wide_;
 };
+
+using TimeColumn = BlockOffsetColumn<std::int64_t, std::int32_t>;
 
 template <class Column>
 std::size_t column_bytes(const Column& column) {

@@ -28,7 +28,10 @@ std::size_t model_bytes(const TraceModel& model) {
     std::size_t bytes = c.thread_index.bytes() + c.op_index.bytes() + c.ts_ns.bytes() +
                         c.dur_ns.bytes() + c.bytes.bytes() + c.host_pinned.bytes() + c.ret.bytes() +
                         c.stack_id.bytes() + vector_bytes(c.enclosed);
-    bytes += nested_bytes(model.calls_by_thread) + nested_bytes(model.offcpu_by_thread);
+    bytes += vector_bytes(model.calls_by_thread) + nested_bytes(model.offcpu_by_thread);
+    for (const auto& calls : model.calls_by_thread) {
+        bytes += calls.bytes();
+    }
     bytes += vector_bytes(model.processes) + vector_bytes(model.threads) + vector_bytes(model.ops) +
              vector_bytes(model.sched_by_thread) + vector_bytes(model.page_alloc) +
              vector_bytes(model.snapshots) + vector_bytes(model.cgroup_samples) +

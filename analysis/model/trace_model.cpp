@@ -271,15 +271,20 @@ void index_calls_by_thread(TraceModel& model) {
     for (std::uint32_t i = 0; i < c.size(); ++i) {
         ++counts[static_cast<std::size_t>(c.thread_index[i])];
     }
-    model.calls_by_thread.assign(model.threads.size(), {});
+    std::vector<std::vector<std::uint32_t>> by_thread(model.threads.size());
     for (std::size_t t = 0; t < counts.size(); ++t) {
-        model.calls_by_thread[t].reserve(counts[t]);
+        by_thread[t].reserve(counts[t]);
     }
     for (std::uint32_t i = 0; i < c.size(); ++i) {
-        model.calls_by_thread[static_cast<std::size_t>(c.thread_index[i])].push_back(i);
+        by_thread[static_cast<std::size_t>(c.thread_index[i])].push_back(i);
     }
-    sort_each_if_needed(model.calls_by_thread,
+    sort_each_if_needed(by_thread,
                         [&c](std::uint32_t a, std::uint32_t b) { return c.ts_ns[a] < c.ts_ns[b]; });
+    model.calls_by_thread.reserve(by_thread.size());
+    for (auto& calls : by_thread) {
+        model.calls_by_thread.emplace_back(calls);
+        calls = std::vector<std::uint32_t>();  // freed as soon as it is held compact
+    }
 }
 
 // offcpu's columns in the order read; a trace of an older schema lacks the last ones (NULL).

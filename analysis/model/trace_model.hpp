@@ -307,8 +307,9 @@ struct TraceModel {
     std::vector<ThreadInfo> threads;
     std::vector<OpInfo> ops;
     CudaCalls calls;
-    // Call indices of each thread in ts order (indexed like threads).
-    std::vector<std::vector<std::uint32_t>> calls_by_thread;
+    // Call indices of each thread in ts order (indexed like threads), in 2 bytes a call: a
+    // thread's calls lie close together in the trace.
+    std::vector<BlockOffsetColumn<std::uint32_t, std::int16_t>> calls_by_thread;
     // Off-CPU intervals of each thread in ts order (indexed like threads).
     std::vector<std::vector<OffCpuInterval>> offcpu_by_thread;
     std::vector<std::optional<SchedTotal>> sched_by_thread;

@@ -1,8 +1,11 @@
 // The compact call columns give back every value exactly: those that fit the narrow width, those
-// that do not (kept aside), and timestamps far from their block's start or out of order.
+// that do not (kept aside), and timestamps or call indices far from their block's start or out of
+// order.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdint>
+#include <iterator>
 #include <limits>
 
 #include "analysis/model/compact_column.hpp"
@@ -61,6 +64,27 @@ TEST_CASE("a time column of a steady stream of calls takes about 4 bytes a call"
     }
     check_reads_back<TimeColumn>(values);
     CHECK(TimeColumn(values).bytes() < values.size() * 5);
+}
+
+TEST_CASE("a thread's calls read back in 2 bytes a call, forwards, backwards and by search",
+          "[analysis][model]") {
+    // A thread that makes every third call of the trace, with one call far from the others (an
+    // index kept aside) and a few out of index order (calls sorted by their timestamps).
+    CallColumn<std::uint32_t> values;
+    for (std::uint32_t i = 0; i < 30'000; i += 3) {
+        values.push_back(i % 999 == 0 ? i + 1 : i);
+    }
+    values.push_back(4'000'000'000);
+    values.push_back(30'001);
+    using CallsOfThread = BlockOffsetColumn<std::uint32_t, std::int16_t>;
+    check_reads_back<CallsOfThread>(values);
+    const CallsOfThread calls(values);
+    CHECK(calls.bytes() < values.size() * 3);
+    CHECK(*calls.rbegin() == 30'001);
+    CHECK(*(calls.rbegin() + 1) == 4'000'000'000);
+    CHECK(std::distance(calls.begin(), calls.end()) == static_cast<std::ptrdiff_t>(values.size()));
+    auto found = std::lower_bound(calls.begin(), calls.begin() + 10'000, std::uint32_t{15'000});
+    CHECK(*found == 15'000);
 }
 
 TEST_CASE("a mostly-usual column keeps only the rows that are not usual, while they are few",
