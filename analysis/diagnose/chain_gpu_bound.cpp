@@ -12,8 +12,8 @@ std::optional<CausalChain> gpu_bound_chain(const ChainInputs& in) {
     // Time the device waited for other ranks in collectives is theirs (COLLECTIVE-WAIT).
     std::int64_t peer_wait_ns = 0;
     for (const DeviceQueue& queue : in.queues) {
-        for (const DrainPeriod& period : queue.periods) {
-            add_to(peer_wait_ns, period.peer_wait_ns);
+        for (const PeriodMeeting& meeting : queue.meetings) {
+            add_to(peer_wait_ns, meeting.peer_wait_ns);
         }
     }
     std::int64_t lost = std::max<std::int64_t>(

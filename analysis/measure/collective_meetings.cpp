@@ -10,6 +10,13 @@
 namespace causeway::analysis {
 namespace {
 
+// What the collectives say of `period` of `queue`, held from the first collective of its queue
+// that is marked.
+PeriodMeeting& marked(DeviceQueue& queue, std::size_t period) {
+    queue.meetings.resize(queue.periods.size());  // sized once
+    return queue.meetings[period];
+}
+
 struct PeriodRef {
     std::size_t queue = 0;
     std::size_t period = 0;
@@ -61,8 +68,8 @@ void mark_collectives(const TraceModel& model, const std::vector<CommunicatorRan
                 continue;  // a rank's call lies outside its loop (the filter) or off its queue
             }
             for (const auto& [where, arrival_ns] : collective.ranks) {
-                DrainPeriod& period = queues[where.queue].periods[where.period];
-                add_to(period.peer_wait_ns, collective.last_arrival_ns - arrival_ns);
+                add_to(marked(queues[where.queue], where.period).peer_wait_ns,
+                       collective.last_arrival_ns - arrival_ns);
                 auto [slot, inserted] = last_in_period.emplace(where, found.size());
                 if (!inserted &&
                     found[slot->second].last_arrival_ns <= collective.last_arrival_ns) {
@@ -84,12 +91,13 @@ void mark_collectives(const TraceModel& model, const std::vector<CommunicatorRan
         // showed measures the work of the ranks whose drains did not show theirs.
         std::int64_t done_ns = -1;
         for (const auto& [where, arrival_ns] : found[c].ranks) {
-            DrainPeriod& period = queues[where.queue].periods[where.period];
-            period.meeting = meetings;
-            period.meeting_arrival_ns = arrival_ns;
+            PeriodMeeting& meeting = marked(queues[where.queue], where.period);
+            meeting.meeting = meetings;
+            meeting.arrival_ns = arrival_ns;
             const std::int64_t period_done_ns =
                 queues[where.queue].bounds[where.period].device_done_ns;
-            if (period.waited && (done_ns < 0 || period_done_ns < done_ns)) {
+            if (queues[where.queue].periods[where.period].waited &&
+                (done_ns < 0 || period_done_ns < done_ns)) {
                 done_ns = period_done_ns;
             }
         }
@@ -105,32 +113,35 @@ void mark_collectives(const TraceModel& model, const std::vector<CommunicatorRan
 HostTimeRemoval on_time_removal(const std::vector<DeviceQueue>& queues, std::size_t late) {
     // Per meeting: the late rank's period and arrival, and the latest arrival of the others.
     struct Arrivals {
-        const DrainPeriod* late_period = nullptr;
+        std::optional<std::size_t> late_period;
         std::int64_t others_latest_ns = -1;
     };
     std::map<std::int32_t, Arrivals> meetings;
     for (std::size_t q = 0; q < queues.size(); ++q) {
-        for (const DrainPeriod& p : queues[q].periods) {
+        for (std::size_t k = 0; k < queues[q].meetings.size(); ++k) {
+            const PeriodMeeting& p = queues[q].meetings[k];
             if (p.meeting < 0) {
                 continue;
             }
             Arrivals& m = meetings[p.meeting];
             if (q == late) {
-                m.late_period = &p;
+                m.late_period = k;
             } else {
-                m.others_latest_ns = std::max(m.others_latest_ns, p.meeting_arrival_ns);
+                m.others_latest_ns = std::max(m.others_latest_ns, p.arrival_ns);
             }
         }
     }
     HostTimeRemoval removal;
     removal.per_queue.resize(queues.size());
     for (const auto& [id, m] : meetings) {
-        if (m.late_period == nullptr || m.others_latest_ns < 0) {
+        if (!m.late_period || m.others_latest_ns < 0) {
             continue;
         }
-        const std::int64_t from = std::max(m.others_latest_ns, m.late_period->start_ns);
-        if (m.late_period->meeting_arrival_ns > from) {
-            removal.per_queue[late].push_back({from, m.late_period->meeting_arrival_ns, 1.0});
+        const std::int64_t arrival_ns = queues[late].meetings[*m.late_period].arrival_ns;
+        const std::int64_t from =
+            std::max(m.others_latest_ns, queues[late].periods[*m.late_period].start_ns);
+        if (arrival_ns > from) {
+            removal.per_queue[late].push_back({from, arrival_ns, 1.0});
         }
     }
     normalise_intervals(removal.per_queue[late]);

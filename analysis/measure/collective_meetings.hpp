@@ -3,8 +3,8 @@
 // has arrived. Marked on their device queues (device_queue.hpp), this lets the critical-path
 // replay (critical_path.hpp) judge a removal for the job, not for each rank alone:
 //  * the time a rank's device waited for the others is no device work a faster GPU would shorten
-//    (DrainPeriod::peer_wait_ns);
-//  * a period that ends in a collective every rank's period ends in (DrainPeriod::meeting) ends
+//    (PeriodMeeting::peer_wait_ns);
+//  * a period that ends in a collective every rank's period ends in (PeriodMeeting::meeting) ends
 //    for every rank when the last of them is ready: a removal gains the job what it brings the
 //    last rank's readiness forward, past the next one's. Time saved on a rank that waited for the
 //    others is spent waiting longer.
@@ -20,7 +20,7 @@
 
 namespace causeway::analysis {
 
-// Sets peer_wait_ns, meeting and meeting_arrival_ns on the periods of `queues` that hold the
+// Sets the PeriodMeeting (DeviceQueue::meetings) of the periods of `queues` that hold the
 // aligned collectives of `communicators`. A collective ends on every rank's device at once, so
 // where one rank's drain showed when (PeriodBounds::device_done_ns), the device work of the
 // meeting's other periods, whose drains did not, is measured by it.

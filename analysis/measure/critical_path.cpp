@@ -147,9 +147,10 @@ PerBound<std::int64_t> recorded_done_ns(const DeviceQueue& queue, const DrainPer
 
 // The period's length with `removed` cut out of the host's time and the device's work scaled,
 // by Bound; `done_ns`: recorded_done_ns().
-PerBound<double> replayed_span(const DeviceQueue& queue, const DrainPeriod& p,
+PerBound<double> replayed_span(const DeviceQueue& queue, std::size_t k,
                                const PerBound<std::int64_t>& done_ns, RemovedTime& removed,
                                double device_scale) {
+    const DrainPeriod& p = queue.periods[k];
     const double removed_at_start = removed.before(p.start_ns);
     auto moved = [&](std::int64_t ts_ns, double removed_before) {
         return static_cast<double>(ts_ns - p.start_ns) - (removed_before - removed_at_start);
@@ -158,7 +159,8 @@ PerBound<double> replayed_span(const DeviceQueue& queue, const DrainPeriod& p,
     PerBound<double> scaled{};
     for (std::size_t b = 0; b < kBounds.size(); ++b) {
         // Waiting for other ranks is no work a faster device shortens.
-        const double peer_wait = std::min(static_cast<double>(p.peer_wait_ns), works[b]);
+        const double peer_wait =
+            std::min(static_cast<double>(queue.meeting_of(k).peer_wait_ns), works[b]);
         scaled[b] = (works[b] - peer_wait) * device_scale + peer_wait;
     }
     const PerBound<double> finish = fifo_finish(p, scaled, [&](std::uint32_t i) {
@@ -296,14 +298,15 @@ CriticalPath::CriticalPath(const std::vector<DeviceQueue>& queues) : queues_(que
     for (std::size_t q = 0; q < queues.size(); ++q) {
         const DeviceQueue& queue = queues[q];
         recorded_[q].reserve(queue.periods.size());
-        for (const DrainPeriod& p : queue.periods) {
+        for (std::size_t k = 0; k < queue.periods.size(); ++k) {
+            const DrainPeriod& p = queue.periods[k];
             Recorded r;
             r.from_ns = p.start_ns;
             for (std::uint32_t i = 0; i < p.enqueues; ++i) {
                 r.from_ns = std::min(r.from_ns, queue.enqueue_ns[p.first_enqueue + i]);
             }
             r.done_ns = recorded_done_ns(queue, p);
-            r.span = replayed_span(queue, p, r.done_ns, none, 1.0);
+            r.span = replayed_span(queue, k, r.done_ns, none, 1.0);
             recorded_[q].push_back(r);
         }
     }
@@ -324,26 +327,27 @@ std::array<double, 3> CriticalPath::saved_by(const std::vector<IntervalList>& pe
             PerBound<double> gain{};
             if (device_scale != 1.0 || removed.before(r.from_ns) != removed.before(p.drain_ns)) {
                 const PerBound<double> span =
-                    replayed_span(queues_[q], p, r.done_ns, removed, device_scale);
+                    replayed_span(queues_[q], k, r.done_ns, removed, device_scale);
                 for (std::size_t b = 0; b < kBounds.size(); ++b) {
                     gain[b] = r.span[b] - span[b];
                 }
             }
-            if (p.meeting < 0) {
+            const PeriodMeeting& meeting = queues_[q].meeting_of(k);
+            if (meeting.meeting < 0) {
                 for (std::size_t b = 0; b < kBounds.size(); ++b) {
                     saved[b] += gain[b];
                 }
                 continue;
             }
-            const auto m = static_cast<std::size_t>(p.meeting);
+            const auto m = static_cast<std::size_t>(meeting.meeting);
             meetings.resize(std::max(meetings.size(), m + 1));
             for (std::size_t b = 0; b < kBounds.size(); ++b) {
-                meetings[m][b].add(static_cast<double>(p.meeting_arrival_ns), gain[b]);
+                meetings[m][b].add(static_cast<double>(meeting.arrival_ns), gain[b]);
             }
         }
     }
     for (std::size_t q = 0; q < queues_.size(); ++q) {
-        for (const DrainPeriod& p : queues_[q].periods) {
+        for (const PeriodMeeting& p : queues_[q].meetings) {
             for (std::size_t b = 0; b < kBounds.size(); ++b) {
                 saved[b] += p.meeting < 0
                                 ? 0.0

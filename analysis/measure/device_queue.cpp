@@ -251,8 +251,9 @@ int queue_of_thread(const std::vector<DeviceQueue>& queues, int thread_index) {
 
 std::int64_t DeviceQueue::device_busy_ns() const {
     std::int64_t busy = 0;
-    for (const DrainPeriod& p : periods) {
-        add_to(busy, p.device_ns - std::min(p.peer_wait_ns, p.device_ns));
+    for (std::size_t k = 0; k < periods.size(); ++k) {
+        const std::int64_t device_ns = periods[k].device_ns;
+        add_to(busy, device_ns - std::min(meeting_of(k).peer_wait_ns, device_ns));
     }
     return busy;
 }

@@ -62,19 +62,23 @@ struct DrainPeriod {
     std::int64_t device_ns = 0;
     std::int64_t device_low_ns = 0;
     std::int64_t device_high_ns = 0;
-    // NCCL jobs (analysis/measure/collective_meetings.hpp). Of the device's work, the time it
-    // waited in the period's collectives for other ranks to arrive: no faster device shortens it.
+    bool waited = false;  // the drain shows when the device finished: device_ns is measured
+
+    std::int64_t span_ns() const { return drain_ns - start_ns; }
+};
+
+// What the collectives of an NCCL job (analysis/measure/collective_meetings.hpp) say of a period.
+// Only the queues of a job's ranks hold them, beside their periods: a period of a 100M-call trace
+// is one of millions.
+struct PeriodMeeting {
+    // Of the device's work, the time it waited in the period's collectives for other ranks to
+    // arrive: no faster device shortens it.
     std::int64_t peer_wait_ns = 0;
     // The last collective of the period that every rank's period holds as its last (its number
     // among the trace's such collectives; -1: none), and this rank's arrival at it (its enqueue):
     // no rank's period ends before the last rank has arrived.
     std::int32_t meeting = -1;
-    // (Here, beside the 32-bit field, it takes no word of its own: a period of a 100M-call trace
-    // is one of millions.)
-    bool waited = false;  // the drain shows when the device finished: device_ns is measured
-    std::int64_t meeting_arrival_ns = 0;
-
-    std::int64_t span_ns() const { return drain_ns - start_ns; }
+    std::int64_t arrival_ns = 0;
 };
 
 // What a period's drain says of the device's work, needed only while the queues are measured
@@ -94,6 +98,9 @@ struct DeviceQueue {
     std::vector<DrainPeriod> periods;  // in time order, back to back
     // One per period while the queue is measured; empty once forget_bounds() has run.
     std::vector<PeriodBounds> bounds;
+    // One per period where the thread is an NCCL rank's whose collectives met (mark_collectives);
+    // empty otherwise.
+    std::vector<PeriodMeeting> meetings;
     std::int64_t waited_periods = 0;
 
     // From the first period's start to the last drain: the loop the predictions are about. It
@@ -104,6 +111,11 @@ struct DeviceQueue {
     }
     // Device work of the loop (DrainPeriod::device_ns summed), less its waits for other ranks.
     std::int64_t device_busy_ns() const;
+    // What the collectives say of period k: nothing (no meeting, no wait) where none met.
+    const PeriodMeeting& meeting_of(std::size_t k) const {
+        static const PeriodMeeting kNone;
+        return meetings.empty() ? kNone : meetings[k];
+    }
 };
 
 // Measures the work of period `k` of `queue` by when its device finished, known from elsewhere (a

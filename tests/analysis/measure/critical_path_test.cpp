@@ -125,11 +125,10 @@ namespace {
 std::vector<DeviceQueue> two_ranks() {
     DeviceQueue waiting = one_period(1, 8, 2);
     DeviceQueue late = one_period(4, 6, 5);
-    waiting.periods[0].peer_wait_ns = 3 * kMs;
     for (DeviceQueue* queue : {&waiting, &late}) {
-        queue->periods[0].meeting = 0;
-        queue->periods[0].meeting_arrival_ns = queue->enqueue_ns[0];
+        queue->meetings = {{.peer_wait_ns = 0, .meeting = 0, .arrival_ns = queue->enqueue_ns[0]}};
     }
+    waiting.meetings[0].peer_wait_ns = 3 * kMs;
     return {waiting, late};
 }
 
@@ -195,6 +194,6 @@ TEST_CASE("a faster device does not shorten the time it waited for other ranks")
     CHECK(queues[0].device_busy_ns() == 5 * kMs);
     // Alone, the waiting rank's period with a device twice as fast: only its own 5 ms halve.
     DeviceQueue alone = queues[0];
-    alone.periods[0].meeting = -1;
+    alone.meetings[0].meeting = -1;
     CHECK(predict({alone}, faster).saved_ns == 2'500'000);
 }

@@ -112,16 +112,16 @@ TEST_CASE("the ranks' device queues meet in the collectives every rank reached",
     for (int k = 0; k < kCollectives - 1; ++k) {
         INFO("collective " << k);
         // Rank 0 arrived at 1 ms and waited 4 ms for rank 2, rank 1 waited 3 ms, rank 2 none.
-        CHECK(queues[0].periods[k].peer_wait_ns == 4 * kMs);
-        CHECK(queues[1].periods[k].peer_wait_ns == 3 * kMs);
-        CHECK(queues[2].periods[k].peer_wait_ns == 0);
-        CHECK(queues[0].periods[k].meeting == k);
-        CHECK(queues[2].periods[k].meeting == k);
-        CHECK(queues[2].periods[k].meeting_arrival_ns == k * 10 * kMs + 5 * kMs);
+        CHECK(queues[0].meeting_of(k).peer_wait_ns == 4 * kMs);
+        CHECK(queues[1].meeting_of(k).peer_wait_ns == 3 * kMs);
+        CHECK(queues[2].meeting_of(k).peer_wait_ns == 0);
+        CHECK(queues[0].meeting_of(k).meeting == k);
+        CHECK(queues[2].meeting_of(k).meeting == k);
+        CHECK(queues[2].meeting_of(k).arrival_ns == k * 10 * kMs + 5 * kMs);
     }
     // The collective rank 1 never issued is no meeting.
-    CHECK(queues[0].periods[kCollectives - 1].meeting == -1);
-    CHECK(queues[0].periods[kCollectives - 1].peer_wait_ns == 0);
+    CHECK(queues[0].meeting_of(kCollectives - 1).meeting == -1);
+    CHECK(queues[0].meeting_of(kCollectives - 1).peer_wait_ns == 0);
     CHECK(queues[0].device_busy_ns() == (kCollectives - 1) * 2 * kMs + 6 * kMs);
 }
 
