@@ -8,6 +8,7 @@
 //  * MostlyUsualColumn: for columns whose rows mostly hold one value (no byte count, no error, no
 //    stack): only the other rows, by block of 256, while they are at most a quarter of the rows;
 //    otherwise every row, as NarrowColumn or CallColumn.
+//  * ByteWhenSmallColumn: ids (threads, ops) in one byte a row when every one of them fits.
 // A NarrowColumn is built from a loaded column, a BlockOffsetColumn from one or row by row; neither
 // changes a row once it is stored.
 
@@ -254,6 +255,50 @@ class MostlyUsualColumn {
     std::vector<std::uint32_t> block_first_;
     CallColumn<std::uint8_t> offsets_;
     Dense sparse_values_;
+};
+
+// Ids held in one byte a row when every one of them lies in [0, 255] (a trace with fewer threads
+// that call CUDA and fewer ops than that, as almost every one is), else as Dense. Built from a
+// Dense column, or anything Dense is made from, moved in.
+template <class Dense>
+class ByteWhenSmallColumn {
+    using Wide = decltype(std::declval<const Dense&>()[0]);
+
+  public:
+    ByteWhenSmallColumn() = default;
+    template <class Values>
+    explicit ByteWhenSmallColumn(Values values) {
+        if (!keep_bytes(values)) {
+            dense_ = Dense(std::move(values));
+        }
+    }
+
+    Wide operator[](std::size_t i) const {
+        return small_ ? static_cast<Wide>(small_values_[i]) : dense_[i];
+    }
+    std::size_t size() const { return small_ ? small_values_.size() : dense_.size(); }
+    std::size_t bytes() const { return column_bytes(dense_) + small_values_.capacity(); }
+
+  private:
+    // Keeps `values` in a byte each; false (keeping nothing) at the first one that does not fit.
+    template <class Values>
+    bool keep_bytes(const Values& values) {
+        CallColumn<std::uint8_t> kept(values.size());
+        for (std::size_t i = 0; i < values.size(); ++i) {
+            const Wide v = values[i];
+            if (v < 0 || v > std::numeric_limits<std::uint8_t>::max()) {
+                return false;
+            }
+            kept[i] = static_cast<std::uint8_t>(v);
+        }
+        small_values_ = std::move(kept);
+        small_ = true;
+        return true;
+    }
+
+    bool small_ = false;  // held in small_values_, not dense_
+    Dense dense_;
+    CallColumn<std::uint8_t> small_values_;
 };
 
 }  // namespace causeway::analysis

@@ -694,8 +694,8 @@ Status load_probes(const Database& db, TraceModel& model) {
 }  // namespace
 
 CudaCalls::CudaCalls(LoadedCallColumns loaded) {
-    thread_index = std::move(loaded.thread_index);
-    op_index = std::move(loaded.op_index);
+    thread_index = decltype(thread_index)(std::move(loaded.thread_index));
+    op_index = decltype(op_index)(std::move(loaded.op_index));
     ts_ns = TimeColumn(loaded.ts_ns);
     dur_ns = std::move(loaded.dur_ns);
     bytes = decltype(bytes)(std::exchange(loaded.bytes, {}));

@@ -88,13 +88,15 @@ struct OpInfo {
 
 // cuda_call in memory, one column per column the analysis uses; row i of each describes call i,
 // in the file's order. (copy_kind and stream_id are not held.) Held compactly
-// (compact_column.hpp): about 15 bytes a call instead of 42; reading a value gives it as stored.
+// (compact_column.hpp): about 13 bytes a call instead of 42 (11 without stacks); reading a value
+// gives it as stored.
 // `Mostly<Dense, kUsual>` holds a column whose rows mostly hold kUsual, in its Dense form
-// otherwise; `StackIds` holds the stack ids.
-template <class Time, template <class, auto> class Mostly, class StackIds>
+// otherwise; `Ids<Dense>` holds the thread and op ids; `StackIds` holds the stack ids.
+template <class Time, template <class, auto> class Mostly, template <class> class Ids,
+          class StackIds>
 struct CallColumns {
-    NarrowColumn<std::int32_t, std::uint16_t> thread_index;
-    NarrowColumn<std::int32_t, std::uint16_t> op_index;
+    Ids<NarrowColumn<std::int32_t, std::uint16_t>> thread_index;
+    Ids<NarrowColumn<std::int32_t, std::uint16_t>> op_index;
     Time ts_ns;
     NarrowColumn<std::int64_t, std::uint32_t> dur_ns;
     Mostly<NarrowColumn<std::int64_t, std::int32_t>, std::int64_t{-1}> bytes;  // -1: NULL
@@ -111,16 +113,20 @@ struct CallColumns {
 // needs a whole block).
 template <class Dense, auto>
 using EveryRow = Dense;
-using LoadedCallColumns = CallColumns<CallColumn<std::int64_t>, EveryRow, CallColumn<std::int32_t>>;
+template <class Dense>
+using EveryId = Dense;
+using LoadedCallColumns =
+    CallColumns<CallColumn<std::int64_t>, EveryRow, EveryId, CallColumn<std::int32_t>>;
 
 // The calls without a byte count, an error or a stack take nothing in those columns (a recording
-// without --stacks, the default, has no stacks at all).
+// without --stacks, the default, has no stacks at all); a thread or op id takes a byte where the
+// trace has few enough of them.
 struct CudaCalls
-    : CallColumns<TimeColumn, MostlyUsualColumn,
+    : CallColumns<TimeColumn, MostlyUsualColumn, ByteWhenSmallColumn,
                   MostlyUsualColumn<NarrowColumn<std::int32_t, std::int16_t>, std::int32_t{-1}>> {
     CudaCalls() = default;
-    // Takes the columns over; the timestamps and the mostly-usual columns are made compact and
-    // the loaded ones freed.
+    // Takes the columns over; the timestamps, the ids and the mostly-usual columns are made
+    // compact and the loaded ones freed.
     explicit CudaCalls(LoadedCallColumns loaded);
 
     // 1 when a driver call runs inside a runtime call of the same thread (cudaMemcpy calls

@@ -87,6 +87,22 @@ TEST_CASE("a thread's calls read back in 2 bytes a call, forwards, backwards and
     CHECK(*found == 15'000);
 }
 
+TEST_CASE("ids take a byte a row while every one fits in it", "[analysis][model]") {
+    using Ids = ByteWhenSmallColumn<NarrowColumn<std::int32_t, std::uint16_t>>;
+    CallColumn<std::int32_t> values;
+    for (std::int32_t i = 0; i < 10'000; ++i) {
+        values.push_back(i % 256);
+    }
+    check_reads_back<Ids>(values);
+    CHECK(Ids(NarrowColumn<std::int32_t, std::uint16_t>(values)).bytes() == values.size());
+    // One id past a byte, and one past 16 bits (kept aside by the dense column): every row as
+    // the dense column holds it.
+    values.push_back(256);
+    values.push_back(70'000);
+    check_reads_back<Ids>(values);
+    CHECK(Ids(NarrowColumn<std::int32_t, std::uint16_t>(values)).bytes() >= values.size() * 2);
+}
+
 TEST_CASE("a mostly-usual column keeps only the rows that are not usual, while they are few",
           "[analysis][model]") {
     using StackIds = MostlyUsualColumn<NarrowColumn<std::int32_t, std::int16_t>, std::int32_t{-1}>;
