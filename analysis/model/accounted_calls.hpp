@@ -58,19 +58,24 @@ class AccountedCalls {
     AccountedCalls(const TraceModel& model, const ResolvedFilter& filter, int thread_index)
         : model_(&model),
           filter_(&filter),
-          of_thread_(&model.calls_by_thread[static_cast<std::size_t>(thread_index)]) {}
+          of_thread_(&model.calls_by_thread[static_cast<std::size_t>(thread_index)]),
+          thread_selected_(filter.thread_selected(thread_index)) {}
 
-    iterator begin() const { return {this, of_thread_->begin()}; }
+    // The thread's selection is asked once, not per call: none of its calls when it is left out.
+    iterator begin() const {
+        return {this, thread_selected_ ? of_thread_->begin() : of_thread_->end()};
+    }
     iterator end() const { return {this, of_thread_->end()}; }
 
   private:
     bool accounted(std::uint32_t call) const {
-        return model_->calls.enclosed[call] == 0 && filter_->call_selected(call);
+        return model_->calls.enclosed[call] == 0 && filter_->selected_in_thread(call);
     }
 
     const TraceModel* model_;
     const ResolvedFilter* filter_;
     const CallsOfThread* of_thread_;
+    bool thread_selected_;
 };
 
 }  // namespace causeway::analysis

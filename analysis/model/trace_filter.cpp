@@ -100,9 +100,12 @@ ResolvedFilter::ResolvedFilter(const TraceModel& model, const TraceFilter& filte
 }
 
 bool ResolvedFilter::call_selected(std::size_t call) const {
+    return thread_selected(model_.calls.thread_index[call]) && selected_in_thread(call);
+}
+
+bool ResolvedFilter::selected_in_thread(std::size_t call) const {
     const CudaCalls& c = model_.calls;
-    return thread_selected_[static_cast<std::size_t>(c.thread_index[call])] != 0 &&
-           (op_index_ < 0 || c.op_index[call] == op_index_) &&
+    return (op_index_ < 0 || c.op_index[call] == op_index_) &&
            (!windowed_ || window_.contains(c.ts_ns[call]));
 }
 

@@ -55,6 +55,8 @@ class ResolvedFilter {
         return process_selected_[static_cast<std::size_t>(process_index)] != 0;
     }
     bool call_selected(std::size_t call) const;
+    // call_selected() of a call whose thread is known to be selected: its op and its time.
+    bool selected_in_thread(std::size_t call) const;
     bool op_selected(int op_index) const { return op_index_ < 0 || op_index == op_index_; }
     bool windowed() const { return windowed_; }
     // The window asked for, or the whole trace [0, end).
