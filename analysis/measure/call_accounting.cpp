@@ -4,6 +4,7 @@
 #include <future>
 #include <utility>
 
+#include "analysis/model/accounted_calls.hpp"
 #include "analysis/model/saturating.hpp"
 
 namespace causeway::analysis {
@@ -72,12 +73,12 @@ void measure_calls(const TraceModel& model, const ResolvedFilter& filter, CallAc
                    const std::vector<int>& account_of_op) {
     const CudaCalls& c = model.calls;
     for (std::size_t t = 0; t < model.threads.size(); ++t) {
+        if (!model.process_of_thread(static_cast<int>(t)).in_tree) {
+            continue;
+        }
         OffCpuCursor cursor(model.offcpu_by_thread[t]);
         std::vector<std::uint8_t> seen_op(model.ops.size(), 0);
-        for (std::uint32_t i : model.calls_by_thread[t]) {
-            if (!accounted(model, filter, i)) {
-                continue;
-            }
+        for (std::uint32_t i : AccountedCalls(model, filter, static_cast<int>(t))) {
             auto op = static_cast<std::size_t>(c.op_index[i]);
             OpAccount& account = out.ops[static_cast<std::size_t>(account_of_op[op])];
             bool first = seen_op[op] == 0;
@@ -118,10 +119,8 @@ ThreadAccount measure_primary(const TraceModel& model, const ResolvedFilter& fil
     account.thread_index = thread;
     OffCpuCursor cursor(model.offcpu_by_thread[static_cast<std::size_t>(thread)]);
     std::int64_t previous_end = -1;
-    for (std::uint32_t i : model.calls_by_thread[static_cast<std::size_t>(thread)]) {
-        if (!accounted(model, filter, i)) {
-            continue;
-        }
+    // A primary thread is one of the tree's (primary_threads).
+    for (std::uint32_t i : AccountedCalls(model, filter, thread)) {
         if (previous_end < 0) {
             account.span_start_ns = c.ts_ns[i];
         } else if (c.ts_ns[i] > previous_end) {

@@ -273,10 +273,11 @@ class ByteWhenSmallColumn {
         }
     }
 
+    // Held in bytes when small_values_ holds any row (a column of no rows reads none).
     Wide operator[](std::size_t i) const {
-        return small_ ? static_cast<Wide>(small_values_[i]) : dense_[i];
+        return !small_values_.empty() ? static_cast<Wide>(small_values_[i]) : dense_[i];
     }
-    std::size_t size() const { return small_ ? small_values_.size() : dense_.size(); }
+    std::size_t size() const { return std::max(small_values_.size(), dense_.size()); }
     std::size_t bytes() const { return column_bytes(dense_) + small_values_.capacity(); }
 
   private:
@@ -292,11 +293,9 @@ class ByteWhenSmallColumn {
             kept[i] = static_cast<std::uint8_t>(v);
         }
         small_values_ = std::move(kept);
-        small_ = true;
         return true;
     }
 
-    bool small_ = false;  // held in small_values_, not dense_
     Dense dense_;
     CallColumn<std::uint8_t> small_values_;
 };
