@@ -33,6 +33,7 @@ typedef __u64 cw_u64;
 #define CW_MAX_TRACED_THREADS 65536   /* per-thread scheduling state */
 #define CW_PY_MAX_STACKS 16384        /* distinct Python stacks kept (python_stacks entries) */
 #define CW_MAX_NESTING 4 /* open CUDA calls per thread; power of two: the index is masked */
+#define CW_OPEN_CALL_SLOTS 8192 /* threads' open calls by tid (open_calls.bpf.h); a power of two */
 
 /* CUDA operation ids: equal to cuda_op.id in schemas/trace.sql (a unit test compares them). The
  * collector passes the op as the uprobe's bpf_cookie, so one entry and one return program serve

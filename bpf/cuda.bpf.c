@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* CUDA runtime (libcudart) and driver (libcuda) calls of the traced processes: one uprobe and one
  * uretprobe per symbol, all sharing the two programs below. The op id is the attachment's
- * bpf_cookie. The entry saves the arguments in task storage (no hash on the hot path); the return
- * sends one record. Entries nest (cudaMemcpy calls cuMemcpy*), so each thread keeps a small
- * stack of open calls. */
+ * bpf_cookie. The entry saves the arguments among the thread's open calls (bpf/open_calls.bpf.h);
+ * the return finds its call there by its stack frame and sends one record. */
 #include "bpf/common.bpf.h"
+#include "bpf/open_calls.bpf.h"
 #include "bpf/python_frames.bpf.h"
 
 /* 1: record the user stack of each call (--stacks; costs a frame-pointer walk per call). */
@@ -25,41 +25,40 @@ struct {
     __uint(max_entries, 32 << 20);
 } cuda_events SEC(".maps");
 
-struct open_call {
-    __u64 ts_ns;
-    __u64 bytes;
-    __u64 stream;
-    __u64 host_addr;
-    __u64 out_ptr; /* cudaMallocHost/cudaHostAlloc: where the returned pointer is written */
-    __u16 op;
-    __u8 copy_kind;
-    __u8 flags;
-    __s32 stack_id;
-    __u32 python_stack; /* CW_PY_NO_STACK when not walked */
-    __u32 pad;
-    __u64 sp; /* the stack pointer at its entry */
-    /* NCCL ops only (struct cw_nccl_call): set by save_nccl_arguments. */
-    __u64 comm;
-    __u64 count;
-    __s32 peer;
-    __s32 nranks;
-    __u8 datatype;
-    __u8 redop;
-    __u8 pad2[6];
-};
-
-struct open_calls {
-    struct open_call calls[CW_MAX_NESTING];
-    __u32 depth;
-};
-
-/* key: the calling thread (task storage); value: its open CUDA calls, innermost last. */
+/* key: the calling thread (task storage); value: its open CUDA calls, innermost last. Only for a
+ * thread whose slot in open_call_slots another thread held when it first called. */
 struct {
     __uint(type, BPF_MAP_TYPE_TASK_STORAGE);
     __uint(map_flags, BPF_F_NO_PREALLOC);
     __type(key, int);
     __type(value, struct open_calls);
 } open_calls SEC(".maps");
+
+/* The open calls of the calling thread `id` (its pid_tgid): its slot's, else its task storage's.
+ * Only threads of traced processes hold either (tgids leave the tree only by exiting, and both
+ * are freed with the thread), so finding one skips the filter lookup on the hot path. At its first
+ * traced call (`first_allowed`) a thread takes its slot if it is free, else task storage; it keeps
+ * that place for life, so its open calls are always in one place. */
+static __always_inline struct open_calls *own_open_calls(__u64 id, bool first_allowed)
+{
+    struct open_call_slot *slot = cw_open_call_slot(id);
+    if (!slot)
+        return NULL;
+    if (slot->owner == id)
+        return &slot->open;
+    struct task_struct *task = bpf_get_current_task_btf();
+    struct open_calls *open = bpf_task_storage_get(&open_calls, task, 0, 0);
+    if (open || !first_allowed || !cw_is_traced(id >> 32))
+        return open;
+    if (__sync_val_compare_and_swap(&slot->owner, 0, id) == 0) {
+        slot->open.depth = 0;
+        return &slot->open;
+    }
+    open = bpf_task_storage_get(&open_calls, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+    if (!open)
+        __sync_fetch_and_add(&counters.map_full, 1);
+    return open;
+}
 
 /* The calling thread's Python stack when its process has a readable interpreter; marks the
  * thread as one that drives the GPU (its switch-outs are sampled, bpf/sched.bpf.c). */
@@ -262,20 +261,9 @@ static __always_inline void save_arguments(struct pt_regs *ctx, struct open_call
 SEC("uprobe")
 int cw_cuda_entry(struct pt_regs *ctx)
 {
-    /* Only threads of traced processes ever get storage (tgids leave the tree only by exiting,
-     * and the storage dies with the task), so finding it skips the filter lookup on the hot
-     * path. */
-    struct task_struct *task = bpf_get_current_task_btf();
-    struct open_calls *open = bpf_task_storage_get(&open_calls, task, 0, 0);
-    if (!open) {
-        if (!cw_is_traced(task->tgid))
-            return 0;
-        open = bpf_task_storage_get(&open_calls, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
-        if (!open) {
-            __sync_fetch_and_add(&counters.map_full, 1);
-            return 0;
-        }
-    }
+    struct open_calls *open = own_open_calls(bpf_get_current_pid_tgid(), true);
+    if (!open)
+        return 0;
     /* A call open here encloses this one only if its frame is above this one's on the stack
      * (which grows down); one that is not lost its return (a longjmp out of it) and is dropped, so
      * that it is not taken for the caller of every later call. */
@@ -305,7 +293,7 @@ int cw_cuda_entry(struct pt_regs *ctx)
     else if (depth > 0)
         call->python_stack = open->calls[(depth - 1) & (CW_MAX_NESTING - 1)].python_stack;
     else
-        call->python_stack = python_stack_of_caller(task);
+        call->python_stack = python_stack_of_caller(bpf_get_current_task_btf());
     open->depth = depth + 1;
     call->ts_ns = bpf_ktime_get_ns(); /* last, so the probe's own work is not in the call */
     return 0;
@@ -313,9 +301,8 @@ int cw_cuda_entry(struct pt_regs *ctx)
 
 /* The fields every call record has, from the open call and the return. */
 static __always_inline void fill_call(struct pt_regs *ctx, struct cw_cuda_call *event,
-                                      const struct open_call *call, __u64 now)
+                                      const struct open_call *call, __u64 id, __u64 now)
 {
-    __u64 id = bpf_get_current_pid_tgid();
     event->ts_ns = call->ts_ns;
     event->dur_ns = now - call->ts_ns;
     event->bytes = call->bytes;
@@ -334,14 +321,14 @@ static __always_inline void fill_call(struct pt_regs *ctx, struct cw_cuda_call *
 /* An NCCL call: what it returned through its pointer argument is read now (the communicator it
  * created, or the version). */
 static __always_inline int send_nccl_call(struct pt_regs *ctx, const struct open_call *call,
-                                          __u64 now)
+                                          __u64 id, __u64 now)
 {
     struct cw_nccl_call *event = bpf_ringbuf_reserve(&cuda_events, sizeof(*event), 0);
     if (!event) {
         __sync_fetch_and_add(&counters.ringbuf_drops, 1);
         return 0;
     }
-    fill_call(ctx, &event->call, call, now);
+    fill_call(ctx, &event->call, call, id, now);
     event->comm = call->comm;
     event->count = call->count;
     event->peer = call->peer;
@@ -366,15 +353,18 @@ SEC("uretprobe")
 int cw_cuda_return(struct pt_regs *ctx)
 {
     __u64 now = bpf_ktime_get_ns();
-    struct open_calls *open = bpf_task_storage_get(&open_calls, bpf_get_current_task_btf(), 0, 0);
+    __u64 id = bpf_get_current_pid_tgid();
+    struct open_calls *open = own_open_calls(id, false);
     if (!open || open->depth == 0) {
-        if (cw_is_traced(cw_current_tgid()))
+        if (cw_is_traced(id >> 32))
             __sync_fetch_and_add(&counters.unmatched_returns, 1);
         return 0;
     }
-    __u16 op = bpf_get_attach_cookie(ctx);
-    /* Find the innermost open call of this op; calls above it lost their return (a longjmp or a
-     * missed uretprobe) and are dropped. */
+    /* The open call whose frame this is: its entry's stack pointer, below the return address that
+     * the return has popped (x86-64). A runtime function that jumps to a driver function shares
+     * its frame; the driver's return comes first and takes the innermost. Calls above it lost
+     * their return (a longjmp or a missed uretprobe) and are dropped. */
+    const __u64 entry_sp = PT_REGS_SP(ctx) - sizeof(__u64);
     __u32 depth = open->depth;
     struct open_call *call = NULL;
     for (int i = 0; i < CW_MAX_NESTING; i++) {
@@ -382,7 +372,7 @@ int cw_cuda_return(struct pt_regs *ctx)
             break;
         depth--;
         struct open_call *candidate = &open->calls[depth & (CW_MAX_NESTING - 1)];
-        if (candidate->op == op) {
+        if (candidate->sp == entry_sp) {
             call = candidate;
             break;
         }
@@ -396,14 +386,14 @@ int cw_cuda_return(struct pt_regs *ctx)
         __sync_fetch_and_add(&counters.entries_lost, skipped);
     open->depth = depth;
 
-    if (op >= CW_OP_NCCL_FIRST)
-        return send_nccl_call(ctx, call, now);
+    if (call->op >= CW_OP_NCCL_FIRST)
+        return send_nccl_call(ctx, call, id, now);
     struct cw_cuda_call *event = bpf_ringbuf_reserve(&cuda_events, sizeof(*event), 0);
     if (!event) {
         __sync_fetch_and_add(&counters.ringbuf_drops, 1);
         return 0;
     }
-    fill_call(ctx, event, call, now);
+    fill_call(ctx, event, call, id, now);
     if (call->out_ptr) {
         __u64 returned = 0;
         bpf_probe_read_user(&returned, sizeof(returned), (void *)call->out_ptr);

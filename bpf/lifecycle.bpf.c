@@ -4,6 +4,7 @@
  * streamed for the names and identities in the trace. The dynamic loader's link-map hook stops a
  * traced process after a dlopen until the collector has attached to any new CUDA library. */
 #include "bpf/common.bpf.h"
+#include "bpf/open_calls.bpf.h"
 #include "bpf/python_process.bpf.h"
 
 /* 1: stop a traced process with SIGSTOP at each link-map change (late dlopen catching). */
@@ -104,6 +105,7 @@ int BPF_PROG(cw_process_exit, struct task_struct *task, bool group_dead)
         bpf_ringbuf_submit(event, 0);
     }
     bpf_map_delete_elem(&thread_sched, &tid);
+    cw_release_open_call_slot(((__u64)tgid << 32) | tid);
     if (group_dead) {
         bpf_map_delete_elem(&traced_tgids, &tgid);
         bpf_map_delete_elem(&python_procs, &tgid);

@@ -189,6 +189,11 @@ Result<std::unique_ptr<BpfPrograms>> BpfPrograms::load(const LoadConfig& config)
                         owner, programs->sched_.get())) {
                     return rc;
                 }
+                // The lifecycle programs free a thread's slot when it exits.
+                if (int rc = bpf_map__reuse_fd(s->maps.open_call_slots,
+                                               bpf_map__fd(owner->maps.open_call_slots))) {
+                    return rc;
+                }
                 return share_maps(s->maps.traced_tgids, s->maps.thread_sched, owner);
             });
     };

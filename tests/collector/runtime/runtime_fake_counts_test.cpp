@@ -1,6 +1,7 @@
 // b. A workload on the fake runtime with known call counts and durations.
 #include <catch2/catch.hpp>
 
+#include "bpf/causeway_abi.h"
 #include "tests/collector/runtime/collector_process.hpp"
 #include "tests/support/runtime_guard.hpp"
 #include "tests/support/temp_dir.hpp"
@@ -66,4 +67,44 @@ TEST_CASE("a fake-runtime workload is recorded with exact counts and plausible d
                     "s.page_bucket_ns <> 0 OR a.bytes < 4096 * a.count") == 0);
     // The pinned host allocation costs FAKECUDA_HOST_ALLOC_NS (50 us) of CPU.
     CHECK(query_int(trace, "SELECT dur_ns FROM cuda_call WHERE op_id = 3") >= 50'000);
+}
+
+// A thread keeps its open calls in a slot found by its tid (bpf/open_calls.bpf.h), or in task
+// storage when another thread holds that slot. Two threads that share a slot, calling at the same
+// time, each have every call and every nested driver call recorded as theirs, with no return
+// unmatched and no entry lost.
+TEST_CASE("two threads whose tids share an open-call slot are both recorded exactly") {
+    require_runtime_or_skip();
+    TempDir dir;
+    std::string db = dir.file("slot.db");
+    const int n = 200;
+    auto run = run_collector(
+        {"--db", db, "--quiet", "--", CW_FAKE_WORKLOAD_BIN, "shared-slot", std::to_string(n)},
+        dir.path());
+    INFO(run.stderr_text);
+    REQUIRE(run.exited_ok());
+    auto trace = open_trace(db);
+
+    const std::string slots = std::to_string(CW_OPEN_CALL_SLOTS);
+    const std::string sharer = "(SELECT tid FROM thread WHERE comm = 'cw_slot_sharer')";
+    const std::string main_thread =
+        "(SELECT t.tid FROM thread t JOIN process p ON p.id = t.process_id WHERE t.tid = p.pid AND "
+        "p.in_tree = 1)";
+    REQUIRE(query_int(trace, "SELECT " + sharer + " % " + slots + " = " + main_thread + " % " +
+                                 slots + " AND " + sharer + " <> " + main_thread) == 1);
+    for (const std::string& tid : {sharer, main_thread}) {
+        INFO(tid);
+        const std::string of_thread =
+            "c.thread_id IN (SELECT id FROM thread WHERE tid = " + tid + ")";
+        CHECK(calls(trace, "cudaLaunchKernel", of_thread) == n);
+        CHECK(calls(trace, "cuLaunchKernel", of_thread) == n);
+        // The main thread's first synchronisation took its slot before the sharer started.
+        CHECK(calls(trace, "cudaDeviceSynchronize", of_thread) >= n);
+    }
+    CHECK(query_int(trace,
+                    "SELECT value FROM data_quality WHERE source = 'cuda' AND "
+                    "counter = 'unmatched_returns'") == 0);
+    CHECK(query_int(trace,
+                    "SELECT value FROM data_quality WHERE source = 'cuda' AND "
+                    "counter = 'entries_lost'") == 0);
 }

@@ -8,6 +8,10 @@
 //   contend S CPU  for S seconds, on CPU: the main thread launches kernels in a loop while a
 //                  forked child renamed cw_hog_inside spins
 //   flood N        N cudaDeviceSynchronize calls as fast as possible
+//   shared-slot N  the main thread and a thread renamed cw_slot_sharer, whose tid has the same
+//                  low bits as the main thread's (the collector's open-call slot, bpf/
+//                  open_calls.bpf.h), each launch and synchronise N times at the same time;
+//                  threads are started and ended until one gets such a tid
 #include <cuda_runtime_api.h>
 #include <fakecuda.h>
 #include <pthread.h>
@@ -21,10 +25,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <future>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "bpf/causeway_abi.h"
 #include "tests/workloads/testprogs/pin_to_cpu.hpp"
 
 namespace {
@@ -33,6 +39,7 @@ constexpr std::size_t kCopyBytes = 65536;
 constexpr unsigned long long kKernelNs = 2'000'000;
 
 void kernel_2ms() {}
+void kernel_20us() {}
 
 void check(int rc, const char* what) {
     if (rc != cudaSuccess) {
@@ -121,6 +128,49 @@ int flood(long n) {
     return 0;
 }
 
+// Launches of a 20 us kernel, each with its driver call inside, and a synchronisation.
+void launch_and_sync(int n) {
+    for (int i = 0; i < n; ++i) {
+        check(cudaLaunchKernel(reinterpret_cast<const void*>(&kernel_20us), dim3(1), dim3(1),
+                               nullptr, 0, nullptr),
+              "cudaLaunchKernel");
+        check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+    }
+}
+
+int shared_slot(int n) {
+    check(fakecudaSetKernelDuration(reinterpret_cast<const void*>(&kernel_20us), 20'000),
+          "fakecudaSetKernelDuration");
+    const pid_t main_tid = gettid();
+    check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");  // the main thread's slot is taken
+    constexpr long kMostThreads = 16L * CW_OPEN_CALL_SLOTS;   // other processes take tids too
+    for (long started = 1; started <= kMostThreads; ++started) {
+        std::promise<pid_t> tid;
+        std::promise<bool> go;
+        std::thread thread([&tid, go = go.get_future(), n]() mutable {
+            tid.set_value(gettid());
+            if (go.get()) {
+                pthread_setname_np(pthread_self(), "cw_slot_sharer");
+                launch_and_sync(n);
+            }
+        });
+        const pid_t sharer = tid.get_future().get();
+        const bool shares = sharer % CW_OPEN_CALL_SLOTS == main_tid % CW_OPEN_CALL_SLOTS;
+        go.set_value(shares);
+        if (shares) {
+            launch_and_sync(n);
+        }
+        thread.join();
+        if (shares) {
+            std::printf("shared-slot main %d sharer %d after %ld threads\n", main_tid, sharer,
+                        started);
+            return 0;
+        }
+    }
+    std::fprintf(stderr, "no thread of %ld got a tid with the main thread's slot\n", kMostThreads);
+    return 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -137,7 +187,11 @@ int main(int argc, char** argv) {
     if (mode == "flood" && argc == 3) {
         return flood(std::atol(argv[2]));
     }
+    if (mode == "shared-slot" && argc == 3) {
+        return shared_slot(std::atoi(argv[2]));
+    }
     std::fprintf(stderr,
-                 "usage: cw_fake_workload counts N | tree N | contend SECONDS CPU | flood N\n");
+                 "usage: cw_fake_workload counts N | tree N | contend SECONDS CPU | flood N | "
+                 "shared-slot N\n");
     return 2;
 }
