@@ -81,6 +81,11 @@ std::int64_t query_int(const tracedb::TraceReader& trace, const std::string& sql
     return *value;
 }
 
+std::int64_t cuda_probe_counter(const tracedb::TraceReader& trace, const std::string& counter) {
+    return query_int(trace, "SELECT value FROM data_quality WHERE source = 'cuda' AND counter = '" +
+                                counter + "'");
+}
+
 std::string output_of(const std::string& command) {
     std::string out;
     FILE* pipe = popen(command.c_str(), "r");

@@ -40,5 +40,7 @@ nlohmann::json explain_json(const std::string& db);
 tracedb::TraceReader open_trace(const std::string& path);
 // Runs a query that returns one integer.
 std::int64_t query_int(const tracedb::TraceReader& trace, const std::string& sql);
+// The CUDA probes' data-quality counter `counter` (e.g. unmatched_returns, entries_lost).
+std::int64_t cuda_probe_counter(const tracedb::TraceReader& trace, const std::string& counter);
 
 }  // namespace causeway::testing

@@ -18,19 +18,25 @@ std::int64_t calls(const causeway::tracedb::TraceReader& trace, const std::strin
                          op + "' AND " + condition);
 }
 
+// Records cw_fake_workload with `args` into a trace in `dir`.
+causeway::tracedb::TraceReader record_fake_workload(const TempDir& dir,
+                                                    const std::vector<std::string>& args) {
+    std::string db = dir.file("fake.db");
+    std::vector<std::string> argv{"--db", db, "--quiet", "--", CW_FAKE_WORKLOAD_BIN};
+    argv.insert(argv.end(), args.begin(), args.end());
+    auto run = run_collector(argv, dir.path());
+    INFO(run.stderr_text);
+    REQUIRE(run.exited_ok());
+    return open_trace(db);
+}
+
 }  // namespace
 
 TEST_CASE("a fake-runtime workload is recorded with exact counts and plausible durations") {
     require_runtime_or_skip();
     TempDir dir;
-    std::string db = dir.file("fake.db");
     const int n = 20;
-    auto run = run_collector(
-        {"--db", db, "--quiet", "--", CW_FAKE_WORKLOAD_BIN, "counts", std::to_string(n)},
-        dir.path());
-    INFO(run.stderr_text);
-    REQUIRE(run.exited_ok());
-    auto trace = open_trace(db);
+    auto trace = record_fake_workload(dir, {"counts", std::to_string(n)});
 
     CHECK(calls(trace, "cudaMemcpy") == n);
     CHECK(calls(trace, "cudaMemcpyAsync") == n);
@@ -76,14 +82,8 @@ TEST_CASE("a fake-runtime workload is recorded with exact counts and plausible d
 TEST_CASE("two threads whose tids share an open-call slot are both recorded exactly") {
     require_runtime_or_skip();
     TempDir dir;
-    std::string db = dir.file("slot.db");
     const int n = 200;
-    auto run = run_collector(
-        {"--db", db, "--quiet", "--", CW_FAKE_WORKLOAD_BIN, "shared-slot", std::to_string(n)},
-        dir.path());
-    INFO(run.stderr_text);
-    REQUIRE(run.exited_ok());
-    auto trace = open_trace(db);
+    auto trace = record_fake_workload(dir, {"shared-slot", std::to_string(n)});
 
     const std::string slots = std::to_string(CW_OPEN_CALL_SLOTS);
     const std::string sharer = "(SELECT tid FROM thread WHERE comm = 'cw_slot_sharer')";
@@ -101,10 +101,6 @@ TEST_CASE("two threads whose tids share an open-call slot are both recorded exac
         // The main thread's first synchronisation took its slot before the sharer started.
         CHECK(calls(trace, "cudaDeviceSynchronize", of_thread) >= n);
     }
-    CHECK(query_int(trace,
-                    "SELECT value FROM data_quality WHERE source = 'cuda' AND "
-                    "counter = 'unmatched_returns'") == 0);
-    CHECK(query_int(trace,
-                    "SELECT value FROM data_quality WHERE source = 'cuda' AND "
-                    "counter = 'entries_lost'") == 0);
+    CHECK(cuda_probe_counter(trace, "unmatched_returns") == 0);
+    CHECK(cuda_probe_counter(trace, "entries_lost") == 0);
 }

@@ -124,12 +124,8 @@ TEST_CASE("calls into the real libnccl are counted exactly, with their arguments
     // Every NCCL symbol attached, each once.
     CHECK(query_int(trace,
                     "SELECT count(*) FROM probe WHERE symbol LIKE 'nccl%' AND attached = 1") == 32);
-    CHECK(query_int(trace,
-                    "SELECT value FROM data_quality WHERE source = 'cuda' AND "
-                    "counter = 'unmatched_returns'") == 0);
-    CHECK(query_int(trace,
-                    "SELECT value FROM data_quality WHERE source = 'cuda' AND "
-                    "counter = 'entries_lost'") == 0);
+    CHECK(cuda_probe_counter(trace, "unmatched_returns") == 0);
+    CHECK(cuda_probe_counter(trace, "entries_lost") == 0);
 }
 
 // The fake NCCL (tests/workloads/fakenccl): three ranks started as torchrun starts them, rank 2
