@@ -36,10 +36,10 @@ struct {
 
 /* The open calls of the calling thread `id` (its pid_tgid): its slot's, else its task storage's.
  * Only threads of traced processes hold either (tgids leave the tree only by exiting, and both
- * are freed with the thread), so finding one skips the filter lookup on the hot path. At its first
- * traced call (`first_allowed`) a thread takes its slot if it is free, else task storage; it keeps
- * that place for life, so its open calls are always in one place. */
-static __always_inline struct open_calls *own_open_calls(__u64 id, bool first_allowed)
+ * are freed with the thread), so finding one skips the filter lookup on the hot path. At the entry
+ * of its first traced call (`at_entry`) a thread takes its slot if it is free, else task storage;
+ * it keeps that place for life, so its open calls are always in one place. */
+static __always_inline struct open_calls *own_open_calls(__u64 id, bool at_entry)
 {
     struct open_call_slot *slot = cw_open_call_slot(id);
     if (!slot)
@@ -48,7 +48,7 @@ static __always_inline struct open_calls *own_open_calls(__u64 id, bool first_al
         return &slot->open;
     struct task_struct *task = bpf_get_current_task_btf();
     struct open_calls *open = bpf_task_storage_get(&open_calls, task, 0, 0);
-    if (open || !first_allowed || !cw_is_traced(id >> 32))
+    if (open || !at_entry || !cw_is_traced(id >> 32))
         return open;
     if (__sync_val_compare_and_swap(&slot->owner, 0, id) == 0) {
         slot->open.depth = 0;

@@ -3,11 +3,11 @@
  * cuMemcpy*), so each thread keeps a small stack, innermost last.
  *
  * A thread's stack lives in a slot of an array, found by its tid: an array lookup is inlined by
- * the verifier, where task storage costs a helper call at entry and at return (most of what the
- * collector paid per call above a bare clock-and-ring-buffer tracer). A slot belongs to the
- * first traced thread that takes it and is freed when that thread exits (the lifecycle programs);
- * a thread whose slot is held by another keeps its stack in task storage (bpf/cuda.bpf.c) for its
- * whole life. Shared by the cuda and lifecycle skeletons (created once by the collector). */
+ * the verifier, where task storage costs a helper call at entry and at return. A slot belongs to
+ * the first traced thread that takes it and is freed when that thread exits (the lifecycle
+ * programs); a thread whose slot is held by another keeps its stack in task storage
+ * (bpf/cuda.bpf.c) for its whole life. Shared by the cuda and lifecycle skeletons (created once
+ * by the collector). */
 #ifndef CAUSEWAY_OPEN_CALLS_BPF_H
 #define CAUSEWAY_OPEN_CALLS_BPF_H
 
