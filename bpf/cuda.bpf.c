@@ -51,7 +51,7 @@ static __always_inline struct open_calls *own_open_calls(__u64 id, bool at_entry
     if (open || !at_entry || !cw_is_traced(id >> 32))
         return open;
     if (__sync_val_compare_and_swap(&slot->owner, 0, id) == 0) {
-        slot->open.depth = 0;
+        slot->open.depth = 0; /* whatever its last holder left open */
         return &slot->open;
     }
     open = bpf_task_storage_get(&open_calls, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);

@@ -62,14 +62,14 @@ static __always_inline struct open_call_slot *cw_open_call_slot(__u64 id)
     return bpf_map_lookup_elem(&open_call_slots, &key);
 }
 
-/* Frees the slot of the exiting thread `id` if it holds it. */
+/* Frees the slot of the exiting thread `id` if it holds it; what it left open is cleared by the
+ * next thread that takes the slot (own_open_calls in bpf/cuda.bpf.c). The owner is read first so
+ * that the exit of a thread that does not hold the slot leaves its cache line alone. */
 static __always_inline void cw_release_open_call_slot(__u64 id)
 {
     struct open_call_slot *slot = cw_open_call_slot(id);
-    if (slot && slot->owner == id) {
-        slot->open.depth = 0;
+    if (slot && slot->owner == id)
         __sync_val_compare_and_swap(&slot->owner, id, 0);
-    }
 }
 
 #endif /* CAUSEWAY_OPEN_CALLS_BPF_H */
