@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <future>
+#include <span>
 #include <utility>
 
+#include "analysis/measure/grouped_durations.hpp"
 #include "analysis/model/accounted_calls.hpp"
 #include "analysis/model/saturating.hpp"
 
@@ -45,21 +47,22 @@ std::vector<int> primary_threads(const TraceModel& model, const Roles& roles,
 
 void compute_thresholds(const TraceModel& model, const ResolvedFilter& filter, CallAccounting& out,
                         std::vector<int>& account_of_op) {
-    std::vector<std::vector<std::int64_t>> durations(model.ops.size());
-    for (std::uint32_t i = 0; i < model.calls.size(); ++i) {
-        if (accounted(model, filter, i)) {
-            durations[static_cast<std::size_t>(model.calls.op_index[i])].push_back(
-                model.calls.dur_ns[i]);
-        }
-    }
+    GroupedDurations durations(
+        model.ops.size(), model.calls.size(),
+        [&](std::size_t i) {
+            auto call = static_cast<std::uint32_t>(i);
+            return accounted(model, filter, call) ? int{model.calls.op_index[call]} : -1;
+        },
+        [&](std::size_t i) { return model.calls.dur_ns[i]; });
     account_of_op.assign(model.ops.size(), -1);
-    for (std::size_t op = 0; op < durations.size(); ++op) {
-        if (durations[op].empty()) {
+    for (std::size_t op = 0; op < model.ops.size(); ++op) {
+        std::span<std::int64_t> of_op = durations.group(op);
+        if (of_op.empty()) {
             continue;
         }
         OpAccount account;
         account.op_index = static_cast<int>(op);
-        account.dur = summarize(durations[op]);
+        account.dur = summarize(of_op);
         account.threshold_ns =
             std::max(kSlowFactor * account.dur.p50_ns, account.dur.p50_ns + kSlowFloorNs);
         out.accounted_calls += account.dur.count;

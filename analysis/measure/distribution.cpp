@@ -14,7 +14,7 @@ std::size_t nearest_rank_index(std::size_t n, double pct) {
 
 }  // namespace
 
-std::int64_t percentile(std::vector<std::int64_t>& values, double pct) {
+std::int64_t percentile(std::span<std::int64_t> values, double pct) {
     if (values.empty()) {
         return 0;
     }
@@ -23,7 +23,7 @@ std::int64_t percentile(std::vector<std::int64_t>& values, double pct) {
     return *nth;
 }
 
-Distribution summarize(std::vector<std::int64_t>& durations_ns) {
+Distribution summarize(std::span<std::int64_t> durations_ns) {
     Distribution d;
     if (durations_ns.empty()) {
         return d;
@@ -45,7 +45,7 @@ Distribution summarize(std::vector<std::int64_t>& durations_ns) {
     // four ranks instead of 3.8n from the top down).
     auto begin = durations_ns.begin();
     auto end = durations_ns.end();
-    auto select = [&](double pct, std::vector<std::int64_t>::iterator from) {
+    auto select = [&](double pct, std::span<std::int64_t>::iterator from) {
         auto nth = begin + static_cast<std::ptrdiff_t>(nearest_rank_index(n, pct));
         if (nth >= from) {  // else the rank is the previous one's, already in place
             std::nth_element(from, nth, end);

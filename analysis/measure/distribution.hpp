@@ -3,7 +3,7 @@
 // buckets, at any size.
 
 #include <cstdint>
-#include <vector>
+#include <span>
 
 namespace causeway::analysis {
 
@@ -21,9 +21,9 @@ struct Distribution {
 
 // Summarises `durations_ns`, reordering it (nth_element) rather than copying. Empty input gives
 // an all-zero Distribution with count 0.
-Distribution summarize(std::vector<std::int64_t>& durations_ns);
+Distribution summarize(std::span<std::int64_t> durations_ns);
 
 // The nearest-rank percentile `pct` (0 < pct <= 100) of `values`, reordering them.
-std::int64_t percentile(std::vector<std::int64_t>& values, double pct);
+std::int64_t percentile(std::span<std::int64_t> values, double pct);
 
 }  // namespace causeway::analysis

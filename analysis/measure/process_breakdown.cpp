@@ -1,8 +1,10 @@
 #include "analysis/measure/process_breakdown.hpp"
 
 #include <algorithm>
+#include <span>
 
 #include "analysis/measure/cpu_takers.hpp"
+#include "analysis/measure/grouped_durations.hpp"
 #include "analysis/model/saturating.hpp"
 
 namespace causeway::analysis {
@@ -32,21 +34,25 @@ ProcessBreakdown process_breakdown(const TraceModel& model, const Roles& roles,
     ResolvedFilter selected(model, filter);
     const CudaCalls& c = model.calls;
     std::size_t op_count = model.ops.size();
-    // Durations by [process * op_count + op], accounted calls only.
-    std::vector<std::vector<std::int64_t>> durations(model.processes.size() * op_count);
     std::vector<std::int64_t> thread_calls(model.threads.size(), 0);
     std::vector<std::int64_t> thread_ns(model.threads.size(), 0);
-    for (std::size_t i = 0; i < c.size(); ++i) {
-        if (c.enclosed[i] || !selected.call_selected(i)) {
-            continue;
-        }
-        auto thread = static_cast<std::size_t>(c.thread_index[i]);
-        auto process = static_cast<std::size_t>(model.threads[thread].process_index);
-        durations[process * op_count + static_cast<std::size_t>(c.op_index[i])].push_back(
-            c.dur_ns[i]);
-        ++thread_calls[thread];
-        add_to(thread_ns[thread], c.dur_ns[i]);
-    }
+    // Durations by [process * op_count + op], accounted calls only.
+    GroupedDurations durations(
+        model.processes.size() * op_count, c.size(),
+        [&](std::size_t i) -> std::int64_t {
+            if (c.enclosed[i] || !selected.call_selected(i)) {
+                return -1;
+            }
+            const auto& thread = model.threads[static_cast<std::size_t>(c.thread_index[i])];
+            return std::int64_t{thread.process_index} * static_cast<std::int64_t>(op_count) +
+                   c.op_index[i];
+        },
+        [&](std::size_t i) {
+            auto thread = static_cast<std::size_t>(c.thread_index[i]);
+            ++thread_calls[thread];
+            add_to(thread_ns[thread], c.dur_ns[i]);
+            return c.dur_ns[i];
+        });
     std::vector<std::int64_t> children(model.processes.size(), 0);
     for (const auto& p : model.processes) {
         if (p.parent_index >= 0) {
@@ -87,7 +93,7 @@ ProcessBreakdown process_breakdown(const TraceModel& model, const Roles& roles,
         row.thread_count = static_cast<std::int64_t>(info.thread_indices.size());
         row.forks = children[p];
         for (std::size_t op = 0; op < op_count; ++op) {
-            auto& list = durations[p * op_count + op];
+            std::span<std::int64_t> list = durations.group(p * op_count + op);
             if (!list.empty()) {
                 row.cuda_ops.push_back({model.ops[op].name, summarize(list)});
                 row.cuda_calls += row.cuda_ops.back().dur.count;
