@@ -1,5 +1,6 @@
-#include "cli/huge_page_heap.hpp"
+#include "cli/heap_setup.hpp"
 
+#include <malloc.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -31,6 +32,11 @@ void run_with_huge_page_heap(char** argv) {
     } else {
         ::unsetenv("GLIBC_TUNABLES");
     }
+}
+
+void keep_large_blocks_in_heap() {
+    // Fails only for an unknown option: the heap then works as glibc's default.
+    static_cast<void>(::mallopt(M_MMAP_MAX, 0));
 }
 
 }  // namespace causeway::cli
