@@ -69,6 +69,10 @@ class CriticalPath {
         std::array<double, 3> span{};
     };
 
+    // Replays periods [first, end) of `queue` as recorded, into `recorded` (sized for them all).
+    static void record(const DeviceQueue& queue, std::size_t first, std::size_t end,
+                       std::vector<Recorded>& recorded);
+
     // The time the removal saves, by Bound.
     std::array<double, 3> saved_by(const std::vector<IntervalList>& per_queue,
                                    double device_scale) const;
