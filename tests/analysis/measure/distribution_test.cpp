@@ -4,7 +4,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <limits>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "analysis/measure/distribution.hpp"
@@ -33,6 +36,51 @@ TEST_CASE("percentiles are the nearest ranks of the sorted values", "[analysis][
         auto d = summarize(values);
         INFO("n = " << n);
         REQUIRE(d.count == static_cast<std::int64_t>(n));
+        REQUIRE(d.min_ns == sorted.front());
+        REQUIRE(d.max_ns == sorted.back());
+        REQUIRE(d.p50_ns == nearest_rank(sorted, 50));
+        REQUIRE(d.p90_ns == nearest_rank(sorted, 90));
+        REQUIRE(d.p95_ns == nearest_rank(sorted, 95));
+        REQUIRE(d.p99_ns == nearest_rank(sorted, 99));
+    }
+}
+
+TEST_CASE("percentiles of a million values and more, found by counting, are the nearest ranks",
+          "[analysis][distribution]") {
+    constexpr std::size_t kN = (std::size_t{1} << 20) + 7;  // above the counted path's floor
+    constexpr auto kMax = std::numeric_limits<std::int64_t>::max();
+    constexpr auto kMin = std::numeric_limits<std::int64_t>::min();
+    std::mt19937_64 random(11);
+    const std::vector<std::pair<const char*, std::function<std::int64_t(std::size_t)>>> shapes = {
+        // call durations: a narrow peak and a far tail
+        {"peak and tail",
+         [&](std::size_t) {
+             return static_cast<std::int64_t>(5000 + random() % 1000 +
+                                              (random() % 100 == 0 ? 2000000 : 0));
+         }},
+        // one value but for an outlier at each end of int64: every round of counting
+        {"one value and extremes",
+         [&](std::size_t i) { return i == 3   ? kMin
+                                     : i == 5 ? kMax
+                                              : std::int64_t{42}; }},
+        // the whole of int64, signed
+        {"any int64", [&](std::size_t) { return static_cast<std::int64_t>(random()); }},
+        // ranks in one bucket but each a different value
+        {"two clusters",
+         [&](std::size_t i) {
+             return static_cast<std::int64_t>(i % 2 == 0 ? random() % 64 : (1LL << 40) + i);
+         }},
+    };
+    for (const auto& [name, value_at] : shapes) {
+        std::vector<std::int64_t> values(kN);
+        for (std::size_t i = 0; i < kN; ++i) {
+            values[i] = value_at(i);
+        }
+        std::vector<std::int64_t> sorted = values;
+        std::sort(sorted.begin(), sorted.end());
+        auto d = summarize(values);
+        INFO(name);
+        REQUIRE(d.count == static_cast<std::int64_t>(kN));
         REQUIRE(d.min_ns == sorted.front());
         REQUIRE(d.max_ns == sorted.back());
         REQUIRE(d.p50_ns == nearest_rank(sorted, 50));
