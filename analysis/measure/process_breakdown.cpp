@@ -48,6 +48,7 @@ ProcessBreakdown process_breakdown(const TraceModel& model, const Roles& roles,
                    c.op_index[i];
         },
         [&](std::size_t i) {
+            // Asked once a kept call: its thread's totals are counted here, in the same pass.
             auto thread = static_cast<std::size_t>(c.thread_index[i]);
             ++thread_calls[thread];
             add_to(thread_ns[thread], c.dur_ns[i]);

@@ -694,8 +694,8 @@ Status load_probes(const Database& db, TraceModel& model) {
 }  // namespace
 
 CudaCalls::CudaCalls(LoadedCallColumns loaded) {
-    // Each column is made compact on its own: the timestamps, the longest to encode, beside the
-    // others (a second each at 100M calls).
+    // Each column is made compact on its own: the timestamps, as long to encode as the other
+    // seven together, beside them.
     auto times = std::async(std::launch::async, [&loaded] { return TimeColumn(loaded.ts_ns); });
     thread_index = decltype(thread_index)(std::move(loaded.thread_index));
     op_index = decltype(op_index)(std::move(loaded.op_index));

@@ -22,6 +22,20 @@ std::int64_t nearest_rank(const std::vector<std::int64_t>& sorted, double pct) {
     return sorted[std::clamp<std::size_t>(rank, 1, sorted.size()) - 1];
 }
 
+// summarize(values) against the sorted values.
+void require_nearest_ranks(std::vector<std::int64_t> values) {
+    std::vector<std::int64_t> sorted = values;
+    std::sort(sorted.begin(), sorted.end());
+    auto d = summarize(values);
+    REQUIRE(d.count == static_cast<std::int64_t>(sorted.size()));
+    REQUIRE(d.min_ns == sorted.front());
+    REQUIRE(d.max_ns == sorted.back());
+    REQUIRE(d.p50_ns == nearest_rank(sorted, 50));
+    REQUIRE(d.p90_ns == nearest_rank(sorted, 90));
+    REQUIRE(d.p95_ns == nearest_rank(sorted, 95));
+    REQUIRE(d.p99_ns == nearest_rank(sorted, 99));
+}
+
 }  // namespace
 
 TEST_CASE("percentiles are the nearest ranks of the sorted values", "[analysis][distribution]") {
@@ -31,17 +45,8 @@ TEST_CASE("percentiles are the nearest ranks of the sorted values", "[analysis][
         for (auto& v : values) {
             v = static_cast<std::int64_t>(random() % (n / 3 + 2));  // many ties
         }
-        std::vector<std::int64_t> sorted = values;
-        std::sort(sorted.begin(), sorted.end());
-        auto d = summarize(values);
         INFO("n = " << n);
-        REQUIRE(d.count == static_cast<std::int64_t>(n));
-        REQUIRE(d.min_ns == sorted.front());
-        REQUIRE(d.max_ns == sorted.back());
-        REQUIRE(d.p50_ns == nearest_rank(sorted, 50));
-        REQUIRE(d.p90_ns == nearest_rank(sorted, 90));
-        REQUIRE(d.p95_ns == nearest_rank(sorted, 95));
-        REQUIRE(d.p99_ns == nearest_rank(sorted, 99));
+        require_nearest_ranks(std::move(values));
     }
 }
 
@@ -76,16 +81,7 @@ TEST_CASE("percentiles of a million values and more, found by counting, are the 
         for (std::size_t i = 0; i < kN; ++i) {
             values[i] = value_at(i);
         }
-        std::vector<std::int64_t> sorted = values;
-        std::sort(sorted.begin(), sorted.end());
-        auto d = summarize(values);
         INFO(name);
-        REQUIRE(d.count == static_cast<std::int64_t>(kN));
-        REQUIRE(d.min_ns == sorted.front());
-        REQUIRE(d.max_ns == sorted.back());
-        REQUIRE(d.p50_ns == nearest_rank(sorted, 50));
-        REQUIRE(d.p90_ns == nearest_rank(sorted, 90));
-        REQUIRE(d.p95_ns == nearest_rank(sorted, 95));
-        REQUIRE(d.p99_ns == nearest_rank(sorted, 99));
+        require_nearest_ranks(std::move(values));
     }
 }
