@@ -300,15 +300,14 @@ CriticalPath::CriticalPath(const std::vector<DeviceQueue>& queues) : queues_(que
         const DeviceQueue& queue = queues[q];
         std::vector<Recorded>& recorded = recorded_[q];
         recorded.resize(queue.periods.size());
-        // Each period's replay is its own: the second half of them beside the first.
-        const std::size_t half =
-            queue.periods.size() >= kPeriodsBeside ? queue.periods.size() / 2 : 0;
+        // Each period's replay is its own: the periods from `split` on beside the ones before.
+        const std::size_t count = queue.periods.size();
+        const std::size_t split = count >= kPeriodsBeside ? count / 2 : count;
         std::future<void> second;
-        if (half > 0) {
-            second = std::async(std::launch::async,
-                                [&] { record(queue, half, queue.periods.size(), recorded); });
+        if (split < count) {
+            second = std::async(std::launch::async, [&] { record(queue, split, count, recorded); });
         }
-        record(queue, 0, half > 0 ? half : queue.periods.size(), recorded);
+        record(queue, 0, split, recorded);
         if (second.valid()) {
             second.get();
         }

@@ -127,9 +127,10 @@ std::int64_t percentile(std::span<std::int64_t> values, double pct) {
     if (values.empty()) {
         return 0;
     }
-    auto nth = values.begin() + static_cast<std::ptrdiff_t>(nearest_rank_index(values.size(), pct));
-    std::nth_element(values.begin(), nth, values.end());
-    return *nth;
+    const std::size_t rank = nearest_rank_index(values.size(), pct);
+    std::int64_t at = 0;
+    select_in_place(values, {&rank, 1}, {&at, 1});
+    return at;
 }
 
 Distribution summarize(std::span<std::int64_t> durations_ns) {

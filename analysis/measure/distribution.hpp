@@ -19,8 +19,10 @@ struct Distribution {
     std::int64_t max_ns = 0;
 };
 
-// Summarises `durations_ns`, reordering it (nth_element) rather than copying. Empty input gives
-// an all-zero Distribution with count 0.
+// Summarises `durations_ns` without copying it: fewer than a million values are selected among
+// in place (nth_element, reordering them); more are counted into buckets of their range first,
+// and only the values of the buckets that hold a percentile are copied. Empty input gives an
+// all-zero Distribution with count 0.
 Distribution summarize(std::span<std::int64_t> durations_ns);
 
 // The nearest-rank percentile `pct` (0 < pct <= 100) of `values`, reordering them.
