@@ -133,6 +133,11 @@ PerBound<double> device_works(const DrainPeriod& p) {
     return works;
 }
 
+// Whether the period's device work is the same for every Bound (measured), and so its replay.
+bool one_work(const DrainPeriod& p) {
+    return p.device_low_ns == p.device_ns && p.device_high_ns == p.device_ns;
+}
+
 // When the device finished the period's work as recorded, between the drain's entry and return.
 PerBound<std::int64_t> recorded_done_ns(const DeviceQueue& queue, const DrainPeriod& p) {
     const PerBound<double> finish = fifo_finish(p, device_works(p), [&](std::uint32_t i) {
@@ -291,43 +296,98 @@ void normalise_intervals(IntervalList& intervals) {
     intervals = std::move(merged);
 }
 
+// Reads one queue's recorded periods, in period order.
+class CriticalPath::RecordedReader {
+  public:
+    explicit RecordedReader(const RecordedQueue& recorded) : recorded_(recorded) {}
+
+    // Period k, the one after the last read, of the queue.
+    Recorded next(std::size_t k, const DrainPeriod& p) {
+        Recorded r;
+        const RecordedBound& estimate = recorded_.estimate[k];
+        r.done_ns.fill(estimate.done_ns);
+        r.span.fill(estimate.span);
+        if (!one_work(p)) {
+            const auto& others = recorded_.other_bounds[next_other_++];
+            for (std::size_t b = 1; b < kBounds.size(); ++b) {
+                r.done_ns[b] = others[b - 1].done_ns;
+                r.span[b] = others[b - 1].span;
+            }
+        }
+        const auto& earlier = recorded_.read_earlier;
+        r.from_ns = next_earlier_ < earlier.size() && earlier[next_earlier_].first == k
+                        ? earlier[next_earlier_++].second
+                        : p.start_ns;
+        return r;
+    }
+
+  private:
+    const RecordedQueue& recorded_;
+    std::size_t next_other_ = 0;
+    std::size_t next_earlier_ = 0;
+};
+
 CriticalPath::CriticalPath(const std::vector<DeviceQueue>& queues) : queues_(queues) {
     // Enough periods to be worth a thread of their own (a 100M-call trace has 8M).
     constexpr std::size_t kPeriodsBeside = std::size_t{1} << 16;
     loop_ns_ = loops_ns(queues);
     recorded_.resize(queues.size());
     for (std::size_t q = 0; q < queues.size(); ++q) {
-        const DeviceQueue& queue = queues[q];
-        std::vector<Recorded>& recorded = recorded_[q];
-        recorded.resize(queue.periods.size());
+        const std::vector<DrainPeriod>& periods = queues[q].periods;
+        RecordedQueue& recorded = recorded_[q];
         // Each period's replay is its own: the periods from `split` on beside the ones before.
-        const std::size_t count = queue.periods.size();
+        const std::size_t count = periods.size();
         const std::size_t split = count >= kPeriodsBeside ? count / 2 : count;
-        std::future<void> second;
+        auto others_in = [&](std::size_t first, std::size_t end) {
+            return static_cast<std::size_t>(
+                std::count_if(periods.begin() + static_cast<std::ptrdiff_t>(first),
+                              periods.begin() + static_cast<std::ptrdiff_t>(end),
+                              [](const DrainPeriod& p) { return !one_work(p); }));
+        };
+        const std::size_t others_before_split = others_in(0, split);
+        recorded.estimate.resize(count);
+        recorded.other_bounds.resize(others_before_split + others_in(split, count));
+        std::future<std::vector<std::pair<std::size_t, std::int64_t>>> second;
         if (split < count) {
-            second = std::async(std::launch::async, [&] { record(queue, split, count, recorded); });
+            second = std::async(std::launch::async, [&] {
+                return record(queues[q], split, count, others_before_split, recorded);
+            });
         }
-        record(queue, 0, split, recorded);
+        recorded.read_earlier = record(queues[q], 0, split, 0, recorded);
         if (second.valid()) {
-            second.get();
+            const auto later = second.get();
+            recorded.read_earlier.insert(recorded.read_earlier.end(), later.begin(), later.end());
         }
     }
 }
 
-void CriticalPath::record(const DeviceQueue& queue, std::size_t first, std::size_t end,
-                          std::vector<Recorded>& recorded) {
+std::vector<std::pair<std::size_t, std::int64_t>> CriticalPath::record(const DeviceQueue& queue,
+                                                                       std::size_t first,
+                                                                       std::size_t end,
+                                                                       std::size_t first_other,
+                                                                       RecordedQueue& recorded) {
     static const IntervalList kNothing;
     RemovedTime none(kNothing);
+    std::vector<std::pair<std::size_t, std::int64_t>> read_earlier;
+    std::size_t other = first_other;
     for (std::size_t k = first; k < end; ++k) {
         const DrainPeriod& p = queue.periods[k];
-        Recorded& r = recorded[k];
-        r.from_ns = p.start_ns;
+        std::int64_t from_ns = p.start_ns;
         for (std::uint32_t i = 0; i < p.enqueues; ++i) {
-            r.from_ns = std::min(r.from_ns, queue.enqueue_ns[p.first_enqueue + i]);
+            from_ns = std::min(from_ns, queue.enqueue_ns[p.first_enqueue + i]);
         }
-        r.done_ns = recorded_done_ns(queue, p);
-        r.span = replayed_span(queue, k, r.done_ns, none, 1.0);
+        if (from_ns < p.start_ns) {
+            read_earlier.emplace_back(k, from_ns);
+        }
+        const PerBound<std::int64_t> done_ns = recorded_done_ns(queue, p);
+        const PerBound<double> span = replayed_span(queue, k, done_ns, none, 1.0);
+        recorded.estimate[k] = {done_ns[0], span[0]};
+        if (!one_work(p)) {
+            recorded.other_bounds[other++] = {RecordedBound{done_ns[1], span[1]},
+                                              RecordedBound{done_ns[2], span[2]}};
+        }
     }
+    return read_earlier;
 }
 
 std::array<double, 3> CriticalPath::saved_by(const std::vector<IntervalList>& per_queue,
@@ -337,10 +397,11 @@ std::array<double, 3> CriticalPath::saved_by(const std::vector<IntervalList>& pe
     std::vector<PerBound<Meeting>> meetings;
     for (std::size_t q = 0; q < queues_.size(); ++q) {
         RemovedTime removed(q < per_queue.size() ? per_queue[q] : kNothing);
+        RecordedReader recorded(recorded_[q]);
         const auto& periods = queues_[q].periods;
         for (std::size_t k = 0; k < periods.size(); ++k) {
             const DrainPeriod& p = periods[k];
-            const Recorded& r = recorded_[q][k];
+            const Recorded r = recorded.next(k, p);
             // A period with nothing removed from it replays as recorded.
             PerBound<double> gain{};
             if (device_scale != 1.0 || removed.before(r.from_ns) != removed.before(p.drain_ns)) {

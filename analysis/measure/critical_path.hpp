@@ -16,6 +16,7 @@
 
 #include <array>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "analysis/measure/device_queue.hpp"
@@ -68,10 +69,32 @@ class CriticalPath {
         std::array<std::int64_t, 3> done_ns{};
         std::array<double, 3> span{};
     };
+    // The same for one Bound.
+    struct RecordedBound {
+        std::int64_t done_ns = 0;
+        double span = 0;
+    };
+    // One queue's periods as recorded, in 16 bytes a period where its device work is the same
+    // for every Bound (measured: about half the periods of a trace), 48 where it is not. Read in
+    // period order (RecordedReader).
+    struct RecordedQueue {
+        std::vector<RecordedBound> estimate;  // per period: Bound::kEstimate
+        // Per period whose work differs by Bound, in period order: kMostWork, kLeastWork.
+        std::vector<std::array<RecordedBound, 2>> other_bounds;
+        // The periods whose replay reads from before their start (an earlier enqueue), in order,
+        // with the earliest moment it reads; every other one reads from its start.
+        std::vector<std::pair<std::size_t, std::int64_t>> read_earlier;
+    };
+    class RecordedReader;
 
-    // Replays periods [first, end) of `queue` as recorded, into `recorded` (sized for them all).
-    static void record(const DeviceQueue& queue, std::size_t first, std::size_t end,
-                       std::vector<Recorded>& recorded);
+    // Replays periods [first, end) of `queue` as recorded, into `recorded`: its `estimate` sized
+    // for every period, its `other_bounds` for every one whose work differs by Bound, from
+    // `first_other` on. Returns the periods' read_earlier.
+    static std::vector<std::pair<std::size_t, std::int64_t>> record(const DeviceQueue& queue,
+                                                                    std::size_t first,
+                                                                    std::size_t end,
+                                                                    std::size_t first_other,
+                                                                    RecordedQueue& recorded);
 
     // The time the removal saves, by Bound.
     std::array<double, 3> saved_by(const std::vector<IntervalList>& per_queue,
@@ -79,7 +102,7 @@ class CriticalPath {
 
     const std::vector<DeviceQueue>& queues_;
     std::int64_t loop_ns_ = 0;
-    std::vector<std::vector<Recorded>> recorded_;  // per queue, per period
+    std::vector<RecordedQueue> recorded_;  // per queue
 };
 
 // Sorts `intervals` and merges the ones that overlap (weights of one span add, up to 1).

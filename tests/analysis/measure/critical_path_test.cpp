@@ -197,3 +197,59 @@ TEST_CASE("a faster device does not shorten the time it waited for other ranks")
     alone.meetings[0].meeting = -1;
     CHECK(predict({alone}, faster).saved_ns == 2'500'000);
 }
+
+TEST_CASE("each period gains what it gains alone, measured or estimated, read from any enqueue") {
+    // Four periods of 10 ms back to back: measured ones (one work for every bound) between
+    // estimated ones (their most and least work apart), and the last one's first enqueue made
+    // before its start. The recorded replay keeps the periods of one work once and the others'
+    // bounds aside: read in order, they must replay as each period does on its own queue. (The
+    // removals are chosen so that no period's gain is below nothing at any bound, which each
+    // queue alone would clamp.)
+    struct Period {
+        std::int64_t device_ms, low_ms, high_ms;
+        std::int64_t enqueue_us;  // from the period's start
+    };
+    const std::vector<Period> periods = {
+        {6, 6, 6, 2000}, {5, 2, 8, 3000}, {7, 7, 7, 1000}, {4, 1, 9, -500}};
+    const HostTimeRemoval removal{.per_queue = {{{1 * kMs, 2 * kMs, 1.0},
+                                                 {11 * kMs, 13 * kMs, 1.0},
+                                                 {22 * kMs, 24 * kMs, 0.5},
+                                                 {31 * kMs, 33 * kMs, 1.0}}},
+                                  .device_scale = 1.0};
+    const HostTimeRemoval faster{.per_queue = {}, .device_scale = 0.5};
+    DeviceQueue all;
+    causeway::analysis::SpeedupPrediction alone_sum, faster_alone_sum;
+    for (std::size_t k = 0; k < periods.size(); ++k) {
+        const std::int64_t start = static_cast<std::int64_t>(k) * 10 * kMs;
+        DrainPeriod p;
+        p.start_ns = start;
+        p.drain_entry_ns = start + 5 * kMs;
+        p.drain_ns = start + 10 * kMs;
+        p.enqueues = 1;
+        p.device_ns = periods[k].device_ms * kMs;
+        p.device_low_ns = periods[k].low_ms * kMs;
+        p.device_high_ns = periods[k].high_ms * kMs;
+        p.waited = p.device_low_ns == p.device_high_ns;
+        DeviceQueue alone;
+        alone.enqueue_ns = {start + periods[k].enqueue_us * 1000};
+        alone.periods = {p};
+        const auto gain = predict({alone}, removal);
+        const auto faster_gain = predict({alone}, faster);
+        for (auto [sum, add] : {std::pair{&alone_sum, &gain}, {&faster_alone_sum, &faster_gain}}) {
+            sum->saved_ns += add->saved_ns;
+            sum->saved_low_ns += add->saved_low_ns;
+            sum->saved_high_ns += add->saved_high_ns;
+        }
+        p.first_enqueue = static_cast<std::uint32_t>(k);
+        all.enqueue_ns.push_back(start + periods[k].enqueue_us * 1000);
+        all.periods.push_back(p);
+    }
+    for (auto [together, alone] : {std::pair{predict({all}, removal), alone_sum},
+                                   {predict({all}, faster), faster_alone_sum}}) {
+        CHECK(together.saved_ns > 0);
+        CHECK(together.saved_ns == alone.saved_ns);
+        CHECK(together.saved_low_ns == alone.saved_low_ns);
+        CHECK(together.saved_high_ns == alone.saved_high_ns);
+        CHECK(together.saved_low_ns < together.saved_high_ns);
+    }
+}
