@@ -333,7 +333,7 @@ CriticalPath::CriticalPath(const std::vector<DeviceQueue>& queues) : queues_(que
     loop_ns_ = loops_ns(queues);
     recorded_.resize(queues.size());
     for (std::size_t q = 0; q < queues.size(); ++q) {
-        const std::vector<DrainPeriod>& periods = queues[q].periods;
+        const DrainPeriods& periods = queues[q].periods;
         RecordedQueue& recorded = recorded_[q];
         // Each period's replay is its own: the periods from `split` on beside the ones before.
         const std::size_t count = periods.size();

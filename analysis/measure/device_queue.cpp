@@ -109,7 +109,7 @@ void estimate_unmeasured_periods(DeviceQueue& queue) {
     const auto ranges = none ? common_ranges(queue)
                              : std::map<std::uint32_t, std::pair<std::int64_t, std::int64_t>>{};
     for (std::size_t k = 0; k < queue.periods.size(); ++k) {
-        DrainPeriod& p = queue.periods[k];
+        DrainPeriod p = queue.periods[k];
         const PeriodBounds& b = queue.bounds[k];
         auto within = [&b](std::int64_t ns) { return within_bounds(b, ns); };
         if (p.waited) {
@@ -127,6 +127,7 @@ void estimate_unmeasured_periods(DeviceQueue& queue) {
             p.device_low_ns = within(low);
             p.device_high_ns = within(high);
         }
+        queue.periods.set(k, p);
     }
 }
 
@@ -229,7 +230,7 @@ void drop_set_up(const TraceModel& model, const AccountedCalls& calls,
         std::count_if(queue.periods.begin(), set_up, [](const DrainPeriod& p) { return p.waited; });
     queue.bounds.erase(queue.bounds.begin(),
                        queue.bounds.begin() + (set_up - queue.periods.begin()));
-    queue.periods.erase(queue.periods.begin(), set_up);
+    queue.periods.erase_first(static_cast<std::size_t>(set_up - queue.periods.begin()));
 }
 
 }  // namespace
@@ -259,11 +260,12 @@ std::int64_t DeviceQueue::device_busy_ns() const {
 }
 
 void set_device_done(DeviceQueue& queue, std::size_t k, std::int64_t done_ns) {
-    DrainPeriod& period = queue.periods[k];
+    DrainPeriod period = queue.periods[k];
     const std::int64_t work =
         work_finishing_at(queue.enqueue_ns, period.first_enqueue, period.enqueues, done_ns);
     period.device_ns = period.device_low_ns = period.device_high_ns =
         within_bounds(queue.bounds[k], work);
+    queue.periods.set(k, period);
 }
 
 void forget_bounds(std::vector<DeviceQueue>& queues) {

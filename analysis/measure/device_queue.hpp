@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "analysis/measure/drain_periods.hpp"
 #include "analysis/model/compact_column.hpp"
 #include "analysis/model/trace_filter.hpp"
 #include "analysis/model/trace_model.hpp"
@@ -45,27 +46,6 @@ inline constexpr std::int64_t kMinMeasuredPeriods = 3;
 inline constexpr double kMinMeasuredShare = 0.05;
 // The most a synchronisation costs the host when the device is already done.
 inline constexpr std::int64_t kSyncOwnMaxNs = 20'000;
-
-struct DrainPeriod {
-    std::int64_t start_ns = 0;           // the previous drain's return: the queue was empty
-    std::int64_t drain_entry_ns = 0;     // entry of the call that drained it
-    std::int64_t drain_ns = 0;           // its return: the queue is empty again
-    std::int64_t drain_runnable_ns = 0;  // runnable but not running inside the drain
-    std::uint32_t first_enqueue = 0;     // into DeviceQueue::enqueue_ns
-    std::uint32_t enqueues = 0;
-    // The device's work in the period (ns): measured when the drain shows when the device finished
-    // (it waited on a CPU, or slept until the device woke it). Otherwise it lies within the
-    // period's PeriodBounds and is estimated from the measured periods, each clamped into that
-    // range: their median (device_ns) and their 10th to 90th percentiles (device_low_ns,
-    // device_high_ns). Too few measured periods (kMinMeasuredPeriods, kMinMeasuredShare) say
-    // nothing of the others: then device_ns is the range's middle, and the range is the interval.
-    std::int64_t device_ns = 0;
-    std::int64_t device_low_ns = 0;
-    std::int64_t device_high_ns = 0;
-    bool waited = false;  // the drain shows when the device finished: device_ns is measured
-
-    std::int64_t span_ns() const { return drain_ns - start_ns; }
-};
 
 // What the collectives of an NCCL job (analysis/measure/collective_meetings.hpp) say of a period.
 // Only the queues of a job's ranks hold them, beside their periods: a period of a 100M-call trace
@@ -94,8 +74,8 @@ struct PeriodBounds {
 
 struct DeviceQueue {
     int thread_index = -1;
-    TimeColumn enqueue_ns;             // returns of the enqueuing calls, in time order
-    std::vector<DrainPeriod> periods;  // in time order, back to back
+    TimeColumn enqueue_ns;  // returns of the enqueuing calls, in time order
+    DrainPeriods periods;   // in time order
     // One per period while the queue is measured; empty once forget_bounds() has run.
     std::vector<PeriodBounds> bounds;
     // One per period where the thread is an NCCL rank's whose collectives met (mark_collectives);

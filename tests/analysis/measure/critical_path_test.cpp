@@ -79,7 +79,9 @@ TEST_CASE("a delay partly hidden costs only what the device then waited") {
     // waits for the device until 6 ms and spends its 1 ms: the period ends at 7 ms instead of 10,
     // saving 3 ms of the 5.
     DeviceQueue queue = one_period(1, 5, 9);
-    queue.periods[0].waited = false;
+    DrainPeriod estimated = queue.periods[0];
+    estimated.waited = false;
+    queue.periods.set(0, estimated);
     const auto prediction = predict({queue}, removing(4, 9));
     CHECK(prediction.saved_ns == 3 * kMs);
 }
@@ -171,7 +173,9 @@ TEST_CASE("a late rank whose device still had work to do gains the job only what
     // arriving 3 ms sooner, the work starts 3 ms sooner, and each rank's step ends 3 ms sooner.
     auto queues = two_ranks();
     DeviceQueue& late = queues[1];
-    late.periods[0].enqueues = 2;
+    DrainPeriod two_launches = late.periods[0];
+    two_launches.enqueues = 2;
+    late.periods.set(0, two_launches);
     const auto gained = [&queues] { return predict(queues, on_time_removal(queues, 1)).saved_ns; };
     late.enqueue_ns = {4 * kMs, 4 * kMs};
     CHECK(gained() == 6 * kMs);

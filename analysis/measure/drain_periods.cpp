@@ -1,0 +1,109 @@
+#include "analysis/measure/drain_periods.hpp"
+
+#include <algorithm>
+#include <utility>
+
+namespace causeway::analysis {
+namespace {
+
+using Aside = std::map<std::size_t, std::int64_t>;
+
+// `later_ns - earlier_ns` when it fits below `aside` (unsigned: the difference of hostile values
+// may not fit int64); else `aside`.
+std::uint32_t narrow_distance(std::int64_t earlier_ns, std::int64_t later_ns, std::uint32_t aside) {
+    const std::uint64_t distance =
+        static_cast<std::uint64_t>(later_ns) - static_cast<std::uint64_t>(earlier_ns);
+    return later_ns >= earlier_ns && distance < aside ? static_cast<std::uint32_t>(distance)
+                                                      : aside;
+}
+
+// Keeps `value` as entry k of `aside` where it is kept aside, else drops any entry k.
+void keep_aside(Aside& aside, std::size_t k, bool kept, std::int64_t value) {
+    if (kept) {
+        aside[k] = value;
+    } else if (!aside.empty()) {
+        aside.erase(k);
+    }
+}
+
+// The entries from `count` on, each `count` lower; the ones before dropped.
+void drop_first(Aside& aside, std::size_t count) {
+    Aside kept;
+    for (auto it = aside.lower_bound(count); it != aside.end(); ++it) {
+        kept.emplace_hint(kept.end(), it->first - count, it->second);
+    }
+    aside = std::move(kept);
+}
+
+}  // namespace
+
+DrainPeriods::DrainPeriods(std::initializer_list<DrainPeriod> periods) {
+    reserve(periods.size());
+    for (const DrainPeriod& p : periods) {
+        push_back(p);
+    }
+}
+
+DrainPeriods::Stored DrainPeriods::store(std::size_t k, const DrainPeriod& period,
+                                         std::uint32_t work_range) {
+    Stored s{.drain_ns = period.drain_ns,
+             .device_ns = period.device_ns,
+             .entry_to_drain = narrow_distance(period.drain_entry_ns, period.drain_ns, kAside),
+             .runnable = narrow_distance(0, period.drain_runnable_ns, kAside),
+             .first_enqueue = period.first_enqueue,
+             .enqueues = period.enqueues,
+             .work_range = kOneWork,
+             .waited = period.waited};
+    keep_aside(entries_aside_, k, s.entry_to_drain == kAside, period.drain_entry_ns);
+    keep_aside(runnable_aside_, k, s.runnable == kAside, period.drain_runnable_ns);
+    if (period.device_low_ns != period.device_ns || period.device_high_ns != period.device_ns) {
+        // A period that had a range keeps its slot; one that no longer has leaves it unread.
+        if (work_range == kOneWork) {
+            work_range = static_cast<std::uint32_t>(work_ranges_.size());
+            work_ranges_.emplace_back();
+        }
+        work_ranges_[work_range] = {period.device_low_ns, period.device_high_ns};
+        s.work_range = work_range;
+    }
+    return s;
+}
+
+void DrainPeriods::keep_start(std::size_t k, std::int64_t start_ns) {
+    if (k == 0) {
+        first_start_ns_ = start_ns;
+        return;
+    }
+    keep_aside(starts_aside_, k, start_ns != stored_[k - 1].drain_ns, start_ns);
+}
+
+void DrainPeriods::push_back(const DrainPeriod& period) {
+    const std::size_t k = stored_.size();
+    stored_.push_back(store(k, period, kOneWork));
+    keep_start(k, period.start_ns);
+}
+
+void DrainPeriods::set(std::size_t k, const DrainPeriod& period) {
+    const bool before_another = k + 1 < stored_.size();
+    const std::int64_t next_start_ns = before_another ? start_ns(k + 1) : 0;
+    stored_[k] = store(k, period, stored_[k].work_range);
+    keep_start(k, period.start_ns);
+    if (before_another) {
+        keep_start(k + 1, next_start_ns);
+    }
+}
+
+void DrainPeriods::erase_first(std::size_t count) {
+    count = std::min(count, stored_.size());
+    if (count == 0) {
+        return;
+    }
+    const std::int64_t first_start_ns = count < stored_.size() ? start_ns(count) : 0;
+    stored_.erase(stored_.begin(), stored_.begin() + static_cast<std::ptrdiff_t>(count));
+    first_start_ns_ = first_start_ns;
+    for (Aside* aside : {&starts_aside_, &entries_aside_, &runnable_aside_}) {
+        drop_first(*aside, count);
+    }
+    starts_aside_.erase(0);  // the first period's start is first_start_ns_
+}
+
+}  // namespace causeway::analysis
