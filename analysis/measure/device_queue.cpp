@@ -42,29 +42,54 @@ std::int64_t within_bounds(const PeriodBounds& bounds, std::int64_t ns) {
                       std::max(bounds.device_min_ns, bounds.device_max_ns));
 }
 
-// Per drain op of the thread: its own cost, the least time one of its calls spent on a CPU or
-// asleep (a drain with nothing left to wait for; its time runnable but not running,
-// `runnable_ns` of each call, excluded).
-std::map<int, std::int64_t> drain_own_cost(const TraceModel& model,
-                                           const std::vector<std::uint32_t>& drains,
-                                           const std::vector<std::int64_t>& runnable_ns) {
-    std::map<int, std::int64_t> own;
-    for (std::size_t d = 0; d < drains.size(); ++d) {
-        const std::uint32_t call = drains[d];
-        const std::int64_t kept_cpu_ns = model.calls.dur_ns[call] - runnable_ns[d];
-        auto [at, first] = own.try_emplace(model.calls.op_index[call], kept_cpu_ns);
-        if (!first) {
-            at->second = std::min(at->second, kept_cpu_ns);
+// A drain's time runnable but not running, for each drain of a thread in turn.
+class DrainRunnable {
+  public:
+    explicit DrainRunnable(const std::vector<OffCpuInterval>& intervals) : cursor_(intervals) {}
+    std::int64_t operator()(const TraceModel& model, std::uint32_t call) {
+        return cursor_.measure(model.calls.ts_ns[call], model.calls.end_ns(call), nullptr)
+            .runnable_waiting_ns();
+    }
+
+  private:
+    OffCpuCursor cursor_;
+};
+
+// What a first pass over a thread's calls finds: how many drain and how many enqueue, and per
+// drain op its own cost, the least time one of its calls spent on a CPU or asleep (a drain with
+// nothing left to wait for; its time runnable but not running excluded).
+struct DrainsSeen {
+    std::size_t drains = 0;
+    std::size_t enqueues = 0;
+    std::map<int, std::int64_t> own_ns;
+};
+
+DrainsSeen see_drains(const TraceModel& model, const AccountedCalls& calls,
+                      const std::vector<OffCpuInterval>& intervals) {
+    DrainsSeen seen;
+    DrainRunnable runnable(intervals);
+    for (std::uint32_t call : calls) {
+        const int op_index = model.calls.op_index[call];
+        const OpInfo& op = model.ops[static_cast<std::size_t>(op_index)];
+        if (drains_queue(op)) {
+            ++seen.drains;
+            const std::int64_t kept_cpu_ns = model.calls.dur_ns[call] - runnable(model, call);
+            auto [at, first] = seen.own_ns.try_emplace(op_index, kept_cpu_ns);
+            if (!first) {
+                at->second = std::min(at->second, kept_cpu_ns);
+            }
+        } else if (enqueues_work(op)) {
+            ++seen.enqueues;
         }
     }
     // Every call of a synchronisation may have waited: its own cost is the API's, a few
     // microseconds on real hardware, never more than kSyncOwnMaxNs.
-    for (auto& [op, ns] : own) {
+    for (auto& [op, ns] : seen.own_ns) {
         if (model.ops[static_cast<std::size_t>(op)].category == OpCategory::kSync) {
             ns = std::min(ns, kSyncOwnMaxNs);
         }
     }
-    return own;
+    return seen;
 }
 
 // Where too few periods were measured: the periods with the same number of enqueues are taken to
@@ -280,30 +305,15 @@ DeviceQueue reconstruct_queue(const TraceModel& model, const ResolvedFilter& fil
     queue.thread_index = thread_index;
     const AccountedCalls calls(model, filter, thread_index);
     const auto& intervals = model.offcpu_by_thread[static_cast<std::size_t>(thread_index)];
-    // Each drain's time runnable but not running, measured once: for the ops' own cost and for
-    // the periods.
-    std::vector<std::uint32_t> drains;
-    std::vector<std::int64_t> drain_runnable_ns;
-    OffCpuCursor cursor(intervals);
-    std::size_t enqueues = 0;
-    for (std::uint32_t call : calls) {
-        const OpInfo& op = model.ops[static_cast<std::size_t>(model.calls.op_index[call])];
-        if (drains_queue(op)) {
-            drains.push_back(call);
-            drain_runnable_ns.push_back(
-                cursor.measure(model.calls.ts_ns[call], model.calls.end_ns(call), nullptr)
-                    .runnable_waiting_ns());
-        } else if (enqueues_work(op)) {
-            ++enqueues;
-        }
-    }
+    // Each drain's time runnable but not running is measured twice, once for its op's own cost
+    // and once for its period, instead of held for millions of drains in between.
+    const DrainsSeen seen = see_drains(model, calls, intervals);
     // Sized once: growing would copy them, and hold up to twice what they need.
-    queue.enqueue_ns.reserve(enqueues);
-    queue.periods.reserve(drains.size());  // a period ends at each drain but the first
-    queue.bounds.reserve(drains.size());
-    const std::map<int, std::int64_t> own = drain_own_cost(model, drains, drain_runnable_ns);
+    queue.enqueue_ns.reserve(seen.enqueues);
+    queue.periods.reserve(seen.drains);  // a period ends at each drain but the first
+    queue.bounds.reserve(seen.drains);
+    DrainRunnable drain_runnable(intervals);
     FirstEndingAfter offcpu(intervals);
-    std::size_t next_drain = 0;
     std::int64_t period_start = -1;  // no drain seen yet: what comes before is not a period
     std::uint32_t first_enqueue = 0;
     for (std::uint32_t call : calls) {
@@ -311,12 +321,12 @@ DeviceQueue reconstruct_queue(const TraceModel& model, const ResolvedFilter& fil
         const std::int64_t entry = model.calls.ts_ns[call];
         const std::int64_t end = std::max(model.calls.end_ns(call), period_start);
         if (drains_queue(op)) {
-            const std::int64_t runnable_ns = drain_runnable_ns[next_drain++];
+            const std::int64_t runnable_ns = drain_runnable(model, call);
             if (period_start >= 0 && entry >= period_start) {
                 // The drain's own cost when nothing is left to wait for: the least time a call of
                 // its op spent on a CPU or asleep on this thread, or all of its own such time when
                 // it did not wait.
-                const std::int64_t drain_own_ns = own.at(model.calls.op_index[call]);
+                const std::int64_t drain_own_ns = seen.own_ns.at(model.calls.op_index[call]);
                 PeriodBounds b;
                 DrainPeriod p{.start_ns = period_start,
                               .drain_entry_ns = entry,
