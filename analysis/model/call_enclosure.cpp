@@ -2,9 +2,9 @@
 
 namespace causeway::analysis {
 
-CallColumn<std::uint8_t> mark_enclosed_driver_calls(const TraceModel& model) {
+FlagColumn mark_enclosed_driver_calls(const TraceModel& model) {
     const CudaCalls& c = model.calls;
-    CallColumn<std::uint8_t> enclosed(c.size(), 0);
+    FlagColumn enclosed(c.size());
     for (const auto& calls : model.calls_by_thread) {
         // The innermost runtime call still open at the current call's entry (calls of a thread
         // are sequential; only runtime -> driver nesting happens).
@@ -16,7 +16,7 @@ CallColumn<std::uint8_t> mark_enclosed_driver_calls(const TraceModel& model) {
                 open_start_ns = c.ts_ns[i];
                 open_end_ns = c.end_ns(i);
             } else if (c.ts_ns[i] >= open_start_ns && c.end_ns(i) <= open_end_ns) {
-                enclosed[i] = 1;
+                enclosed.set(i);
             }
         }
     }

@@ -9,8 +9,8 @@
 
 namespace causeway::analysis {
 
-// One flag per call (indexed like model.calls): 1 when the call is a driver call that starts and
+// One flag per call (indexed like model.calls): set when the call is a driver call that starts and
 // ends inside a runtime call of the same thread. Needs model.calls_by_thread.
-CallColumn<std::uint8_t> mark_enclosed_driver_calls(const TraceModel& model);
+FlagColumn mark_enclosed_driver_calls(const TraceModel& model);
 
 }  // namespace causeway::analysis

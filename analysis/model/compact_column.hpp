@@ -9,6 +9,7 @@
 //    stack): only the other rows, by block of 256, while they are at most a quarter of the rows;
 //    otherwise every row, as NarrowColumn or CallColumn.
 //  * ByteWhenSmallColumn: ids (threads, ops) in one byte a row when every one of them fits.
+//  * FlagColumn: a yes or no per row, in one bit.
 // A NarrowColumn is built from a loaded column, a BlockOffsetColumn from one or row by row; neither
 // changes a row once it is stored.
 
@@ -298,6 +299,23 @@ class ByteWhenSmallColumn {
 
     Dense dense_;
     CallColumn<std::uint8_t> small_values_;
+};
+
+// One yes or no per row, in a bit a row: read by every pass over the calls, so a bit is read
+// without a search.
+class FlagColumn {
+  public:
+    FlagColumn() = default;
+    explicit FlagColumn(std::size_t rows) : words_((rows + 63) / 64, 0), size_(rows) {}
+
+    void set(std::size_t row) { words_[row >> 6] |= std::uint64_t{1} << (row & 63); }
+    bool operator[](std::size_t row) const { return (words_[row >> 6] >> (row & 63)) & 1; }
+    std::size_t size() const { return size_; }
+    std::size_t bytes() const { return words_.capacity() * sizeof(std::uint64_t); }
+
+  private:
+    std::vector<std::uint64_t> words_;
+    std::size_t size_ = 0;
 };
 
 }  // namespace causeway::analysis

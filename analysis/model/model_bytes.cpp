@@ -27,7 +27,7 @@ std::size_t model_bytes(const TraceModel& model) {
     const CudaCalls& c = model.calls;
     std::size_t bytes = c.thread_index.bytes() + c.op_index.bytes() + c.ts_ns.bytes() +
                         c.dur_ns.bytes() + c.bytes.bytes() + c.host_pinned.bytes() + c.ret.bytes() +
-                        c.stack_id.bytes() + vector_bytes(c.enclosed);
+                        c.stack_id.bytes() + c.enclosed.bytes();
     bytes += vector_bytes(model.calls_by_thread) + nested_bytes(model.offcpu_by_thread);
     for (const auto& calls : model.calls_by_thread) {
         bytes += calls.bytes();

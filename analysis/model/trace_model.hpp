@@ -131,7 +131,7 @@ struct CudaCalls
 
     // 1 when a driver call runs inside a runtime call of the same thread (cudaMemcpy calls
     // cuMemcpy*): counted in statistics, never twice in time accounting.
-    CallColumn<std::uint8_t> enclosed;  // read by every pass over the calls: kept whole
+    FlagColumn enclosed;
 
     std::int64_t end_ns(std::size_t i) const { return ts_ns[i] + dur_ns[i]; }
 };

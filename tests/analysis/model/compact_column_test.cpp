@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <iterator>
 #include <limits>
+#include <vector>
 
 #include "analysis/model/compact_column.hpp"
 
@@ -130,4 +131,23 @@ TEST_CASE("a mostly-usual column keeps only the rows that are not usual, while t
     CallColumn<std::uint8_t> flags(1'000, 0);
     flags[999] = 1;
     check_reads_back<Flags>(flags);
+}
+
+TEST_CASE("a flag column reads back each row's flag in a bit a row", "[analysis][model]") {
+    constexpr std::size_t kRows = 1000;  // not a whole number of 64-bit words
+    std::vector<bool> expected(kRows, false);
+    FlagColumn flags(kRows);
+    for (std::size_t row : {std::size_t{0}, std::size_t{63}, std::size_t{64}, std::size_t{500},
+                            std::size_t{501}, kRows - 1}) {
+        flags.set(row);
+        expected[row] = true;
+    }
+    flags.set(500);  // twice: still set
+    REQUIRE(flags.size() == kRows);
+    for (std::size_t row = 0; row < kRows; ++row) {
+        if (flags[row] != expected[row]) {
+            FAIL("row " << row << " reads " << flags[row]);
+        }
+    }
+    CHECK(flags.bytes() == 16 * sizeof(std::uint64_t));
 }
