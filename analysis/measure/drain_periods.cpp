@@ -3,19 +3,12 @@
 #include <algorithm>
 #include <utility>
 
+#include "analysis/model/compact_column.hpp"
+
 namespace causeway::analysis {
 namespace {
 
 using Aside = std::map<std::size_t, std::int64_t>;
-
-// `later_ns - earlier_ns` when it fits below `aside` (unsigned: the difference of hostile values
-// may not fit int64); else `aside`.
-std::uint32_t narrow_distance(std::int64_t earlier_ns, std::int64_t later_ns, std::uint32_t aside) {
-    const std::uint64_t distance =
-        static_cast<std::uint64_t>(later_ns) - static_cast<std::uint64_t>(earlier_ns);
-    return later_ns >= earlier_ns && distance < aside ? static_cast<std::uint32_t>(distance)
-                                                      : aside;
-}
 
 // Keeps `value` as entry k of `aside` where it is kept aside, else drops any entry k.
 void keep_aside(Aside& aside, std::size_t k, bool kept, std::int64_t value) {

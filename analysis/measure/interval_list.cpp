@@ -2,20 +2,14 @@
 
 #include <cstring>
 
+#include "analysis/model/compact_column.hpp"
+
 namespace causeway::analysis {
 namespace {
 
 // Weights are compared by their bits: 0.0 and -0.0, or two NaNs, are each kept as they were.
 bool same_bits(double a, double b) {
     return std::memcmp(&a, &b, sizeof a) == 0;
-}
-
-// `to - from` when it fits below `aside` (unsigned: the difference of hostile values may not fit
-// int64); else `aside`.
-std::uint32_t narrow_difference(std::int64_t from, std::int64_t to, std::uint32_t aside) {
-    const std::uint64_t difference =
-        static_cast<std::uint64_t>(to) - static_cast<std::uint64_t>(from);
-    return to >= from && difference < aside ? static_cast<std::uint32_t>(difference) : aside;
 }
 
 }  // namespace
@@ -35,8 +29,8 @@ std::uint32_t IntervalList::weight_index(double weight) {
 
 IntervalList::Span IntervalList::span(const Chunk& chunk, std::size_t k,
                                       const WeightedInterval& interval) {
-    const Span span{narrow_difference(chunk.base_ns, interval.start_ns, kAside),
-                    narrow_difference(interval.start_ns, interval.end_ns, kAside)};
+    const Span span{narrow_distance(chunk.base_ns, interval.start_ns, kAside),
+                    narrow_distance(interval.start_ns, interval.end_ns, kAside)};
     if (span.offset == kAside) {
         far_starts_[k] = interval.start_ns;
     }

@@ -27,6 +27,15 @@
 
 namespace causeway::analysis {
 
+// `later - earlier` when it fits below `aside` (measured unsigned: the difference of hostile values
+// may not fit int64); else `aside`, for a value to be kept aside, whole.
+inline std::uint32_t narrow_distance(std::int64_t earlier, std::int64_t later,
+                                     std::uint32_t aside) {
+    const std::uint64_t distance =
+        static_cast<std::uint64_t>(later) - static_cast<std::uint64_t>(earlier);
+    return later >= earlier && distance < aside ? static_cast<std::uint32_t>(distance) : aside;
+}
+
 // Values that did not fit a narrow column: (row, value), in row order.
 template <class Wide>
 class WideValues {
