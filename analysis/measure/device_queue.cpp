@@ -231,32 +231,26 @@ std::int64_t queued_by(FirstEndingAfter& intervals, std::int64_t entry_ns, std::
     return end_ns;
 }
 
-// The loop begins with its first step (the thread's step marker, loop_steps.hpp): the periods
-// that ended before it are set-up (the model built, its weights copied, a warm-up timed), paid
-// once whatever the loop's causes, and no part of what a cause's removal speeds up.
-void drop_set_up(const TraceModel& model, const AccountedCalls& calls,
-                 const std::vector<StepMarker>& markers, DeviceQueue& queue) {
+// When the loop begins: with its first step (the thread's step marker, loop_steps.hpp). The
+// periods that end by then are set-up (the model built, its weights copied, a warm-up timed),
+// paid once whatever the loop's causes, and no part of what a cause's removal speeds up: they are
+// not kept. The lowest time where the thread has no step.
+std::int64_t loop_start_ns(const TraceModel& model, const AccountedCalls& calls) {
+    constexpr std::int64_t kNoStep = std::numeric_limits<std::int64_t>::min();
+    const std::vector<StepMarker> markers = step_markers(model, calls);
     if (markers.empty()) {
-        return;
+        return kNoStep;
     }
     const auto first_step = std::find_if(calls.begin(), calls.end(), [&](std::uint32_t call) {
         return model.calls.op_index[call] == markers.front().op_index;
     });
     if (first_step == calls.end()) {
-        return;
+        return kNoStep;
     }
     // A step opened by a synchronisation begins at its return; else at the marker's entry.
-    const std::int64_t step_ns =
-        drains_queue(model.ops[static_cast<std::size_t>(model.calls.op_index[*first_step])])
-            ? model.calls.end_ns(*first_step)
-            : model.calls.ts_ns[*first_step];
-    const auto set_up = std::find_if(queue.periods.begin(), queue.periods.end(),
-                                     [&](const DrainPeriod& p) { return p.drain_ns > step_ns; });
-    queue.waited_periods -=
-        std::count_if(queue.periods.begin(), set_up, [](const DrainPeriod& p) { return p.waited; });
-    queue.bounds.erase(queue.bounds.begin(),
-                       queue.bounds.begin() + (set_up - queue.periods.begin()));
-    queue.periods.erase_first(static_cast<std::size_t>(set_up - queue.periods.begin()));
+    return drains_queue(model.ops[static_cast<std::size_t>(model.calls.op_index[*first_step])])
+               ? model.calls.end_ns(*first_step)
+               : model.calls.ts_ns[*first_step];
 }
 
 }  // namespace
@@ -313,6 +307,7 @@ DeviceQueue reconstruct_queue(const TraceModel& model, const ResolvedFilter& fil
     queue.enqueue_ns.reserve(seen.enqueues);
     queue.periods.reserve(seen.drains);  // a period ends at each drain but the first
     queue.bounds.reserve(seen.drains);
+    const std::int64_t loop_start = loop_start_ns(model, calls);
     DrainRunnable drain_runnable(intervals);
     FirstEndingAfter offcpu(intervals);
     std::int64_t period_start = -1;  // no drain seen yet: what comes before is not a period
@@ -359,9 +354,12 @@ DeviceQueue reconstruct_queue(const TraceModel& model, const ResolvedFilter& fil
                     p.device_ns = b.device_min_ns = work_done_at(finish.low_ns);
                     b.device_max_ns = work_done_at(finish.high_ns);
                 }
-                queue.waited_periods += p.waited ? 1 : 0;
-                queue.periods.push_back(p);
-                queue.bounds.push_back(b);
+                // Drains return in time order: the set-up's periods are the first ones.
+                if (p.drain_ns > loop_start) {
+                    queue.waited_periods += p.waited ? 1 : 0;
+                    queue.periods.push_back(p);
+                    queue.bounds.push_back(b);
+                }
             }
             period_start = end;
             first_enqueue = static_cast<std::uint32_t>(queue.enqueue_ns.size());
@@ -369,7 +367,6 @@ DeviceQueue reconstruct_queue(const TraceModel& model, const ResolvedFilter& fil
             queue.enqueue_ns.push_back(queued_by(offcpu, entry, end));
         }
     }
-    drop_set_up(model, calls, step_markers(model, calls), queue);
     estimate_unmeasured_periods(queue);
     return queue;
 }

@@ -1,8 +1,5 @@
 #include "analysis/measure/drain_periods.hpp"
 
-#include <algorithm>
-#include <utility>
-
 #include "analysis/model/compact_column.hpp"
 
 namespace causeway::analysis {
@@ -17,15 +14,6 @@ void keep_aside(Aside& aside, std::size_t k, bool kept, std::int64_t value) {
     } else if (!aside.empty()) {
         aside.erase(k);
     }
-}
-
-// The entries from `count` on, each `count` lower; the ones before dropped.
-void drop_first(Aside& aside, std::size_t count) {
-    Aside kept;
-    for (auto it = aside.lower_bound(count); it != aside.end(); ++it) {
-        kept.emplace_hint(kept.end(), it->first - count, it->second);
-    }
-    aside = std::move(kept);
 }
 
 }  // namespace
@@ -83,20 +71,6 @@ void DrainPeriods::set(std::size_t k, const DrainPeriod& period) {
     if (before_another) {
         keep_start(k + 1, next_start_ns);
     }
-}
-
-void DrainPeriods::erase_first(std::size_t count) {
-    count = std::min(count, stored_.size());
-    if (count == 0) {
-        return;
-    }
-    const std::int64_t first_start_ns = count < stored_.size() ? start_ns(count) : 0;
-    stored_.erase(stored_.begin(), stored_.begin() + static_cast<std::ptrdiff_t>(count));
-    first_start_ns_ = first_start_ns;
-    for (Aside* aside : {&starts_aside_, &entries_aside_, &runnable_aside_}) {
-        drop_first(*aside, count);
-    }
-    starts_aside_.erase(0);  // the first period's start is first_start_ns_
 }
 
 }  // namespace causeway::analysis

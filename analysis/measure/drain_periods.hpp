@@ -51,8 +51,6 @@ class DrainPeriods {
     void push_back(const DrainPeriod& period);
     // Replaces period k (k < size()); the periods after it keep their starts.
     void set(std::size_t k, const DrainPeriod& period);
-    // Drops the first `count` periods.
-    void erase_first(std::size_t count);
 
     DrainPeriod operator[](std::size_t k) const {
         const Stored& s = stored_[k];
@@ -112,7 +110,7 @@ class DrainPeriods {
     std::vector<Stored> stored_;
     std::int64_t first_start_ns_ = 0;
     // device_low_ns, device_high_ns of the periods whose range is not their estimate; a range no
-    // period reads any more (set() gave it one work, erase_first() dropped it) stays unread.
+    // period reads any more (set() gave it one work) stays unread.
     std::vector<std::array<std::int64_t, 2>> work_ranges_;
     // By period: where the start is not the previous drain, and where a distance did not fit.
     std::map<std::size_t, std::int64_t> starts_aside_;
