@@ -133,11 +133,6 @@ PerBound<double> device_works(const DrainPeriod& p) {
     return works;
 }
 
-// Whether the period's device work is the same for every Bound (measured), and so its replay.
-bool one_work(const DrainPeriod& p) {
-    return p.device_low_ns == p.device_ns && p.device_high_ns == p.device_ns;
-}
-
 // When the device finished the period's work as recorded, between the drain's entry and return.
 PerBound<std::int64_t> recorded_done_ns(const DeviceQueue& queue, const DrainPeriod& p) {
     const PerBound<double> finish = fifo_finish(p, device_works(p), [&](std::uint32_t i) {
@@ -307,7 +302,7 @@ class CriticalPath::RecordedReader {
         const RecordedBound& estimate = recorded_.estimate[k];
         r.done_ns.fill(estimate.done_ns);
         r.span.fill(estimate.span);
-        if (!one_work(p)) {
+        if (!p.one_work()) {
             const auto& others = recorded_.other_bounds[next_other_++];
             for (std::size_t b = 1; b < kBounds.size(); ++b) {
                 r.done_ns[b] = others[b - 1].done_ns;
@@ -342,12 +337,12 @@ CriticalPath::CriticalPath(const std::vector<DeviceQueue>& queues) : queues_(que
             return static_cast<std::size_t>(
                 std::count_if(periods.begin() + static_cast<std::ptrdiff_t>(first),
                               periods.begin() + static_cast<std::ptrdiff_t>(end),
-                              [](const DrainPeriod& p) { return !one_work(p); }));
+                              [](const DrainPeriod& p) { return !p.one_work(); }));
         };
         const std::size_t others_before_split = others_in(0, split);
         recorded.estimate.resize(count);
         recorded.other_bounds.resize(others_before_split + others_in(split, count));
-        std::future<std::vector<std::pair<std::size_t, std::int64_t>>> second;
+        std::future<ReadEarlier> second;
         if (split < count) {
             second = std::async(std::launch::async, [&] {
                 return record(queues[q], split, count, others_before_split, recorded);
@@ -361,14 +356,12 @@ CriticalPath::CriticalPath(const std::vector<DeviceQueue>& queues) : queues_(que
     }
 }
 
-std::vector<std::pair<std::size_t, std::int64_t>> CriticalPath::record(const DeviceQueue& queue,
-                                                                       std::size_t first,
-                                                                       std::size_t end,
-                                                                       std::size_t first_other,
-                                                                       RecordedQueue& recorded) {
+CriticalPath::ReadEarlier CriticalPath::record(const DeviceQueue& queue, std::size_t first,
+                                               std::size_t end, std::size_t first_other,
+                                               RecordedQueue& recorded) {
     static const IntervalList kNothing;
     RemovedTime none(kNothing);
-    std::vector<std::pair<std::size_t, std::int64_t>> read_earlier;
+    ReadEarlier read_earlier;
     std::size_t other = first_other;
     for (std::size_t k = first; k < end; ++k) {
         const DrainPeriod& p = queue.periods[k];
@@ -382,7 +375,7 @@ std::vector<std::pair<std::size_t, std::int64_t>> CriticalPath::record(const Dev
         const PerBound<std::int64_t> done_ns = recorded_done_ns(queue, p);
         const PerBound<double> span = replayed_span(queue, k, done_ns, none, 1.0);
         recorded.estimate[k] = {done_ns[0], span[0]};
-        if (!one_work(p)) {
+        if (!p.one_work()) {
             recorded.other_bounds[other++] = {RecordedBound{done_ns[1], span[1]},
                                               RecordedBound{done_ns[2], span[2]}};
         }

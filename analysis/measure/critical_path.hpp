@@ -74,6 +74,9 @@ class CriticalPath {
         std::int64_t done_ns = 0;
         double span = 0;
     };
+    // The periods whose replay reads from before their start (an earlier enqueue), in order,
+    // with the earliest moment each reads; every other one reads from its start.
+    using ReadEarlier = std::vector<std::pair<std::size_t, std::int64_t>>;
     // One queue's periods as recorded, in 16 bytes a period where its device work is the same
     // for every Bound (measured: about half the periods of a trace), 48 where it is not. Read in
     // period order (RecordedReader).
@@ -81,20 +84,15 @@ class CriticalPath {
         std::vector<RecordedBound> estimate;  // per period: Bound::kEstimate
         // Per period whose work differs by Bound, in period order: kMostWork, kLeastWork.
         std::vector<std::array<RecordedBound, 2>> other_bounds;
-        // The periods whose replay reads from before their start (an earlier enqueue), in order,
-        // with the earliest moment it reads; every other one reads from its start.
-        std::vector<std::pair<std::size_t, std::int64_t>> read_earlier;
+        ReadEarlier read_earlier;
     };
     class RecordedReader;
 
     // Replays periods [first, end) of `queue` as recorded, into `recorded`: its `estimate` sized
     // for every period, its `other_bounds` for every one whose work differs by Bound, from
     // `first_other` on. Returns the periods' read_earlier.
-    static std::vector<std::pair<std::size_t, std::int64_t>> record(const DeviceQueue& queue,
-                                                                    std::size_t first,
-                                                                    std::size_t end,
-                                                                    std::size_t first_other,
-                                                                    RecordedQueue& recorded);
+    static ReadEarlier record(const DeviceQueue& queue, std::size_t first, std::size_t end,
+                              std::size_t first_other, RecordedQueue& recorded);
 
     // The time the removal saves, by Bound.
     std::array<double, 3> saved_by(const std::vector<IntervalList>& per_queue,

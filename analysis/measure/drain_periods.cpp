@@ -37,7 +37,7 @@ DrainPeriods::Stored DrainPeriods::store(std::size_t k, const DrainPeriod& perio
              .waited = period.waited};
     keep_aside(entries_aside_, k, s.entry_to_drain == kAside, period.drain_entry_ns);
     keep_aside(runnable_aside_, k, s.runnable == kAside, period.drain_runnable_ns);
-    if (period.device_low_ns != period.device_ns || period.device_high_ns != period.device_ns) {
+    if (!period.one_work()) {
         // A period that had a range keeps its slot; one that no longer has leaves it unread.
         if (work_range == kOneWork) {
             work_range = static_cast<std::uint32_t>(work_ranges_.size());

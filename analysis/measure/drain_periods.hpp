@@ -36,6 +36,8 @@ struct DrainPeriod {
     bool waited = false;  // the drain shows when the device finished: device_ns is measured
 
     std::int64_t span_ns() const { return drain_ns - start_ns; }
+    // Whether the device's work is the same at its least, most and estimate (measured).
+    bool one_work() const { return device_low_ns == device_ns && device_high_ns == device_ns; }
 };
 
 class DrainPeriods {
@@ -78,8 +80,8 @@ class DrainPeriods {
 
   private:
     static constexpr std::uint32_t kAside = 0xFFFFFFFF;  // the value is kept whole, aside
-    static constexpr std::uint32_t kOneWork =
-        0xFFFFFFFF;  // device_low_ns = device_high_ns = device_ns
+    // Stored::work_range of a period of one work (DrainPeriod::one_work).
+    static constexpr std::uint32_t kOneWork = 0xFFFFFFFF;
     struct Stored {
         std::int64_t drain_ns = 0;
         std::int64_t device_ns = 0;
