@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <numeric>
 
 #include "analysis/measure/distribution.hpp"
 #include "analysis/measure/loop_steps.hpp"
@@ -92,12 +93,42 @@ DrainsSeen see_drains(const TraceModel& model, const AccountedCalls& calls,
     return seen;
 }
 
-// Where too few periods were measured: the periods with the same number of enqueues are taken to
-// carry the same work, so each one's range narrows the others'. Their common range is from the
-// 90th percentile of their least work to the 10th percentile of their most (robust to a few
-// periods that did differ). Nothing where the ranges do not meet: the work varied.
-std::map<std::uint32_t, std::pair<std::int64_t, std::int64_t>> common_ranges(
-    const DeviceQueue& queue) {
+// The work that the most of a set of periods' ranges hold ([mins[i], maxes[i]], sorted apart,
+// ascending): the middle of the lowest stretch that as many of them cover as any stretch does.
+// Where each period carries the same work, that work lies in every range but an outlier's; the
+// middle of a looser range is pulled toward its longer side (a drain that lost its CPU waits far
+// longer for it after the device is done than it spun before).
+std::int64_t most_covered(const std::vector<std::int64_t>& mins,
+                          const std::vector<std::int64_t>& maxes) {
+    std::int64_t covered_most = -1;
+    std::int64_t middle = mins.front();
+    for (std::size_t i = 0; i < mins.size(); ++i) {
+        if (i + 1 < mins.size() && mins[i + 1] == mins[i]) {
+            continue;  // the stretch starts once all the ranges that start here are counted
+        }
+        const auto first_end = std::lower_bound(maxes.begin(), maxes.end(), mins[i]);
+        const auto covering = static_cast<std::int64_t>(i + 1) - (first_end - maxes.begin());
+        if (covering > covered_most) {
+            covered_most = covering;
+            middle = mins[i] + (*first_end - mins[i]) / 2;
+        }
+    }
+    return middle;
+}
+
+// What periods with the same number of enqueues, taken to carry the same work, say of it together:
+// each one's range narrows the others'.
+struct CommonWork {
+    // The range: from the 90th percentile of their least work to the 10th percentile of their
+    // most (robust to a few periods that did differ).
+    std::int64_t least = 0;
+    std::int64_t most = 0;
+    std::int64_t likeliest = 0;  // within it, the work most of their ranges hold (most_covered)
+};
+
+// Where too few periods were measured: the common work of the periods of each number of enqueues.
+// Nothing where the range is empty: the work varied.
+std::map<std::uint32_t, CommonWork> common_work(const DeviceQueue& queue) {
     std::map<std::uint32_t, std::pair<std::vector<std::int64_t>, std::vector<std::int64_t>>> by;
     for (std::size_t k = 0; k < queue.periods.size(); ++k) {
         const PeriodBounds& b = queue.bounds[k];
@@ -105,19 +136,24 @@ std::map<std::uint32_t, std::pair<std::int64_t, std::int64_t>> common_ranges(
         mins.push_back(b.device_min_ns);
         maxes.push_back(std::max(b.device_min_ns, b.device_max_ns));
     }
-    std::map<std::uint32_t, std::pair<std::int64_t, std::int64_t>> ranges;
+    std::map<std::uint32_t, CommonWork> common;
     for (auto& [enqueues, bounds] : by) {
-        const std::int64_t least = percentile(bounds.first, 90);
-        const std::int64_t most = percentile(bounds.second, 10);
+        auto& [mins, maxes] = bounds;
+        std::sort(mins.begin(), mins.end());
+        std::sort(maxes.begin(), maxes.end());
+        const std::int64_t likeliest = most_covered(mins, maxes);  // before percentile reorders
+        const std::int64_t least = percentile(mins, 90);
+        const std::int64_t most = percentile(maxes, 10);
         if (least <= most) {
-            ranges[enqueues] = {least, most};
+            common[enqueues] = {
+                .least = least, .most = most, .likeliest = std::clamp(likeliest, least, most)};
         }
     }
-    return ranges;
+    return common;
 }
 
 // Periods whose drain did not show the device's finish, from the measured ones
-// (DrainPeriod::device_ns), else from the common range of periods like them.
+// (DrainPeriod::device_ns), else from the common work of periods like them.
 void estimate_unmeasured_periods(DeviceQueue& queue) {
     std::vector<std::int64_t> measured;
     measured.reserve(static_cast<std::size_t>(queue.waited_periods));  // millions: not grown
@@ -132,8 +168,7 @@ void estimate_unmeasured_periods(DeviceQueue& queue) {
     const std::int64_t median = none ? 0 : percentile(measured, 50);
     const std::int64_t low = none ? 0 : percentile(measured, 10);
     const std::int64_t high = none ? 0 : percentile(measured, 90);
-    const auto ranges = none ? common_ranges(queue)
-                             : std::map<std::uint32_t, std::pair<std::int64_t, std::int64_t>>{};
+    const auto common = none ? common_work(queue) : std::map<std::uint32_t, CommonWork>{};
     for (std::size_t k = 0; k < queue.periods.size(); ++k) {
         DrainPeriod p = queue.periods[k];
         const PeriodBounds& b = queue.bounds[k];
@@ -141,13 +176,16 @@ void estimate_unmeasured_periods(DeviceQueue& queue) {
         if (p.waited) {
             p.device_low_ns = p.device_high_ns = p.device_ns;
         } else if (none) {
-            auto common = ranges.find(p.enqueues);
-            const auto [least, most] = common != ranges.end()
-                                           ? common->second
-                                           : std::pair{b.device_min_ns, b.device_max_ns};
-            p.device_ns = within(least + (most - least) / 2);
-            p.device_low_ns = within(least);
-            p.device_high_ns = within(most);
+            const auto like = common.find(p.enqueues);
+            const CommonWork work =
+                like != common.end()
+                    ? like->second
+                    : CommonWork{.least = b.device_min_ns,
+                                 .most = b.device_max_ns,
+                                 .likeliest = std::midpoint(b.device_min_ns, b.device_max_ns)};
+            p.device_ns = within(work.likeliest);
+            p.device_low_ns = within(work.least);
+            p.device_high_ns = within(work.most);
         } else {
             p.device_ns = within(median);
             p.device_low_ns = within(low);

@@ -105,3 +105,44 @@ TEST_CASE("a drain barely slower after a long absence does not measure the devic
     CHECK_FALSE(slow->waited);
     CHECK(slow->device_ns < 10 * kMs);
 }
+
+TEST_CASE("a synchronisation that lost its CPU leaves the device's work to the periods like it",
+          "[analysis][queue]") {
+    Loop loop;
+    const auto hog =
+        loop.fixture.thread(loop.fixture.process(200, "hog", std::nullopt, false), 200, "hog");
+    // Steps of 10 ms: a launch, then a synchronisation spinning on its CPU until the device's 4 ms
+    // of work are done. A hog preempts each one shortly before the device finishes (0.1-0.9 ms)
+    // and holds the CPU well after (1-2.8 ms), as a scheduler's slice does, but for two of them
+    // that got their CPU back at once; and one step did 6 ms of work.
+    constexpr int kSteps = 40;
+    constexpr std::int64_t kStepNs = 10 * kMs;
+    constexpr std::int64_t kWorkNs = 4 * kMs;
+    constexpr int kLongerStep = 20;
+    for (int i = 0; i < kSteps; ++i) {
+        const std::int64_t start = i * kStepNs;
+        loop.fixture.call(loop.trainer, op::kLaunchKernel, start, 20 * kUs);
+        const std::int64_t done = start + 20 * kUs + (i == kLongerStep ? 6 * kMs : kWorkNs);
+        const std::int64_t before_done = (100 + (i % 5) * 200) * kUs;
+        const std::int64_t after_done =
+            i == 7 || i == 29 ? 30 * kUs : (1'000 + (i % 4) * 600) * kUs;
+        loop.fixture.preempted(loop.trainer, done - before_done, before_done + after_done, hog);
+        const std::int64_t entry = start + 50 * kUs;
+        loop.fixture.call(loop.trainer, op::kStreamSynchronize, entry,
+                          done + after_done + 10 * kUs - entry);
+    }
+    const DeviceQueue queue = loop.queue(kSteps * kStepNs);
+    REQUIRE(queue.periods.size() >= kSteps - 2);
+    // The middle of the range the periods' 10th and 90th percentiles leave, 3.9-5 ms, is 4.45 ms:
+    // the long waits after the device was done would count as its work.
+    for (const DrainPeriod& p : queue.periods) {
+        INFO("period from " << p.start_ns << ": work " << p.device_low_ns << ".." << p.device_ns
+                            << ".." << p.device_high_ns);
+        CHECK_FALSE(p.waited);
+        CHECK(p.device_low_ns <= p.device_ns);
+        CHECK(p.device_ns <= p.device_high_ns);
+        if (p.drain_entry_ns / kStepNs != kLongerStep) {
+            CHECK(p.device_ns == Approx(kWorkNs).epsilon(0.03));
+        }
+    }
+}
