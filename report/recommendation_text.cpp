@@ -1,6 +1,8 @@
 #include "report/recommendation_text.hpp"
 
 #include <algorithm>
+#include <string>
+#include <vector>
 
 #include "analysis/diagnose/declared_facts.hpp"
 #include "analysis/measure/python_lines.hpp"
@@ -18,17 +20,24 @@ using analysis::RecommendationKind;
 // host-side changes cannot shorten the step much: GPU-BOUND's advice says so only then.
 constexpr double kHostCriticalShareNegligible = 0.15;
 
-// "hogd (pid 7), stress (pid 9)": up to four competitors of one role.
+// "hogd (pid 7), stress (pid 9)": up to four competitors of one role, each named once (the
+// competitors are threads: a process's threads of one name are one of them).
 std::string describe_group(const std::vector<analysis::Competitor>& competitors,
                            analysis::Role role) {
-    std::string names;
-    int listed = 0;
+    std::vector<std::string> listed;
     for (const auto& c : competitors) {
-        if (c.role != role || listed == 4) {
+        if (c.role != role || listed.size() == 4) {
             continue;
         }
-        names += (listed++ ? ", " : "") + c.comm + " (pid " + std::to_string(c.pid) +
-                 analysis::in_container_text(c.container) + ")";
+        std::string name = c.comm + " (pid " + std::to_string(c.pid) +
+                           analysis::in_container_text(c.container) + ")";
+        if (std::find(listed.begin(), listed.end(), name) == listed.end()) {
+            listed.push_back(std::move(name));
+        }
+    }
+    std::string names;
+    for (const std::string& name : listed) {
+        names += (names.empty() ? "" : ", ") + name;
     }
     return names;
 }
