@@ -18,6 +18,11 @@ struct Loop {
     std::int64_t process = fixture.process(100, "python");
     std::int64_t trainer = fixture.thread(process, 100, "python");
 
+    // A thread of a process outside the traced tree, to preempt the trainer.
+    std::int64_t hog() {
+        return fixture.thread(fixture.process(200, "hog", std::nullopt, false), 200, "hog");
+    }
+
     DeviceQueue queue(std::int64_t end_ns) {
         const TraceModel model = fixture.load(end_ns);
         const ResolvedFilter filter(model, TraceFilter{});
@@ -33,8 +38,7 @@ struct Loop {
 TEST_CASE("a launch preempted inside had queued its work by the time it lost its CPU",
           "[analysis][queue]") {
     Loop loop;
-    const auto hog =
-        loop.fixture.thread(loop.fixture.process(200, "hog", std::nullopt, false), 200, "hog");
+    const std::int64_t hog = loop.hog();
     constexpr int kSteps = 20;
     constexpr std::int64_t kStepNs = 10 * kMs;
     constexpr int kPreemptedStep = 5;
@@ -109,8 +113,7 @@ TEST_CASE("a drain barely slower after a long absence does not measure the devic
 TEST_CASE("a synchronisation that lost its CPU leaves the device's work to the periods like it",
           "[analysis][queue]") {
     Loop loop;
-    const auto hog =
-        loop.fixture.thread(loop.fixture.process(200, "hog", std::nullopt, false), 200, "hog");
+    const std::int64_t hog = loop.hog();
     // Steps of 10 ms: a launch, then a synchronisation spinning on its CPU until the device's 4 ms
     // of work are done. A hog preempts each one shortly before the device finishes (0.1-0.9 ms)
     // and holds the CPU well after (1-2.8 ms), as a scheduler's slice does, but for two of them
