@@ -28,8 +28,8 @@ struct DrainPeriod {
     // period's PeriodBounds (device_queue.hpp) and is estimated from the measured periods, each
     // clamped into that range: their median (device_ns) and their 10th to 90th percentiles
     // (device_low_ns, device_high_ns). Too few measured periods (kMinMeasuredPeriods,
-    // kMinMeasuredShare) say nothing of the others: then device_ns is the range's middle, and the
-    // range is the interval.
+    // kMinMeasuredShare) say nothing of the others: then the periods with as many enqueues narrow
+    // each other's range, and device_ns is the work most of their ranges hold.
     std::int64_t device_ns = 0;
     std::int64_t device_low_ns = 0;
     std::int64_t device_high_ns = 0;
