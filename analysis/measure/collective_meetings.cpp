@@ -95,7 +95,7 @@ void mark_collectives(const TraceModel& model, const std::vector<CommunicatorRan
             meeting.meeting = meetings;
             meeting.arrival_ns = arrival_ns;
             const std::int64_t period_done_ns =
-                queues[where.queue].bounds[where.period].device_done_ns;
+                queues[where.queue].bounds_of(where.period).device_done_ns;
             if (queues[where.queue].periods[where.period].waited &&
                 (done_ns < 0 || period_done_ns < done_ns)) {
                 done_ns = period_done_ns;

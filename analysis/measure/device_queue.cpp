@@ -131,8 +131,9 @@ struct CommonWork {
 std::map<std::uint32_t, CommonWork> common_work(const DeviceQueue& queue) {
     std::map<std::uint32_t, std::pair<std::vector<std::int64_t>, std::vector<std::int64_t>>> by;
     for (std::size_t k = 0; k < queue.periods.size(); ++k) {
-        const PeriodBounds& b = queue.bounds[k];
-        auto& [mins, maxes] = by[queue.periods[k].enqueues];
+        const DrainPeriod p = queue.periods[k];
+        const PeriodBounds b = queue.bounds.at(k, p.drain_ns);
+        auto& [mins, maxes] = by[p.enqueues];
         mins.push_back(b.device_min_ns);
         maxes.push_back(std::max(b.device_min_ns, b.device_max_ns));
     }
@@ -171,7 +172,7 @@ void estimate_unmeasured_periods(DeviceQueue& queue) {
     const auto common = none ? common_work(queue) : std::map<std::uint32_t, CommonWork>{};
     for (std::size_t k = 0; k < queue.periods.size(); ++k) {
         DrainPeriod p = queue.periods[k];
-        const PeriodBounds& b = queue.bounds[k];
+        const PeriodBounds b = queue.bounds.at(k, p.drain_ns);
         auto within = [&b](std::int64_t ns) { return within_bounds(b, ns); };
         if (p.waited) {
             p.device_low_ns = p.device_high_ns = p.device_ns;
@@ -322,13 +323,13 @@ void set_device_done(DeviceQueue& queue, std::size_t k, std::int64_t done_ns) {
     const std::int64_t work =
         work_finishing_at(queue.enqueue_ns, period.first_enqueue, period.enqueues, done_ns);
     period.device_ns = period.device_low_ns = period.device_high_ns =
-        within_bounds(queue.bounds[k], work);
+        within_bounds(queue.bounds.at(k, period.drain_ns), work);
     queue.periods.set(k, period);
 }
 
 void forget_bounds(std::vector<DeviceQueue>& queues) {
     for (DeviceQueue& queue : queues) {
-        queue.bounds = std::vector<PeriodBounds>();  // freed, not just emptied
+        queue.bounds = PeriodBoundsList();  // freed, not just emptied
     }
 }
 
@@ -396,7 +397,7 @@ DeviceQueue reconstruct_queue(const TraceModel& model, const ResolvedFilter& fil
                 if (p.drain_ns > loop_start) {
                     queue.waited_periods += p.waited ? 1 : 0;
                     queue.periods.push_back(p);
-                    queue.bounds.push_back(b);
+                    queue.bounds.push_back(b, p.drain_ns);
                 }
             }
             period_start = end;

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "analysis/measure/drain_periods.hpp"
+#include "analysis/measure/period_bounds.hpp"
 #include "analysis/model/compact_column.hpp"
 #include "analysis/model/trace_filter.hpp"
 #include "analysis/model/trace_model.hpp"
@@ -61,23 +62,13 @@ struct PeriodMeeting {
     std::int64_t arrival_ns = 0;
 };
 
-// What a period's drain says of the device's work, needed only while the queues are measured
-// (reconstruct_queue, then mark_collectives), and dropped before they are replayed: for a drain
-// that kept its CPU, the work lies between nothing and the most that finished before it was
-// called; for one that lost its CPU, between what finished by the last moment it was seen waiting
-// and what finished by its return.
-struct PeriodBounds {
-    std::int64_t device_done_ns = -1;  // waited: when the device finished; -1 otherwise
-    std::int64_t device_min_ns = 0;
-    std::int64_t device_max_ns = 0;
-};
-
 struct DeviceQueue {
     int thread_index = -1;
     TimeColumn enqueue_ns;  // returns of the enqueuing calls, in time order
     DrainPeriods periods;   // in time order
-    // One per period while the queue is measured; empty once forget_bounds() has run.
-    std::vector<PeriodBounds> bounds;
+    // One per period while the queue is measured (reconstruct_queue, then mark_collectives),
+    // dropped before the queues are replayed: empty once forget_bounds() has run.
+    PeriodBoundsList bounds;
     // One per period where the thread is an NCCL rank's whose collectives met (mark_collectives);
     // empty otherwise.
     std::vector<PeriodMeeting> meetings;
@@ -91,6 +82,8 @@ struct DeviceQueue {
     }
     // Device work of the loop (DrainPeriod::device_ns summed), less its waits for other ranks.
     std::int64_t device_busy_ns() const;
+    // What period k's drain says of its work (k < bounds.size()).
+    PeriodBounds bounds_of(std::size_t k) const { return bounds.at(k, periods[k].drain_ns); }
     // What the collectives say of period k: nothing (no meeting, no wait) where none met.
     const PeriodMeeting& meeting_of(std::size_t k) const {
         static const PeriodMeeting kNone;

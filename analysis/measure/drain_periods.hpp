@@ -25,7 +25,7 @@ struct DrainPeriod {
     std::uint32_t enqueues = 0;
     // The device's work in the period (ns): measured when the drain shows when the device finished
     // (it waited on a CPU, or slept until the device woke it). Otherwise it lies within the
-    // period's PeriodBounds (device_queue.hpp) and is estimated from the measured periods, each
+    // period's PeriodBounds (period_bounds.hpp) and is estimated from the measured periods, each
     // clamped into that range: their median (device_ns) and their 10th to 90th percentiles
     // (device_low_ns, device_high_ns). Too few measured periods (kMinMeasuredPeriods,
     // kMinMeasuredShare) say nothing of the others: then the periods with as many enqueues narrow

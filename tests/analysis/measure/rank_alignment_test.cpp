@@ -104,7 +104,7 @@ TEST_CASE("the ranks' device queues meet in the collectives every rank reached",
             period.drain_entry_ns = period.drain_ns = k * 10 * kMs + 9 * kMs;
             period.device_ns = 6 * kMs;
             queue.periods.push_back(period);
-            queue.bounds.emplace_back();  // the drain says nothing of its work
+            queue.bounds.push_back({}, period.drain_ns);  // the drain says nothing of its work
         }
         queues.push_back(queue);
     }
