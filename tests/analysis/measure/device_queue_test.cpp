@@ -12,6 +12,9 @@ using namespace causeway::testing;
 
 namespace {
 
+// The length of the tests' training steps.
+constexpr std::int64_t kStepNs = 10 * kMs;
+
 // A training process (pid 100) and the thread that drives its GPU; each test writes its calls.
 struct Loop {
     FixtureBuilder fixture;
@@ -40,7 +43,6 @@ TEST_CASE("a launch preempted inside had queued its work by the time it lost its
     Loop loop;
     const std::int64_t hog = loop.hog();
     constexpr int kSteps = 20;
-    constexpr std::int64_t kStepNs = 10 * kMs;
     constexpr int kPreemptedStep = 5;
     for (int i = 0; i < kSteps; ++i) {
         const std::int64_t start = i * kStepNs;
@@ -119,7 +121,6 @@ TEST_CASE("a synchronisation that lost its CPU leaves the device's work to the p
     // and holds the CPU well after (1-2.8 ms), as a scheduler's slice does, but for two of them
     // that got their CPU back at once; and one step did 6 ms of work.
     constexpr int kSteps = 40;
-    constexpr std::int64_t kStepNs = 10 * kMs;
     constexpr std::int64_t kWorkNs = 4 * kMs;
     constexpr int kLongerStep = 20;
     for (int i = 0; i < kSteps; ++i) {
