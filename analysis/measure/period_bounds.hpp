@@ -30,7 +30,6 @@ class PeriodBoundsList {
     // Period k's bounds (k < size()); `drain_ns` as given to push_back.
     PeriodBounds at(std::size_t k, std::int64_t drain_ns) const;
     std::size_t size() const { return stored_.size(); }
-    bool empty() const { return stored_.empty(); }
     std::size_t bytes() const {
         return stored_.capacity() * sizeof(Stored) + mins_aside_.bytes() + maxes_aside_.bytes() +
                done_aside_.bytes();
