@@ -168,6 +168,15 @@ std::string evidence_text(const analysis::Evidence& e) {
             return "rank " + std::to_string(fact<Fact::kRank>(e)) + " was late for " +
                    late_cause_text(fact<Fact::kCause>(e)) + ": its GPU-driving thread spent " +
                    pct + " of its lateness more there than the next-to-last rank's did";
+        case EvidenceKind::kGainMayBeSmall: {
+            const std::int64_t drains = fact<Fact::kDrains>(e);
+            const std::int64_t waited = fact<Fact::kDrainsWaited>(e);
+            return "removing this may gain as little as " + format_ratio(e.value) + ": " +
+                   std::to_string(waited) + " of " + std::to_string(drains) +
+                   " synchronisations waited for the device" +
+                   (waited < drains ? " (the others found it done)" : "") +
+                   ", so its work is known only within a range";
+        }
         case EvidenceKind::kGpuThreadLostCpuAt:
         case EvidenceKind::kGpuThreadWaitsAt:
         case EvidenceKind::kGpuThreadSlowCallsAt:

@@ -101,6 +101,8 @@ DeclaredFacts declared_facts(EvidenceKind kind) {
             return {.always = {F::kRank, F::kCollectives, F::kLateAvgNs}};
         case EvidenceKind::kLateRankCauseShare:
             return {.always = {F::kRank, F::kCause}};
+        case EvidenceKind::kGainMayBeSmall:
+            return {.always = {F::kDrains, F::kDrainsWaited}};
         case EvidenceKind::kLoopCudaCalls:
         case EvidenceKind::kLoopSpan:
         case EvidenceKind::kLoopInCudaShare:

@@ -71,6 +71,30 @@ void cap_chains_resting_on_unknown_reasons(const TraceModel& model,
     }
 }
 
+// A chain whose cause is worth removing by its prediction but may gain little at the prediction's
+// low end (the device's work, bounded by drains that found it done, may have been most of the
+// step) is not proven to matter: at most MEDIUM, and it says how many drains measured the device.
+// One that is not worth removing at all is LOW.
+void hedge_chains_that_may_gain_little(const std::vector<DeviceQueue>& queues,
+                                       std::vector<CausalChain>& chains) {
+    std::int64_t drains = 0;
+    std::int64_t waited = 0;
+    for (const DeviceQueue& queue : queues) {
+        drains += static_cast<std::int64_t>(queue.periods.size());
+        waited += queue.waited_periods;
+    }
+    for (auto& chain : chains) {
+        if (!worth_removing(chain)) {
+            chain.confidence = Confidence::kLow;
+        } else if (may_gain_little(chain)) {
+            chain.confidence = std::min(chain.confidence, Confidence::kMedium);
+            chain.evidence.push_back(
+                make_evidence(EvidenceKind::kGainMayBeSmall, chain.critical_path->speedup_low,
+                              {{Fact::kDrains, drains}, {Fact::kDrainsWaited, waited}}));
+        }
+    }
+}
+
 // The chain whose removal gains most comes first: by critical-path cost where both have one,
 // else by the time they account for.
 bool costs_more(const CausalChain& a, const CausalChain& b) {
@@ -149,11 +173,7 @@ Diagnosis diagnose(const TraceModel& model, const DiagnosisOptions& options) {
         }
     }
     cap_chains_resting_on_unknown_reasons(model, d.chains);
-    for (auto& chain : d.chains) {
-        if (!worth_removing(chain)) {
-            chain.confidence = Confidence::kLow;
-        }
-    }
+    hedge_chains_that_may_gain_little(queues, d.chains);
     std::stable_sort(d.chains.begin(), d.chains.end(), costs_more);
     d.data_quality = data_quality_report(model);
     d.verdict = decide_verdict(accounting, d.chains, d.data_quality, scheduling_known(model),

@@ -73,6 +73,8 @@ KeyUnit evidence_key_unit(EvidenceKind kind) {
             return {"rank_arrived_last_share", "ratio"};
         case EvidenceKind::kLateRankCauseShare:
             return {"late_rank_cause_share", "ratio"};
+        case EvidenceKind::kGainMayBeSmall:
+            return {"predicted_speedup_low", "ratio"};
         case EvidenceKind::kGpuThreadLostCpuAt:
         case EvidenceKind::kGpuThreadWaitsAt:
         case EvidenceKind::kGpuThreadSlowCallsAt:

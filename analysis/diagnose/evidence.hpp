@@ -69,7 +69,11 @@ enum class EvidenceKind {
     kLateRankCauseShare,
     // COLLECTIVE-WAIT: the late rank was at its actor_line when it left its CPU while late
     kLateRankWasAt,
-    kLast = kLateRankWasAt,  // report/'s words are checked for every kind up to this one
+    // Any chain whose predicted gain may save less than kChainMinShare at its low end: value, that
+    // speed-up; of the GPU threads' drains (synchronisations), how many there were and how many
+    // waited for the device and so measured its work {drains, drains_waited}
+    kGainMayBeSmall,
+    kLast = kGainMayBeSmall,  // report/'s words are checked for every kind up to this one
 };
 
 struct Evidence {

@@ -37,6 +37,11 @@ bool worth_removing(const CausalChain& chain) {
     return !chain.critical_path || chain.critical_path->share >= kChainMinShare;
 }
 
+bool may_gain_little(const CausalChain& chain) {
+    // A speed-up s saves 1 - 1/s of the loop.
+    return chain.critical_path && 1.0 - 1.0 / chain.critical_path->speedup_low < kChainMinShare;
+}
+
 Verdict decide_verdict(const CallAccounting& accounting, const std::vector<CausalChain>& chains,
                        const DataQualityReport& quality, bool scheduling_known,
                        std::int64_t host_event_rows) {

@@ -40,6 +40,11 @@ struct Verdict {
 // has LOW confidence and never makes the verdict.
 bool worth_removing(const CausalChain& chain);
 
+// Whether removing the chain's cause may save less than kChainMinShare of the loop at the low end
+// of its prediction (where the device's work is known only within a range): the cause is there,
+// but not proven to matter.
+bool may_gain_little(const CausalChain& chain);
+
 // `chains` ranked, largest predicted gain first. `scheduling_known` is false when the trace has no
 // off-CPU intervals (then "nothing found" is not "healthy").
 Verdict decide_verdict(const CallAccounting& accounting, const std::vector<CausalChain>& chains,
