@@ -7,8 +7,15 @@
 // device and neither a faster device nor less host work would gain much. There is no fix to
 // apply.
 //
+// A machine loaded beyond its CPUs can slow the host's part past the device's step: the loop is
+// then host-bound by a hair, not the control. The program prints the share of steps whose
+// synchronisation found the device still working (`device_busy_at_sync_share=`), and the verdict
+// the loop ran as: `ran_as=HEALTHY` where at least half of them did, else `ran_as=HOST-BOUND`.
+//
 // Expected diagnosis: HEALTHY, and no chain of HIGH confidence.
 #include <array>
+#include <chrono>
+#include <cstdio>
 #include <string>
 
 #include "tests/workloads/scenarios/cpu_cost.hpp"
@@ -18,6 +25,13 @@
 #include "tests/workloads/scenarios/scenario_run.hpp"
 
 using namespace causeway::scenarios;
+
+namespace {
+
+// A synchronisation that returns sooner found the device done: it costs the host microseconds.
+constexpr auto kDeviceStillWorking = std::chrono::microseconds(50);
+
+}  // namespace
 
 int main(int argc, char** argv) {
     CLI::App app{"healthy: a balanced, overlapped training loop (the control)"};
@@ -44,12 +58,22 @@ int main(int argc, char** argv) {
             spend_cpu_up_to(start_ns, host_cpu_us * 1000);
         };
         prepare(0);
+        std::int64_t device_busy_at_sync = 0;
         const Throughput result = run_batches_for(duration_s, [&](std::int64_t number) {
             model.copy_async(inputs[number % 2].floats(), batch_bytes);
             model.launch_kernels(model.device_input());
             prepare(number + 1);  // overlaps the device's work on this step
+            const auto sync_start = std::chrono::steady_clock::now();
             model.synchronize();
+            if (std::chrono::steady_clock::now() - sync_start > kDeviceStillWorking) {
+                ++device_busy_at_sync;
+            }
         });
+        const double busy_share = result.batches > 0 ? static_cast<double>(device_busy_at_sync) /
+                                                           static_cast<double>(result.batches)
+                                                     : 0.0;
+        std::printf("device_busy_at_sync_share=%.3f\nran_as=%s\n", busy_share,
+                    busy_share >= 0.5 ? "HEALTHY" : "HOST-BOUND");
         print_throughput("healthy", "double-buffered", result);
     });
 }
