@@ -3,42 +3,11 @@
 #include <algorithm>
 #include <optional>
 
+#include "analysis/diagnose/thread_pieces.hpp"
 #include "analysis/model/accounted_calls.hpp"
 
 namespace causeway::analysis {
 namespace {
-
-enum class Piece { kOnCpu, kPreempted, kAsleep, kRunQueue };
-
-// Cuts [start_ns, end_ns) of one thread into on-CPU, preempted, asleep and run-queue pieces
-// along its off-CPU intervals; `next` walks them forward across calls to this.
-template <class OnPiece>
-void split(const std::vector<OffCpuInterval>& intervals, std::size_t& next, std::int64_t start_ns,
-           std::int64_t end_ns, OnPiece on_piece) {
-    while (next < intervals.size() && intervals[next].end_ns() <= start_ns) {
-        ++next;
-    }
-    std::int64_t at = start_ns;
-    for (std::size_t i = next; i < intervals.size() && intervals[i].ts_ns < end_ns; ++i) {
-        const OffCpuInterval& o = intervals[i];
-        const std::int64_t from = std::max(start_ns, o.ts_ns);
-        const std::int64_t to = std::min(end_ns, o.end_ns());
-        if (from > at) {
-            on_piece(Piece::kOnCpu, at, from, nullptr);
-        }
-        if (o.preempted) {
-            on_piece(Piece::kPreempted, from, to, &o);
-        } else {
-            const std::int64_t woken = std::clamp(o.woken_ns(), from, to);
-            on_piece(Piece::kAsleep, from, woken, &o);
-            on_piece(Piece::kRunQueue, woken, to, &o);
-        }
-        at = std::max(at, to);
-    }
-    if (end_ns > at) {
-        on_piece(Piece::kOnCpu, at, end_ns, nullptr);
-    }
-}
 
 class TimelineBuilder {
   public:
@@ -64,13 +33,14 @@ class TimelineBuilder {
             // Without the thread's scheduling, time between calls is not known to be on a CPU;
             // an imported trace may have kept only some of its off-CPU intervals.
             if (!model.session.imported() && !model.offcpu_by_thread[t].empty()) {
-                own_compute_.push_back(CauseKey{.kind = CauseKind::kOwnCompute,
-                                                .process_index = model.threads[t].process_index,
-                                                .thread_index = primary.thread_index});
+                out_.own_compute.push_back(CauseKey{.kind = CauseKind::kOwnCompute,
+                                                    .process_index = model.threads[t].process_index,
+                                                    .thread_index = primary.thread_index});
             } else {
-                own_compute_.emplace_back();
+                out_.own_compute.emplace_back();
             }
         }
+        out_.own_compute_ns.resize(threads_);
         for (auto& list : out_.in_calls) {
             list.resize(threads_);
         }
@@ -102,23 +72,24 @@ class TimelineBuilder {
 
     void gap(std::size_t q, const std::vector<OffCpuInterval>& intervals, std::size_t& next,
              std::int64_t start_ns, std::int64_t end_ns) {
-        std::optional<CauseKey> receiving;  // the workers whose batch it is receiving
-        split(intervals, next, start_ns, end_ns,
-              [&](Piece piece, std::int64_t from, std::int64_t to, const OffCpuInterval* o) {
-                  if (piece == Piece::kAsleep) {
-                      CauseKey key = sleep_cause(model_, roles_, *o);
-                      blame(key, q, from, to);
-                      if (key.kind == CauseKind::kDataLoaderWorkers) {
-                          receiving = key;
-                      }
-                  } else if (piece == Piece::kOnCpu) {
-                      if (auto owner = receiving ? receiving : own_compute_[q]) {
-                          blame(*owner, q, from, to);
-                      }
-                  } else {
-                      blame_cpu_taken(piece, q, from, to, o);
-                  }
-              });
+        walk_gap(
+            model_, roles_, intervals, next, start_ns, end_ns,
+            [&](const CauseKey& key, std::int64_t from, std::int64_t to) {
+                blame(key, q, from, to);
+            },
+            [&](const std::optional<CauseKey>& receiving, std::int64_t from, std::int64_t to) {
+                if (receiving) {
+                    blame(*receiving, q, from, to);
+                } else if (const std::optional<CauseKey>& own = out_.own_compute[q]) {
+                    add_to(out_.own_compute_ns[q], to - from);
+                    if (every_category_) {
+                        blame(*own, q, from, to);
+                    }
+                }
+            },
+            [&](Piece piece, std::int64_t from, std::int64_t to, const OffCpuInterval* o) {
+                blame_cpu_taken(piece, q, from, to, o);
+            });
     }
 
     // `pinning_saves`: the share of the call's own time that pinned memory would save (0: none).
@@ -149,8 +120,6 @@ class TimelineBuilder {
     bool every_category_;
     CauseTimeline& out_;
     std::vector<std::pair<CauseKey, double>> runq_shares_;
-    // Per primary thread: its own work between calls, where its scheduling was recorded.
-    std::vector<std::optional<CauseKey>> own_compute_;
 };
 
 // The excess of each slow first call over its op's median, as a share of the call, per primary

@@ -8,14 +8,18 @@
 //    among the causes that took the CPU, by their preempted time.
 //  * On a CPU between calls after a sleep that DataLoader workers ended: receiving their batch,
 //    theirs too. Otherwise the thread's own work (CauseKind::kOwnCompute, the thread's key),
-//    where the thread's scheduling was recorded (not an imported trace).
+//    where the thread's scheduling was recorded (not an imported trace). Its intervals, one per
+//    gap between calls, are the most of any cause's: they are summed here and read again as a
+//    replay needs them (own_compute_time.hpp), and held only for an NCCL job (every category).
 //  * Inside calls and on a CPU: the call's own host work, by its op's category (the device chains'
 //    time: staging a pageable copy, the allocator's bookkeeping). Asleep inside a call is waiting
 //    for the device, which stays. A copy's on-CPU time includes its DMA (the driver spins while
 //    it waits), which pinned memory shortens but does not remove: pinning_saves.
 
 #include <array>
+#include <cstdint>
 #include <map>
+#include <optional>
 #include <vector>
 
 #include "analysis/diagnose/actor_causes.hpp"
@@ -33,7 +37,11 @@ using PerThreadTime = std::vector<IntervalList>;
 bool costed_category(OpCategory category);
 
 struct CauseTimeline {
-    std::map<CauseKey, PerThreadTime> by_cause;
+    std::map<CauseKey, PerThreadTime> by_cause;  // the own work's only for every category
+    // Per primary thread: the key of its own work where its scheduling was recorded, and that
+    // work's time.
+    std::vector<std::optional<CauseKey>> own_compute;
+    std::vector<std::int64_t> own_compute_ns;
     // The calls' own time, by OpCategory: the costed categories', or every one's.
     std::array<PerThreadTime, kCategoryCount> in_calls;
     // The first call of each op per thread that was slow (CallAccounting::cold_calls), its excess

@@ -50,6 +50,7 @@ struct ChainInputs {
     const CriticalPath& critical_path;            // their replay
     const CauseTimeline& timeline;                // where each cause's time lies on them
     const std::vector<CommunicatorRanks>& ranks;  // the NCCL job's ranks in the trace
+    const ResolvedFilter& filter;                 // the calls the diagnosis is about
     TimeWindow range;
     SystemContext during_slow_calls;  // while slow calls ran
     SystemContext during_span;        // while the GPU-driving threads ran their loop
@@ -106,6 +107,9 @@ std::optional<CriticalPathCost> union_cost(const ChainInputs& in,
                                            const std::vector<const PerThreadTime*>& parts);
 // The same for one cause of actor_causes.hpp (with its members).
 std::optional<CriticalPathCost> cause_cost(const ChainInputs& in, const Cause& cause);
+// The same for the time each queue's source gives (critical_path.hpp).
+std::optional<CriticalPathCost> source_cost(const ChainInputs& in,
+                                            const RemovedTimeSources& sources);
 // The advised fix `fix` predicted as `fix_cost` saves, at most `most` (its own ceiling: how much
 // faster more workers load).
 AdvisedFixPrediction advised_fix(RecommendationKind fix, const CriticalPathCost& fix_cost,

@@ -53,6 +53,11 @@ std::optional<CriticalPathCost> critical_path_cost(const ChainInputs& in,
     return cost_of(in.critical_path.predict(removal), removal.device_scale < 1.0);
 }
 
+std::optional<CriticalPathCost> source_cost(const ChainInputs& in,
+                                            const RemovedTimeSources& sources) {
+    return cost_of(in.critical_path.predict(sources), false);
+}
+
 AdvisedFixPrediction advised_fix(RecommendationKind fix, const CriticalPathCost& fix_cost,
                                  double most) {
     return AdvisedFixPrediction{.fix = fix,

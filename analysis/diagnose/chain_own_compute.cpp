@@ -2,39 +2,43 @@
 // for its next work: its own preprocessing, framework dispatch, Python. Receiving a DataLoader
 // batch is the workers' (cause_time.hpp); this is what is left.
 #include <algorithm>
+#include <memory>
 
 #include "analysis/diagnose/chain_builders.hpp"
+#include "analysis/diagnose/own_compute_time.hpp"
 
 namespace causeway::analysis {
 
 std::optional<CausalChain> own_compute_chain(const ChainInputs& in) {
-    std::vector<const PerThreadTime*> parts;
+    // The primary threads (by index) with own work, in the order of their keys.
+    const CauseTimeline& timeline = in.timeline;
+    std::vector<std::size_t> threads;
     std::int64_t on_cpu_ns = 0;
-    CauseKey first;
-    for (const auto& [key, per_thread] : in.timeline.by_cause) {
-        if (key.kind != CauseKind::kOwnCompute) {
-            continue;
-        }
-        if (parts.empty()) {
-            first = key;
-        }
-        parts.push_back(&per_thread);
-        for (const auto& list : per_thread) {
-            for (const WeightedInterval& i : list) {
-                add_to(on_cpu_ns, static_cast<std::int64_t>(
-                                      i.weight * static_cast<double>(i.end_ns - i.start_ns)));
-            }
+    for (std::size_t q = 0; q < timeline.own_compute.size(); ++q) {
+        if (timeline.own_compute[q] && timeline.own_compute_ns[q] > 0) {
+            threads.push_back(q);
+            add_to(on_cpu_ns, timeline.own_compute_ns[q]);
         }
     }
+    std::sort(threads.begin(), threads.end(), [&](std::size_t a, std::size_t b) {
+        return *timeline.own_compute[a] < *timeline.own_compute[b];
+    });
     const double share = in.share_of_span(on_cpu_ns);
-    if (parts.empty() || share < kChainMinShare) {
+    if (threads.empty() || share < kChainMinShare) {
         return std::nullopt;
     }
     // Work done while the device still had work queued is hidden: not a cause.
-    auto cost = union_cost(in, parts);
+    auto cost = source_cost(in, [&](std::size_t q) -> std::unique_ptr<RemovedTimeSource> {
+        if (std::find(threads.begin(), threads.end(), q) == threads.end()) {
+            return nullptr;
+        }
+        return std::make_unique<OwnComputeTime>(in.model, in.roles, in.filter,
+                                                in.accounting.primary[q].thread_index);
+    });
     if (!cost || cost->share < kChainMinShare) {
         return std::nullopt;
     }
+    const CauseKey first = *timeline.own_compute[threads.front()];
     CausalChain chain;
     chain.root_cause_class = VerdictClass::kHostBound;
     chain.time_lost_ns = on_cpu_ns;
@@ -45,7 +49,7 @@ std::optional<CausalChain> own_compute_chain(const ChainInputs& in) {
     chain.actor = {.kind = CauseKind::kOwnCompute,
                    .name = thread.comm,
                    .pid = process.pid,
-                   .tid = parts.size() == 1 ? thread.tid : 0,
+                   .tid = threads.size() == 1 ? thread.tid : 0,
                    .pids = {process.pid},
                    .in_tree = true,
                    .container = process.container};

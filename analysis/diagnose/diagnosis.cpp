@@ -143,6 +143,7 @@ Diagnosis diagnose(const TraceModel& model, const DiagnosisOptions& options) {
         .critical_path = critical_path,
         .timeline = timeline,
         .ranks = ranks,
+        .filter = filter,
         .range = filter.window(),
         .during_slow_calls = context_during(model, accounting.slow_intervals, filter.window()),
         .during_span = context_during(model, primary_spans(accounting), filter.window()),

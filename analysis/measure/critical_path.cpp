@@ -19,7 +19,7 @@ namespace {
 // each. Of the sums of the intervals before each one, only every kStride-th is kept (a list can
 // hold an interval per call); the others of the cursor's block are added up again from it, in
 // the same order, to the same doubles.
-class RemovedTime {
+class RemovedTime final : public RemovedTimeSource {
     static constexpr std::size_t kStride = 64;
 
   public:
@@ -34,8 +34,7 @@ class RemovedTime {
         }
     }
 
-    // Removed time in [0, ts_ns).
-    double before(std::int64_t ts_ns) {
+    double before(std::int64_t ts_ns) override {
         if (!placed_) {
             k_ = static_cast<std::size_t>(std::partition_point(intervals_.begin(), intervals_.end(),
                                                                [ts_ns](const WeightedInterval& i) {
@@ -149,7 +148,7 @@ PerBound<std::int64_t> recorded_done_ns(const DeviceQueue& queue, const DrainPer
 // The period's length with `removed` cut out of the host's time and the device's work scaled,
 // by Bound; `done_ns`: recorded_done_ns().
 PerBound<double> replayed_span(const DeviceQueue& queue, std::size_t k,
-                               const PerBound<std::int64_t>& done_ns, RemovedTime& removed,
+                               const PerBound<std::int64_t>& done_ns, RemovedTimeSource& removed,
                                double device_scale) {
     const DrainPeriod& p = queue.periods[k];
     const double removed_at_start = removed.before(p.start_ns);
@@ -383,13 +382,17 @@ CriticalPath::ReadEarlier CriticalPath::record(const DeviceQueue& queue, std::si
     return read_earlier;
 }
 
-std::array<double, 3> CriticalPath::saved_by(const std::vector<IntervalList>& per_queue,
+std::array<double, 3> CriticalPath::saved_by(const RemovedTimeSources& sources,
                                              double device_scale) const {
     static const IntervalList kNothing;
     PerBound<double> saved{};
     std::vector<PerBound<Meeting>> meetings;
     for (std::size_t q = 0; q < queues_.size(); ++q) {
-        RemovedTime removed(q < per_queue.size() ? per_queue[q] : kNothing);
+        std::unique_ptr<RemovedTimeSource> source = sources(q);
+        if (!source) {
+            source = std::make_unique<RemovedTime>(kNothing);
+        }
+        RemovedTimeSource& removed = *source;
         RecordedReader recorded(recorded_[q]);
         const auto& periods = queues_[q].periods;
         for (std::size_t k = 0; k < periods.size(); ++k) {
@@ -436,12 +439,28 @@ SpeedupPrediction CriticalPath::predict(const HostTimeRemoval& removal) const {
 
 SpeedupPrediction CriticalPath::predict(const std::vector<IntervalList>& per_queue,
                                         double device_scale) const {
+    return predict_with(
+        [&](std::size_t q) -> std::unique_ptr<RemovedTimeSource> {
+            if (q >= per_queue.size()) {
+                return nullptr;
+            }
+            return std::make_unique<RemovedTime>(per_queue[q]);
+        },
+        device_scale);
+}
+
+SpeedupPrediction CriticalPath::predict(const RemovedTimeSources& sources) const {
+    return predict_with(sources, 1.0);
+}
+
+SpeedupPrediction CriticalPath::predict_with(const RemovedTimeSources& sources,
+                                             double device_scale) const {
     SpeedupPrediction prediction;
     prediction.loop_ns = loop_ns_;
     auto clamp_saved = [&](double saved) {
         return std::clamp<std::int64_t>(static_cast<std::int64_t>(saved), 0, prediction.loop_ns);
     };
-    const PerBound<double> saved = saved_by(per_queue, device_scale);
+    const PerBound<double> saved = saved_by(sources, device_scale);
     auto saved_with = [&](Bound bound) {
         return clamp_saved(saved[static_cast<std::size_t>(bound)]);
     };

@@ -16,6 +16,8 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -30,6 +32,19 @@ struct HostTimeRemoval {
     std::vector<IntervalList> per_queue;
     double device_scale = 1.0;
 };
+
+// The host time a replay removes from one queue's thread before each moment it asks about; the
+// moments come mostly in order (a queue's periods, each one's enqueues, drain and device finish).
+// Held as intervals (HostTimeRemoval), or read as it is made where a cause has too many intervals
+// to hold (analysis/diagnose/own_compute_time.hpp).
+class RemovedTimeSource {
+  public:
+    virtual ~RemovedTimeSource() = default;
+    // Removed time in [0, ts_ns).
+    virtual double before(std::int64_t ts_ns) = 0;
+};
+// Queue q's source, made for one replay; null where nothing is removed from its thread.
+using RemovedTimeSources = std::function<std::unique_ptr<RemovedTimeSource>(std::size_t q)>;
 
 struct SpeedupPrediction {
     std::int64_t loop_ns = 0;  // the loops the queues cover, summed
@@ -59,6 +74,8 @@ class CriticalPath {
     // The same, of host time `per_queue` (HostTimeRemoval::per_queue, held by the caller).
     SpeedupPrediction predict(const std::vector<IntervalList>& per_queue,
                               double device_scale) const;
+    // The same, of the host time each queue's source gives, with the device's work as it was.
+    SpeedupPrediction predict(const RemovedTimeSources& sources) const;
 
   private:
     // One period as recorded, by Bound: when the device finished its work, and the period's
@@ -94,9 +111,9 @@ class CriticalPath {
     static ReadEarlier record(const DeviceQueue& queue, std::size_t first, std::size_t end,
                               std::size_t first_other, RecordedQueue& recorded);
 
+    SpeedupPrediction predict_with(const RemovedTimeSources& sources, double device_scale) const;
     // The time the removal saves, by Bound.
-    std::array<double, 3> saved_by(const std::vector<IntervalList>& per_queue,
-                                   double device_scale) const;
+    std::array<double, 3> saved_by(const RemovedTimeSources& sources, double device_scale) const;
 
     const std::vector<DeviceQueue>& queues_;
     std::int64_t loop_ns_ = 0;

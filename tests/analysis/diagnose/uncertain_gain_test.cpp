@@ -43,10 +43,9 @@ const CausalChain& host_bound_chain(const Diagnosis& d) {
 }
 
 const Evidence* gain_may_be_small(const CausalChain& chain) {
-    const auto found = std::find_if(chain.evidence.begin(), chain.evidence.end(),
-                                    [](const Evidence& e) {
-                                        return e.kind == EvidenceKind::kGainMayBeSmall;
-                                    });
+    const auto found =
+        std::find_if(chain.evidence.begin(), chain.evidence.end(),
+                     [](const Evidence& e) { return e.kind == EvidenceKind::kGainMayBeSmall; });
     return found == chain.evidence.end() ? nullptr : &*found;
 }
 
@@ -65,7 +64,8 @@ TEST_CASE("host work overlapping an unmeasured device is a cause of MEDIUM confi
     REQUIRE(evidence != nullptr);
     CHECK(evidence->value == Approx(chain.critical_path->speedup_low));
     CHECK(fact<Fact::kDrainsWaited>(*evidence) == 0);
-    CHECK(fact<Fact::kDrains>(*evidence) == kSteps - 1);  // a period ends at each drain but the first
+    // A period ends at each drain but the first.
+    CHECK(fact<Fact::kDrains>(*evidence) == kSteps - 1);
     CHECK(causeway::report::evidence_text(*evidence).find("0 of 199 synchronisations waited") !=
           std::string::npos);
 }
