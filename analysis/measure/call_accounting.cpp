@@ -56,13 +56,12 @@ void compute_thresholds(const TraceModel& model, const ResolvedFilter& filter, C
         [&](std::size_t i) { return model.calls.dur_ns[i]; });
     account_of_op.assign(model.ops.size(), -1);
     for (std::size_t op = 0; op < model.ops.size(); ++op) {
-        std::span<std::int64_t> of_op = durations.group(op);
-        if (of_op.empty()) {
+        if (durations.empty(op)) {
             continue;
         }
         OpAccount account;
         account.op_index = static_cast<int>(op);
-        account.dur = summarize(of_op);
+        account.dur = durations.summarize(op);
         account.threshold_ns =
             std::max(kSlowFactor * account.dur.p50_ns, account.dur.p50_ns + kSlowFloorNs);
         out.accounted_calls += account.dur.count;

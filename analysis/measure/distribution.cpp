@@ -20,7 +20,8 @@ std::size_t nearest_rank_index(std::size_t n, double pct) {
 // The values at sorted positions `ranks` (ascending) into `out`, selecting upward: nth_element
 // leaves everything above a rank after it, so each higher rank is selected only among the values
 // after the previous one (about 1.6n work for the four ranks instead of 3.8n from the top down).
-void select_in_place(std::span<std::int64_t> values, std::span<const std::size_t> ranks,
+template <class T>
+void select_in_place(std::span<T> values, std::span<const std::size_t> ranks,
                      std::span<std::int64_t> out) {
     auto from = values.begin();
     for (std::size_t r = 0; r < ranks.size(); ++r) {
@@ -43,7 +44,8 @@ constexpr unsigned kBucketBits = 16;
 // wide is that value. A bucket of at most an eighth of the values is copied out and selected
 // among; a larger one is counted again, in buckets 2^16 times narrower (at most four rounds for
 // 64 bits). Reads `values`, reordering nothing.
-void select_by_counting(std::span<const std::int64_t> values, std::int64_t low, std::uint64_t range,
+template <class T>
+void select_by_counting(std::span<const T> values, std::int64_t low, std::uint64_t range,
                         std::size_t in_range, std::span<const std::size_t> ranks,
                         std::span<std::int64_t> out) {
     const auto offset = [low](std::int64_t v) {
@@ -52,7 +54,7 @@ void select_by_counting(std::span<const std::int64_t> values, std::int64_t low, 
     const unsigned width = static_cast<unsigned>(std::bit_width(range));
     const unsigned shift = width > kBucketBits ? width - kBucketBits : 0;
     std::vector<std::size_t> counts(static_cast<std::size_t>(range >> shift) + 1, 0);
-    for (std::int64_t v : values) {
+    for (const std::int64_t v : values) {
         if (const std::uint64_t o = offset(v); o <= range) {
             ++counts[static_cast<std::size_t>(o >> shift)];
         }
@@ -63,7 +65,7 @@ void select_by_counting(std::span<const std::int64_t> values, std::int64_t low, 
         std::size_t first_rank = 0;       // into ranks
         std::vector<std::size_t> within;  // the group's ranks among the bucket's values
         bool copied = false;              // its values are copied out into held
-        std::vector<std::int64_t> held;
+        std::vector<T> held;
     };
     std::vector<Group> groups;
     std::size_t bucket = 0;
@@ -97,7 +99,7 @@ void select_by_counting(std::span<const std::int64_t> values, std::int64_t low, 
         }
     }
     if (any_copied) {
-        for (std::int64_t v : values) {
+        for (const T v : values) {
             if (const std::uint64_t o = offset(v); o <= range) {
                 for (Group& g : groups) {
                     if (g.copied && g.bucket == o >> shift) {
@@ -111,7 +113,7 @@ void select_by_counting(std::span<const std::int64_t> values, std::int64_t low, 
     for (Group& g : groups) {
         auto to = out.subspan(g.first_rank, g.within.size());
         if (g.copied) {
-            select_in_place(g.held, g.within, to);
+            select_in_place(std::span<T>(g.held), g.within, to);
         } else {
             const std::uint64_t bucket_range =
                 std::min((std::uint64_t{1} << shift) - 1, range - (g.bucket << shift));
@@ -133,7 +135,10 @@ std::int64_t percentile(std::span<std::int64_t> values, double pct) {
     return at;
 }
 
-Distribution summarize(std::span<std::int64_t> durations_ns) {
+namespace {
+
+template <class T>
+Distribution summarize_values(std::span<T> durations_ns) {
     Distribution d;
     if (durations_ns.empty()) {
         return d;
@@ -145,7 +150,7 @@ Distribution summarize(std::span<std::int64_t> durations_ns) {
     __int128 total = 0;
     std::int64_t least = durations_ns.front();
     std::int64_t most = durations_ns.front();
-    for (std::int64_t ns : durations_ns) {
+    for (const std::int64_t ns : durations_ns) {
         total += ns;
         least = std::min(least, ns);
         most = std::max(most, ns);
@@ -164,7 +169,7 @@ Distribution summarize(std::span<std::int64_t> durations_ns) {
     if (n >= kCountedFrom) {
         const std::uint64_t range =
             static_cast<std::uint64_t>(most) - static_cast<std::uint64_t>(least);
-        select_by_counting(durations_ns, least, range, n, ranks, at);
+        select_by_counting(std::span<const T>(durations_ns), least, range, n, ranks, at);
     } else {
         select_in_place(durations_ns, ranks, at);
     }
@@ -173,6 +178,16 @@ Distribution summarize(std::span<std::int64_t> durations_ns) {
     d.p95_ns = at[2];
     d.p99_ns = at[3];
     return d;
+}
+
+}  // namespace
+
+Distribution summarize(std::span<std::int64_t> durations_ns) {
+    return summarize_values(durations_ns);
+}
+
+Distribution summarize(std::span<std::int32_t> durations_ns) {
+    return summarize_values(durations_ns);
 }
 
 }  // namespace causeway::analysis

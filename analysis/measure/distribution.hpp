@@ -24,6 +24,8 @@ struct Distribution {
 // and only the values of the buckets that hold a percentile are copied. Empty input gives an
 // all-zero Distribution with count 0.
 Distribution summarize(std::span<std::int64_t> durations_ns);
+// The same of durations that fit in 32 bits, held in half the memory.
+Distribution summarize(std::span<std::int32_t> durations_ns);
 
 // The nearest-rank percentile `pct` (0 < pct <= 100) of `values`, reordering them.
 std::int64_t percentile(std::span<std::int64_t> values, double pct);

@@ -94,9 +94,9 @@ ProcessBreakdown process_breakdown(const TraceModel& model, const Roles& roles,
         row.thread_count = static_cast<std::int64_t>(info.thread_indices.size());
         row.forks = children[p];
         for (std::size_t op = 0; op < op_count; ++op) {
-            std::span<std::int64_t> list = durations.group(p * op_count + op);
-            if (!list.empty()) {
-                row.cuda_ops.push_back({model.ops[op].name, summarize(list)});
+            if (!durations.empty(p * op_count + op)) {
+                row.cuda_ops.push_back(
+                    {model.ops[op].name, durations.summarize(p * op_count + op)});
                 row.cuda_calls += row.cuda_ops.back().dur.count;
                 add_to(row.cuda_ns, row.cuda_ops.back().dur.total_ns);
             }
