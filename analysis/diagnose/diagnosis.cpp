@@ -1,5 +1,7 @@
 #include "analysis/diagnose/diagnosis.hpp"
 
+#include <malloc.h>
+
 #include <algorithm>
 #include <future>
 
@@ -114,6 +116,9 @@ Diagnosis diagnose(const TraceModel& model, const DiagnosisOptions& options) {
         return process_breakdown(model, roles, options.filter, options.breakdown);
     });
     CallAccounting accounting = account_calls(model, roles, filter);
+    // The accounting's passes leave freed memory in the heap (0.7 GB on a 100M-call trace) that
+    // the allocator would keep while the timelines and the queues grow beside it: given back.
+    malloc_trim(0);
     DataLoaderFacts loader = dataloader_facts(model, roles);
     const std::vector<Cause> causes = attribute_causes(model, roles, accounting);
     std::vector<CommunicatorRanks> ranks = align_ranks(model);
