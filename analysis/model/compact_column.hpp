@@ -232,22 +232,27 @@ class MostlyUsualColumn {
   private:
     static constexpr std::size_t kBlockMask = (std::size_t{1} << kBlockShift) - 1;
 
-    // Keeps the rows of `values` that are not kUsual, in one pass; false (keeping nothing) as soon
-    // as they are more than a quarter of the rows.
+    // Keeps the rows of `values` that are not kUsual; false (keeping nothing) where they are more
+    // than a quarter of the rows. Counted first, so that nothing is allocated for a column kept
+    // dense and the kept rows are allocated once at their size: grown by doubling, a 100M-call
+    // trace's byte counts took 0.2 GB at the model's peak.
     template <class Values>
     bool keep_unusual(const Values& values) {
+        std::size_t unusual = 0;
+        for (std::size_t i = 0; i < size_; ++i) {
+            if (values[i] != kUsual && ++unusual > size_ / 4) {
+                return false;
+            }
+        }
         CallColumn<Wide> kept;
+        kept.reserve(unusual);
+        offsets_.reserve(unusual);
         block_first_.reserve((size_ >> kBlockShift) + 2);
         for (std::size_t i = 0; i < size_; ++i) {
             if ((i & kBlockMask) == 0) {
                 block_first_.push_back(static_cast<std::uint32_t>(kept.size()));
             }
             if (Wide v = values[i]; v != kUsual) {
-                if (kept.size() == size_ / 4) {
-                    block_first_ = std::vector<std::uint32_t>();  // freed, not just emptied
-                    offsets_ = CallColumn<std::uint8_t>();
-                    return false;
-                }
                 offsets_.push_back(static_cast<std::uint8_t>(i & kBlockMask));
                 kept.push_back(v);
             }
