@@ -1,5 +1,7 @@
 #include "analysis/model/trace_model.hpp"
 
+#include <malloc.h>
+
 #include <sqlite3.h>
 
 #include <algorithm>
@@ -843,6 +845,9 @@ Result<TraceModel> load_trace(const tracedb::TraceReader& reader) {
     index_calls_by_thread(model);
     model.calls.enclosed = mark_enclosed_driver_calls(model);
     assign_gil_holders(model);
+    // The loaded columns and the index's lists, freed for their compact forms, leave freed memory
+    // in the heap (0.5 GB on a 100M-call trace) that would stay resident beside the analysis.
+    malloc_trim(0);
     return model;
 }
 
