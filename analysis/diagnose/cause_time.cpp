@@ -180,17 +180,16 @@ CauseTimeline cause_timeline(const TraceModel& model, const Roles& roles,
         std::size_t next = 0;
         std::int64_t previous_end = -1;
         for (std::uint32_t i : AccountedCalls(model, filter, thread)) {
-            if (previous_end >= 0 && c.ts_ns[i] > previous_end) {
-                builder.gap(q, intervals, next, previous_end, c.ts_ns[i]);
-            }
             // As in the accounting: a call that starts before the previous return is measured
             // from that return.
-            const std::int64_t start = std::max(c.ts_ns[i], previous_end);
-            const std::int64_t end = std::max(c.end_ns(i), start);
-            builder.call(q, intervals, next, start, end,
+            const CallStep step = step_to(c, i, previous_end);
+            if (step.has_gap()) {
+                builder.gap(q, intervals, next, step.gap_start_ns, step.gap_end_ns);
+            }
+            builder.call(q, intervals, next, step.start_ns, step.end_ns,
                          model.ops[static_cast<std::size_t>(c.op_index[i])].category,
                          pinning_saves(model, i));
-            previous_end = end;
+            previous_end = step.end_ns;
         }
     }
     add_cold_calls(model, accounting, out);

@@ -1,7 +1,5 @@
 #include "analysis/diagnose/diagnosis.hpp"
 
-#include <malloc.h>
-
 #include <algorithm>
 #include <future>
 
@@ -14,6 +12,7 @@
 #include "analysis/measure/call_accounting.hpp"
 #include "analysis/measure/collective_meetings.hpp"
 #include "analysis/measure/system_context.hpp"
+#include "analysis/model/freed_heap.hpp"
 
 namespace causeway::analysis {
 namespace {
@@ -116,10 +115,7 @@ Diagnosis diagnose(const TraceModel& model, const DiagnosisOptions& options) {
         return process_breakdown(model, roles, options.filter, options.breakdown);
     });
     CallAccounting accounting = account_calls(model, roles, filter);
-    // The passes over every call leave freed memory in the heap (on a 100M-call trace, 0.7 GB
-    // after the accounting, 0.5 GB after the queues and timelines) that the allocator would keep
-    // resident while what comes next grows beside it: given back after each.
-    malloc_trim(0);
+    give_back_freed_heap();
     DataLoaderFacts loader = dataloader_facts(model, roles);
     const std::vector<Cause> causes = attribute_causes(model, roles, accounting);
     std::vector<CommunicatorRanks> ranks = align_ranks(model);
@@ -137,7 +133,7 @@ Diagnosis diagnose(const TraceModel& model, const DiagnosisOptions& options) {
     const CauseTimeline timeline = cause_timeline(model, roles, filter, accounting, causes,
                                                   /*every_category=*/!ranks.empty());
     const std::vector<DeviceQueue> queues = replayed.get();
-    malloc_trim(0);
+    give_back_freed_heap();
     const CriticalPath critical_path(queues);
     ChainInputs inputs{
         .model = model,

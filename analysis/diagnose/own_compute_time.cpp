@@ -42,12 +42,11 @@ void OwnComputeTime::walk_call() {
         checkpoints_.push_back(
             {previous_end_ns_, at_, next_offcpu_, own_walked_ns(), calls_walked_});
     }
-    const CudaCalls& c = model_.calls;
-    const std::uint32_t i = *at_;
     // The gaps of cause_timeline (cause_time.cpp): from the previous call's return to this one.
-    if (previous_end_ns_ >= 0 && c.ts_ns[i] > previous_end_ns_) {
+    const CallStep step = step_to(model_.calls, *at_, previous_end_ns_);
+    if (step.has_gap()) {
         walk_gap(
-            model_, roles_, intervals_, next_offcpu_, previous_end_ns_, c.ts_ns[i],
+            model_, roles_, intervals_, next_offcpu_, step.gap_start_ns, step.gap_end_ns,
             [](const CauseKey&, std::int64_t, std::int64_t) {},
             [&](const std::optional<CauseKey>& receiving, std::int64_t from, std::int64_t to) {
                 if (!receiving) {
@@ -56,8 +55,7 @@ void OwnComputeTime::walk_call() {
             },
             [](Piece, std::int64_t, std::int64_t, const OffCpuInterval*) {});
     }
-    const std::int64_t start = std::max(c.ts_ns[i], previous_end_ns_);
-    previous_end_ns_ = std::max(c.end_ns(i), start);
+    previous_end_ns_ = step.end_ns;
     ++at_;
     ++calls_walked_;
 }

@@ -123,29 +123,28 @@ ThreadAccount measure_primary(const TraceModel& model, const ResolvedFilter& fil
     std::int64_t previous_end = -1;
     // A primary thread is one of the tree's (primary_threads).
     for (std::uint32_t i : AccountedCalls(model, filter, thread)) {
+        // A call that starts before the previous one returned (clock skew) is measured from
+        // that return, so no time is counted twice.
+        const CallStep step = step_to(c, i, previous_end);
         if (previous_end < 0) {
             account.span_start_ns = c.ts_ns[i];
-        } else if (c.ts_ns[i] > previous_end) {
-            TimeSplit gap =
-                cursor.measure(previous_end, c.ts_ns[i], &competitors, &account.gap_sleeps, thread);
+        } else if (step.has_gap()) {
+            TimeSplit gap = cursor.measure(step.gap_start_ns, step.gap_end_ns, &competitors,
+                                           &account.gap_sleeps, thread);
             account.gaps.add(gap);
             if (gap.blocked_ns >= kLongWaitNs) {
                 ++account.long_waits;
                 add_to(account.long_wait_ns, gap.blocked_ns);
             }
         }
-        // A call that starts before the previous one returned (clock skew) is measured from
-        // that return, so no time is counted twice.
-        std::int64_t start = std::max(c.ts_ns[i], previous_end);
-        std::int64_t end = std::max(c.end_ns(i), start);
-        TimeSplit in_call = cursor.measure(start, end, &competitors);
+        TimeSplit in_call = cursor.measure(step.start_ns, step.end_ns, &competitors);
         account.in_calls.add(in_call);
         account
             .by_category[static_cast<std::size_t>(
                 model.ops[static_cast<std::size_t>(c.op_index[i])].category)]
             .add(in_call);
         ++account.calls;
-        previous_end = end;
+        previous_end = step.end_ns;
     }
     account.span_end_ns = std::max(previous_end, account.span_start_ns);
     return account;

@@ -5,6 +5,7 @@
 // makes most of its calls, and a list of them would cost 4 bytes a call while the device's queue
 // and the causes' timelines are built beside each other.
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
@@ -77,5 +78,27 @@ class AccountedCalls {
     const CallsOfThread* of_thread_;
     bool thread_selected_;
 };
+
+// Where an accounted call lies on its thread's timeline after the one that returned at
+// `previous_end_ns` (-1: it is the first): the gap between the two (empty for the first, and where
+// it started before that return), and the call itself, measured from that return where it started
+// before it.
+struct CallStep {
+    std::int64_t gap_start_ns = 0;
+    std::int64_t gap_end_ns = 0;
+    std::int64_t start_ns = 0;
+    std::int64_t end_ns = 0;
+
+    bool has_gap() const { return gap_end_ns > gap_start_ns; }
+};
+
+inline CallStep step_to(const CudaCalls& c, std::uint32_t i, std::int64_t previous_end_ns) {
+    const bool gap = previous_end_ns >= 0 && c.ts_ns[i] > previous_end_ns;
+    const std::int64_t start = std::max(c.ts_ns[i], previous_end_ns);
+    return {.gap_start_ns = previous_end_ns,
+            .gap_end_ns = gap ? c.ts_ns[i] : previous_end_ns,
+            .start_ns = start,
+            .end_ns = std::max(c.end_ns(i), start)};
+}
 
 }  // namespace causeway::analysis

@@ -1,7 +1,5 @@
 #include "analysis/model/trace_model.hpp"
 
-#include <malloc.h>
-
 #include <sqlite3.h>
 
 #include <algorithm>
@@ -15,6 +13,7 @@
 
 #include "analysis/model/call_enclosure.hpp"
 #include "analysis/model/call_loader.hpp"
+#include "analysis/model/freed_heap.hpp"
 #include "analysis/model/gil_holders.hpp"
 #include "analysis/model/load_findings.hpp"
 #include "analysis/model/plausible_values.hpp"
@@ -845,9 +844,7 @@ Result<TraceModel> load_trace(const tracedb::TraceReader& reader) {
     index_calls_by_thread(model);
     model.calls.enclosed = mark_enclosed_driver_calls(model);
     assign_gil_holders(model);
-    // The loaded columns and the index's lists, freed for their compact forms, leave freed memory
-    // in the heap (0.5 GB on a 100M-call trace) that would stay resident beside the analysis.
-    malloc_trim(0);
+    give_back_freed_heap();  // the loaded columns and the index's lists, made compact
     return model;
 }
 

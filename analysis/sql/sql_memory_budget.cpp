@@ -1,7 +1,8 @@
 #include "analysis/sql/sql_memory_budget.hpp"
 
-#include <malloc.h>
 #include <sqlite3.h>
+
+#include "analysis/model/freed_heap.hpp"
 
 namespace causeway::analysis {
 namespace {
@@ -107,7 +108,7 @@ SqlMemoryBudget::SqlMemoryBudget(std::int64_t limit_bytes)
 SqlMemoryBudget::~SqlMemoryBudget() {
     active_budget = previous_;
     if (peak_bytes_ > kReturnToSystemBytes) {
-        malloc_trim(0);
+        give_back_freed_heap();
     }
 }
 
