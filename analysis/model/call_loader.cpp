@@ -29,12 +29,12 @@ void for_each_loaded_column(F f, Calls&... calls) {
     f(calls.bytes.narrow_values()...);
     f(calls.host_pinned...);
     f(calls.ret.narrow_values()...);
-    f(calls.stack_id...);
+    f(calls.stack_id.narrow_values()...);
 }
 
 // A part's values that did not fit their narrow columns, by the part's own row numbers.
 struct PartWideValues {
-    std::vector<std::pair<std::size_t, std::int32_t>> thread_index, op_index, ret;
+    std::vector<std::pair<std::size_t, std::int32_t>> thread_index, op_index, ret, stack_id;
     std::vector<std::pair<std::size_t, std::int64_t>> dur_ns, bytes;
 
     // Stores `value` at `row` of `column`, or marks it there and keeps it for later.
@@ -57,6 +57,7 @@ struct PartWideValues {
         add(out.dur_ns, dur_ns);
         add(out.bytes, bytes);
         add(out.ret, ret);
+        add(out.stack_id, stack_id);
     }
 };
 
@@ -171,7 +172,8 @@ class PartWriter {
         PartWideValues::store(c_->bytes, at_, k, row.bytes, wide_.bytes);
         c_->host_pinned[i] = static_cast<std::int8_t>(row.host_pinned);
         PartWideValues::store(c_->ret, at_, k, static_cast<std::int32_t>(row.ret), wide_.ret);
-        c_->stack_id[i] = static_cast<std::int32_t>(row.stack_id);
+        PartWideValues::store(c_->stack_id, at_, k, static_cast<std::int32_t>(row.stack_id),
+                              wide_.stack_id);
         counts.last_end_ns = std::max(counts.last_end_ns, row.ts_ns + row.dur_ns);
         return true;
     }

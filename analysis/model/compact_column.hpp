@@ -50,6 +50,13 @@ class WideValues {
     }
     std::size_t bytes() const { return values_.capacity() * sizeof(values_[0]); }
     bool operator==(const WideValues&) const = default;
+    // Drops the values of the rows `gone` picks.
+    template <class Gone>
+    void erase_rows(Gone gone) {
+        std::erase_if(values_, [&gone](const std::pair<std::size_t, Wide>& entry) {
+            return gone(entry.first);
+        });
+    }
 
   private:
     std::vector<std::pair<std::size_t, Wide>> values_;
@@ -93,8 +100,27 @@ class NarrowColumn {
     }
     void add_wide(std::size_t row, Wide value) { wide_.add(row, value); }
 
+    // Sets every row whose value `pick` picks to kTo; returns how many it set.
+    template <Wide kTo, class Pick>
+    std::int64_t replace_if(Pick pick) {
+        static_assert(fits(kTo));
+        std::int64_t replaced = 0;
+        bool wide_replaced = false;
+        for (std::size_t i = 0; i < narrow_.size(); ++i) {
+            if (pick((*this)[i])) {
+                wide_replaced = wide_replaced || narrow_[i] == kEscape;
+                narrow_[i] = static_cast<Narrow>(kTo);
+                ++replaced;
+            }
+        }
+        if (wide_replaced) {
+            wide_.erase_rows([this](std::size_t row) { return narrow_[row] != kEscape; });
+        }
+        return replaced;
+    }
+
   private:
-    static bool fits(Wide v) {
+    static constexpr bool fits(Wide v) {
         return v >= static_cast<Wide>(std::numeric_limits<Narrow>::min()) &&
                v <= static_cast<Wide>(std::numeric_limits<Narrow>::max()) &&
                v != static_cast<Wide>(kEscape);

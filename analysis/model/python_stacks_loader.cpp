@@ -145,18 +145,12 @@ Status load_python_stacks(const tracedb::Database& db, std::int64_t schema_versi
 }
 
 std::int64_t forget_missing_call_stacks(const KnownStacks& stacks,
-                                        CallColumn<std::int32_t>& stack_ids) {
+                                        NarrowColumn<std::int32_t, std::int16_t>& stack_ids) {
     if (!stacks.table_present()) {
         return 0;
     }
-    std::int64_t missing = 0;
-    for (std::int32_t& id : stack_ids) {
-        if (id >= 0 && !stacks.contains(id)) {
-            id = -1;
-            ++missing;
-        }
-    }
-    return missing;
+    return stack_ids.replace_if<std::int32_t{-1}>(
+        [&stacks](std::int32_t id) { return id >= 0 && !stacks.contains(id); });
 }
 
 void report_missing_call_stacks(std::int64_t missing, std::vector<DataQualityItem>& data_quality) {

@@ -37,7 +37,7 @@ Status load_python_stacks(const tracedb::Database& db, std::int64_t schema_versi
 // stack ids to -1 and returns how many there were, which report_missing_call_stacks counts in an
 // error data-quality row (analysis/missing_call_stacks).
 std::int64_t forget_missing_call_stacks(const KnownStacks& stacks,
-                                        CallColumn<std::int32_t>& stack_ids);
+                                        NarrowColumn<std::int32_t, std::int16_t>& stack_ids);
 void report_missing_call_stacks(std::int64_t missing, std::vector<DataQualityItem>& data_quality);
 
 }  // namespace causeway::analysis

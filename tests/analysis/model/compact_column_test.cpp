@@ -44,6 +44,18 @@ TEST_CASE("a narrow column reads back values in and out of its width", "[analysi
     CHECK(column.bytes() < values.size() * sizeof(std::int64_t) + 5 * 16);
 }
 
+TEST_CASE("a narrow column replaces the values picked, whether they fit or were kept aside",
+          "[analysis][model]") {
+    CallColumn<std::int32_t> values{5, 40'000, -1, 7, 70'000, 40'000, 5};
+    NarrowColumn<std::int32_t, std::int16_t> column(values);
+    CHECK(column.replace_if<std::int32_t{-1}>(
+              [](std::int32_t v) { return v == 5 || v == 40'000; }) == 4);
+    for (std::int32_t& v : values) {
+        v = v == 5 || v == 40'000 ? -1 : v;
+    }
+    CHECK(column == NarrowColumn<std::int32_t, std::int16_t>(values));  // 70'000 still kept aside
+}
+
 TEST_CASE("a time column reads back timestamps of any spread and order", "[analysis][model]") {
     CallColumn<std::int64_t> values;
     std::int64_t t = 1'700'000'000'000'000'000;
