@@ -290,11 +290,11 @@ void index_calls_by_thread(TraceModel& model) {
 
 // offcpu's columns in the order read; a trace of an older schema lacks the last ones (NULL).
 constexpr const char* kOffcpuColumns[] = {
-    "thread_id",      "ts_ns",        "dur_ns",          "reason",     "runq_wait_ns", "cpu",
-    "next_thread_id", "wake_context", "waker_thread_id", "syscall_nr", "iowait",       "waits_for"};
+    "thread_id",    "ts_ns",           "dur_ns",     "reason", "runq_wait_ns", "next_thread_id",
+    "wake_context", "waker_thread_id", "syscall_nr", "iowait", "waits_for"};
 
 std::size_t offcpu_columns_in(std::int64_t schema_version) {
-    return schema_version >= 5 ? 12 : schema_version >= 2 ? 11 : 7;
+    return schema_version >= 5 ? 11 : schema_version >= 2 ? 10 : 6;
 }
 
 // Takes offcpu's rows into the model, as either reader gives them.
@@ -340,23 +340,22 @@ struct OffCpuRows {
             });
             return;
         }
-        o.cpu = static_cast<std::int32_t>(column(5).value_or(0));
-        if (auto next = column(6); next && reason != tracedb::OffCpuReason::kThrottled) {
+        if (auto next = column(5); next && reason != tracedb::OffCpuReason::kThrottled) {
             o.next_thread_index = thread_of_id(*next);
         }
-        if (auto wake = column(7); wake && *wake >= 0 && *wake <= 3) {
+        if (auto wake = column(6); wake && *wake >= 0 && *wake <= 3) {
             o.wake = static_cast<Wake>(*wake);
         }
-        if (auto waker = column(8)) {
+        if (auto waker = column(7)) {
             o.waker_thread_index = thread_of_id(*waker);
         }
-        if (auto nr = column(9); nr && *nr >= kNoSyscall && *nr < 1 << 20) {
-            o.syscall_nr = static_cast<std::int32_t>(*nr);
+        if (auto nr = column(8); nr && *nr >= kNoSyscall && *nr < kMaxSyscall) {
+            o.syscall_nr = static_cast<std::int16_t>(*nr);
         }
-        if (auto iowait = column(10)) {
+        if (auto iowait = column(9)) {
             o.iowait = *iowait != 0 ? 1 : 0;
         }
-        o.gil = !o.preempted && column(11) == static_cast<std::int64_t>(tracedb::WaitsFor::kGil);
+        o.gil = !o.preempted && column(10) == static_cast<std::int64_t>(tracedb::WaitsFor::kGil);
         last_event_ns = std::max(last_event_ns, o.end_ns());
         model.offcpu_by_thread[static_cast<std::size_t>(thread)].push_back(o);
     }

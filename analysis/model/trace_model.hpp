@@ -6,6 +6,7 @@
 // NULL. A TraceModel is immutable once loaded, so a server can cache it for a finished trace.
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -146,11 +147,13 @@ enum class Wake : std::int8_t {
     kSoftIrq = 3,   // a softirq: network receive, block completion, timer wheel
 };
 // OffCpuInterval::syscall_nr outside any system call, and where it was not recorded.
-inline constexpr std::int32_t kNoSyscall = -1;
-inline constexpr std::int32_t kSyscallUnknown = -2;
+inline constexpr std::int16_t kNoSyscall = -1;
+inline constexpr std::int16_t kSyscallUnknown = -2;
+// A syscall_nr from here up is read as not recorded: no architecture numbers its calls so high.
+inline constexpr std::int64_t kMaxSyscall = std::numeric_limits<std::int16_t>::max();
 
 struct OffCpuInterval {
-    // Eight-byte fields first, one-byte ones last: 48 bytes, not 56 (a trace holds millions).
+    // 40 bytes, not 48: eight-byte fields first, flags in bits (a 100M-call trace holds 10M).
     std::int64_t ts_ns = 0;
     std::int64_t dur_ns = 0;
     std::int64_t runq_wait_ns = 0;
@@ -158,21 +161,22 @@ struct OffCpuInterval {
     // quota stopped it: offcpu.reason 2, and the thread that got the CPU found it free).
     int next_thread_index = -1;
     int waker_thread_index = -1;  // wake == kThread: who woke it; -1 otherwise
-    std::int32_t cpu = 0;
-    std::int32_t syscall_nr = kSyscallUnknown;  // blocked: the system call it slept in
     // A wait for CPython's GIL (offcpu.waits_for = 1), and the thread that held the GIL meanwhile:
     // the one that handed it over at the end of this wait or of the waits for it that follow
     // (gil_holders.hpp); -1 when not known.
     int gil_holder_index = -1;
-    bool gil = false;
-    bool preempted = false;  // false: blocked; true: runnable (preempted or throttled)
+    // Blocked: the system call it slept in (numbered below 32767 on every architecture).
+    std::int16_t syscall_nr = kSyscallUnknown;
     Wake wake = Wake::kUnknown;
-    std::int8_t iowait = -1;  // 1: slept in an I/O wait, 0: not, -1: not recorded
+    bool gil : 1 = false;
+    bool preempted : 1 = false;   // false: blocked; true: runnable (preempted or throttled)
+    std::int8_t iowait : 2 = -1;  // 1: slept in an I/O wait, 0: not, -1: not recorded
 
     std::int64_t end_ns() const { return ts_ns + dur_ns; }
     // The moment it was woken: the end of the sleep, before the run-queue wait.
     std::int64_t woken_ns() const { return end_ns() - runq_wait_ns; }
 };
+static_assert(sizeof(OffCpuInterval) == 40);
 
 struct SchedTotal {
     std::int64_t voluntary_switches = 0;
