@@ -224,7 +224,10 @@ class FirstEndingAfter {
 // it, on a CPU or asleep, the device was not done; it returned soon after it last got its CPU
 // back. So the device finished after the last stretch of waiting that did not end in the return,
 // and by the return; when the last stretch of waiting is a sleep (a blocking synchronisation),
-// its wakeup is the device's completion.
+// its wakeup is the device's completion. Back on its CPU, it waited for the device only when it
+// took longer to return than its own cost, by the margin and by the share of its absence before
+// (kDrainWaitShareOfAway: a thread back from 70 ms held off by its quota took 80 us to return
+// from a device done long before).
 struct DrainFinish {
     std::int64_t low_ns = 0;
     std::int64_t high_ns = 0;
@@ -236,6 +239,7 @@ DrainFinish finish_of_lost_drain(FirstEndingAfter& intervals, std::int64_t entry
     std::int64_t waited_until = entry_ns;  // the end of the latest stretch of waiting
     std::int64_t woken_ns = -1;            // the wakeup of the latest sleep, if it came last
     std::int64_t on_cpu_from = entry_ns;
+    std::int64_t away_ns = 0;  // the last absence from the CPU
     for (auto it = first; it != intervals.end() && it->ts_ns < end_ns; ++it) {
         const std::int64_t out = std::max(entry_ns, it->ts_ns);
         if (out > on_cpu_from) {  // on a CPU, spinning in the drain, before this interval
@@ -247,9 +251,12 @@ DrainFinish finish_of_lost_drain(FirstEndingAfter& intervals, std::int64_t entry
             woken_ns = waited_until;
         }
         on_cpu_from = std::min(end_ns, it->end_ns());
+        away_ns = on_cpu_from - out;
     }
     const std::int64_t returning_ns = end_ns - on_cpu_from;  // on a CPU until the return
-    if (returning_ns > own_ns + kDrainWaitMarginNs) {
+    if (static_cast<double>(returning_ns) >
+        static_cast<double>(own_ns + kDrainWaitMarginNs) +
+            kDrainWaitShareOfAway * static_cast<double>(away_ns)) {
         return {end_ns - own_ns, end_ns - own_ns};  // waited on a CPU until the device was done
     }
     if (woken_ns >= 0) {

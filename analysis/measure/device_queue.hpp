@@ -38,8 +38,9 @@ namespace causeway::analysis {
 // longer.)
 inline constexpr std::int64_t kDrainWaitMarginNs = 50'000;
 // ... and by this share of the time the host was away from the queue before it (from its last
-// enqueue, or the period's start, to the drain's entry): a thread back from a long sleep runs
-// its first calls slower by tens of microseconds (cold caches), which is no device still working.
+// enqueue, or the period's start, to the drain's entry; in a drain that lost its CPU, its last
+// time off it): a thread back from a long absence runs its first calls slower by tens of
+// microseconds (cold caches), which is no device still working.
 inline constexpr double kDrainWaitShareOfAway = 0.01;
 // The measured periods stand for the others only when there are at least this many of them, and
 // at least kMinMeasuredShare of the periods.

@@ -150,3 +150,33 @@ TEST_CASE("a synchronisation that lost its CPU leaves the device's work to the p
         }
     }
 }
+
+TEST_CASE("a synchronisation held off by its quota long after the device finished measures nothing",
+          "[analysis][queue]") {
+    Loop loop;
+    // Steps of 10 ms: a launch of 3 ms of work, then a synchronisation spinning on its CPU. In one,
+    // the thread's group used its quota 1 ms in: held off its CPU for 70 ms, it took 80 us on its
+    // CPU to return, from a device done 68 ms before.
+    constexpr int kThrottledStep = 10;
+    constexpr std::int64_t kWorkNs = 3 * kMs;
+    std::int64_t at = 0;
+    for (int i = 0; i < 20; ++i) {
+        loop.fixture.call(loop.trainer, op::kLaunchKernel, at, 20 * kUs);
+        const std::int64_t entry = at + 50 * kUs;
+        std::int64_t sync_ns = kWorkNs;
+        if (i == kThrottledStep) {
+            loop.fixture.throttled(loop.trainer, entry + 1 * kMs, 70 * kMs, std::nullopt);
+            sync_ns = 1 * kMs + 70 * kMs + 80 * kUs;
+        }
+        loop.fixture.call(loop.trainer, op::kStreamSynchronize, entry, sync_ns);
+        at = entry + sync_ns + 7 * kMs;
+    }
+    const DeviceQueue queue = loop.queue(at);
+    const auto held = std::find_if(queue.periods.begin(), queue.periods.end(),
+                                   [](const DrainPeriod& p) { return p.span_ns() > 50 * kMs; });
+    REQUIRE(held != queue.periods.end());
+    // 60 us more than the synchronisation's own 20 us is a wait after a 5 ms absence, not after
+    // 70 ms: the device's 71 ms of work would be measured from that cold return.
+    CHECK_FALSE(held->waited);
+    CHECK(held->device_ns == Approx(kWorkNs).epsilon(0.05));
+}
