@@ -353,6 +353,8 @@ struct cw_kernel_counters {
     cw_u64 unmatched_returns;   /* cuda: a return without a recorded entry */
     cw_u64 entries_lost;        /* cuda: entries overwritten (nesting too deep) or without return */
     cw_u64 map_full;            /* a map update failed because the map was full */
+    cw_u64 unmatched_switches;  /* sched: a traced thread's switch whose last switch the other
+                                   way was not seen (an off-CPU or on-CPU stretch is lost) */
 };
 
 #endif /* CAUSEWAY_BPF_ABI_H */

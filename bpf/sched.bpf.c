@@ -65,6 +65,10 @@ static void switch_out(struct task_struct* prev, struct task_struct* next, __u8 
     struct cw_thread_sched* state = thread_state(prev->pid);
     if (!state)
         return;
+    /* Already off its CPU: the kernel did not report the switch that gave it back (seen on one
+     * VM, a CPU held off by its quota then given back). What it did since is lost. */
+    if (state->switch_out_ns)
+        __sync_fetch_and_add(&counters.unmatched_switches, 1);
     if (state->switch_in_ns)
         state->totals.oncpu_ns += now - state->switch_in_ns;
     bool woken_already = reason == CW_OFFCPU_BLOCKED && state->wakeup_ns > state->switch_in_ns &&
@@ -130,6 +134,10 @@ static void switch_in(struct task_struct* next, __u64 now) {
     if (!state)
         return;
     __u64 out = state->switch_out_ns;
+    /* Already on a CPU, and not on its way out (an exiting thread's switch-outs are not kept):
+     * the kernel did not report the switch that took it off. */
+    if (!out && state->switch_in_ns && !(next->flags & CW_PF_EXITING))
+        __sync_fetch_and_add(&counters.unmatched_switches, 1);
     state->switch_in_ns = now;
     state->switch_out_ns = 0;
     if (!out)

@@ -43,6 +43,11 @@ constexpr std::array kCounters{
         "Traced threads whose scheduling was not tracked because the per-thread map "
         "(" CW_NUMBER(CW_MAX_TRACED_THREADS) " threads) was full."},
     DataQualityCounterSpec{
+        C::kSchedUnmatchedSwitches, "sched", "unmatched_switches", S::kInfo, O::kCollector,
+        "Switches of traced threads whose last switch the other way the kernel did not report "
+        "(one seen leaving its CPU twice, or taking it twice): what it did between the two is "
+        "missing, from its off-CPU intervals and from its totals in thread_sched_total."},
+    DataQualityCounterSpec{
         C::kLifecycleRingbufDrops, "lifecycle", "ringbuf_drops", S::kDataLoss, O::kCollector,
         "Process or thread events (fork, exec, exit, rename, dlopen) lost: some names, exit times "
         "or late-loaded CUDA libraries may be missing."},

@@ -27,6 +27,7 @@ enum class DataQualityCounter {
     kCudaMapFull,
     kSchedRingbufDrops,
     kSchedMapFull,
+    kSchedUnmatchedSwitches,
     kLifecycleRingbufDrops,
     kLifecycleMapFull,
     kPageAllocMapFull,

@@ -21,7 +21,7 @@ static_assert(abi_record_ok<cw_thread_sched, 144>);
 static_assert(abi_record_ok<cw_life_event, 232>);
 static_assert(abi_record_ok<cw_page_key, 16>);
 static_assert(abi_record_ok<cw_page_value, 16>);
-static_assert(abi_record_ok<cw_kernel_counters, 32>);
+static_assert(abi_record_ok<cw_kernel_counters, 40>);
 static_assert(abi_record_ok<cw_python_frame, 16>);
 static_assert(abi_record_ok<cw_python_stack, 8 + 16 * CW_PY_MAX_FRAMES>);
 static_assert(abi_record_ok<cw_python_process, 40>);

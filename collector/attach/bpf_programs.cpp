@@ -480,7 +480,7 @@ cw_kernel_counters BpfPrograms::counters(ProbeFamily family) const {
             break;
     }
     return {source->ringbuf_drops, source->unmatched_returns, source->entries_lost,
-            source->map_full};
+            source->map_full, source->unmatched_switches};
 }
 
 }  // namespace causeway::collector

@@ -40,6 +40,7 @@ std::vector<tracedb::DataQualityRecord> data_quality_records(const LossCounters&
         counter(DataQualityCounter::kCudaMapFull, c.cuda.map_full),
         counter(DataQualityCounter::kSchedRingbufDrops, c.sched.ringbuf_drops),
         counter(DataQualityCounter::kSchedMapFull, c.sched.map_full),
+        counter(DataQualityCounter::kSchedUnmatchedSwitches, c.sched.unmatched_switches),
         counter(DataQualityCounter::kLifecycleRingbufDrops, c.lifecycle.ringbuf_drops),
         counter(DataQualityCounter::kLifecycleMapFull, c.lifecycle.map_full),
         counter(DataQualityCounter::kPageAllocMapFull, c.page_alloc.map_full),

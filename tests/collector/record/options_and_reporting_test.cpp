@@ -97,8 +97,9 @@ TEST_CASE("data quality: every counter is written, losses are data_loss only whe
     LossCounters counters;
     counters.cuda.ringbuf_drops = 3;
     counters.sched.ringbuf_drops = 2;
+    counters.sched.unmatched_switches = 1;
     auto records = data_quality_records(counters);
-    CHECK(records.size() == 13);
+    CHECK(records.size() == 14);
     CHECK(total_drops(counters) == 5);
     for (const auto& record : records) {
         INFO(record.source << "." << record.counter);
@@ -114,6 +115,10 @@ TEST_CASE("data quality: every counter is written, losses are data_loss only whe
         if (record.source == "cuda" && record.counter == "ringbuf_drops") {
             CHECK(record.value == 3);
             CHECK(record.severity == causeway::tracedb::Severity::kDataLoss);
+        }
+        if (record.source == "sched" && record.counter == "unmatched_switches") {
+            CHECK(record.value == 1);
+            CHECK(record.severity == causeway::tracedb::Severity::kInfo);
         }
     }
 }
