@@ -399,10 +399,13 @@ ScenarioRun check_scenario(const std::string& name) {
     TempDir dir;
     ScenarioRun run;
     // A recording whose program says it ran as another verdict than the table's (a control that
-    // a loaded machine made host-bound) is taken again, up to kQuietTries times; then the verdict
-    // it ran as is one it may be given.
+    // a loaded machine made host-bound) is taken again, into a file of its own (the collector
+    // keeps an existing trace), up to kQuietTries times; then the verdict it ran as is one it may
+    // be given.
     ScenarioSpec expected = spec;
+    std::string before_db;
     for (int attempt = 1;; ++attempt) {
+        before_db = dir.file("before-" + std::to_string(attempt) + ".db");
         const ForeignLoad load;
         std::optional<Background> neighbour;
         if (spec.neighbour != "-") {
@@ -410,7 +413,7 @@ ScenarioRun check_scenario(const std::string& name) {
                                                        std::to_string(kTimeoutS)});
             std::this_thread::sleep_for(std::chrono::milliseconds(500));  // up to speed first
         }
-        const Recorded recorded = record(spec, dir.file("before.db"), {});
+        const Recorded recorded = record(spec, before_db, {});
         neighbour.reset();  // waited for, so its CPU time is the test's own
         run.before = recorded.batches_per_s;
         run.foreign_load = load.busy_share();
@@ -427,8 +430,8 @@ ScenarioRun check_scenario(const std::string& name) {
             break;
         }
     }
-    run.diagnosis = check_diagnosis(expected, dir.file("before.db"));
-    check_self_comparison(dir.file("before.db"));
+    run.diagnosis = check_diagnosis(expected, before_db);
+    check_self_comparison(before_db);
     if (spec.fix == "-") {
         return run;
     }
@@ -451,7 +454,7 @@ ScenarioRun check_scenario(const std::string& name) {
                                                    << ", untraced " << fix.after);
         check_calibration(spec, run.diagnosis, fix_gains(run, before_foreign_load, fix));
     }
-    run.comparison = compare(dir.file("before.db"), dir.file("fixed.db"));
+    run.comparison = compare(before_db, dir.file("fixed.db"));
     if (run.throughputs_comparable()) {
         INFO("batches/s before the fix " << run.before << ", after " << run.after);
         CHECK(run.after > run.before);
