@@ -43,6 +43,14 @@ std::int64_t within_bounds(const PeriodBounds& bounds, std::int64_t ns) {
                       std::max(bounds.device_min_ns, bounds.device_max_ns));
 }
 
+// Whether a drain waited for the device: its time on a CPU or asleep, `on_cpu_ns`, exceeded its
+// op's own cost by the margin and by the share of the time the host was away before it.
+bool waited_for_device(std::int64_t on_cpu_ns, std::int64_t own_ns, std::int64_t away_ns) {
+    return static_cast<double>(on_cpu_ns) >
+           static_cast<double>(own_ns + kDrainWaitMarginNs) +
+               kDrainWaitShareOfAway * static_cast<double>(away_ns);
+}
+
 // A drain's time runnable but not running, for each drain of a thread in turn.
 class DrainRunnable {
   public:
@@ -224,10 +232,10 @@ class FirstEndingAfter {
 // it, on a CPU or asleep, the device was not done; it returned soon after it last got its CPU
 // back. So the device finished after the last stretch of waiting that did not end in the return,
 // and by the return; when the last stretch of waiting is a sleep (a blocking synchronisation),
-// its wakeup is the device's completion. Back on its CPU, it waited for the device only when it
-// took longer to return than its own cost, by the margin and by the share of its absence before
-// (kDrainWaitShareOfAway: a thread back from 70 ms held off by its quota took 80 us to return
-// from a device done long before).
+// its wakeup is the device's completion. Back on its CPU, it waited for the device only as a
+// drain that kept its CPU does (waited_for_device), its absence being its last time off it: a
+// thread back from 70 ms held off by its quota took 80 us to return from a device done long
+// before.
 struct DrainFinish {
     std::int64_t low_ns = 0;
     std::int64_t high_ns = 0;
@@ -254,9 +262,7 @@ DrainFinish finish_of_lost_drain(FirstEndingAfter& intervals, std::int64_t entry
         away_ns = on_cpu_from - out;
     }
     const std::int64_t returning_ns = end_ns - on_cpu_from;  // on a CPU until the return
-    if (static_cast<double>(returning_ns) >
-        static_cast<double>(own_ns + kDrainWaitMarginNs) +
-            kDrainWaitShareOfAway * static_cast<double>(away_ns)) {
+    if (waited_for_device(returning_ns, own_ns, away_ns)) {
         return {end_ns - own_ns, end_ns - own_ns};  // waited on a CPU until the device was done
     }
     if (woken_ns >= 0) {
@@ -384,9 +390,7 @@ DeviceQueue reconstruct_queue(const TraceModel& model, const ResolvedFilter& fil
                 if (p.drain_runnable_ns < kDrainWaitMarginNs) {
                     const std::int64_t away_ns =
                         entry - (p.enqueues > 0 ? queue.enqueue_ns.back() : period_start);
-                    p.waited = static_cast<double>(kept_cpu_ns) >
-                               static_cast<double>(drain_own_ns + kDrainWaitMarginNs) +
-                                   kDrainWaitShareOfAway * static_cast<double>(away_ns);
+                    p.waited = waited_for_device(kept_cpu_ns, drain_own_ns, away_ns);
                     if (p.waited) {
                         b.device_done_ns = end - p.drain_runnable_ns;
                         p.device_ns = work_done_at(b.device_done_ns);
