@@ -28,11 +28,10 @@ class AccountedCalls {
         using reference = std::uint32_t;
 
         iterator() = default;
-        iterator(const AccountedCalls* view, CallsOfThread::const_iterator at)
-            : view_(view), at_(at) {
+        iterator(const AccountedCalls* view, std::size_t at) : view_(view), at_(at) {
             skip_left_out();
         }
-        reference operator*() const { return *at_; }
+        reference operator*() const { return call_; }
         iterator& operator++() {
             ++at_;
             skip_left_out();
@@ -46,37 +45,44 @@ class AccountedCalls {
         friend bool operator==(const iterator& a, const iterator& b) { return a.at_ == b.at_; }
 
       private:
+        // Each call is read from the compact list once, here, and kept for operator*.
         void skip_left_out() {
-            while (at_ != view_->of_thread_->end() && !view_->accounted(*at_)) {
-                ++at_;
+            const CallsOfThread& calls = *view_->of_thread_;
+            for (; at_ != calls.size(); ++at_) {
+                call_ = calls[at_];
+                if (view_->accounted(call_)) {
+                    return;
+                }
             }
         }
 
         const AccountedCalls* view_ = nullptr;
-        CallsOfThread::const_iterator at_;
+        std::size_t at_ = 0;
+        std::uint32_t call_ = 0;
     };
 
     AccountedCalls(const TraceModel& model, const ResolvedFilter& filter, int thread_index)
         : model_(&model),
           filter_(&filter),
           of_thread_(&model.calls_by_thread[static_cast<std::size_t>(thread_index)]),
-          thread_selected_(filter.thread_selected(thread_index)) {}
+          thread_selected_(filter.thread_selected(thread_index)),
+          every_op_and_time_(filter.selects_every_op_and_time()) {}
 
     // The thread's selection is asked once, not per call: none of its calls when it is left out.
-    iterator begin() const {
-        return {this, thread_selected_ ? of_thread_->begin() : of_thread_->end()};
-    }
-    iterator end() const { return {this, of_thread_->end()}; }
+    iterator begin() const { return {this, thread_selected_ ? 0 : of_thread_->size()}; }
+    iterator end() const { return {this, of_thread_->size()}; }
 
   private:
     bool accounted(std::uint32_t call) const {
-        return model_->calls.enclosed[call] == 0 && filter_->selected_in_thread(call);
+        return model_->calls.enclosed[call] == 0 &&
+               (every_op_and_time_ || filter_->selected_in_thread(call));
     }
 
     const TraceModel* model_;
     const ResolvedFilter* filter_;
     const CallsOfThread* of_thread_;
     bool thread_selected_;
+    bool every_op_and_time_;  // no op or window to ask each call about
 };
 
 // Where an accounted call lies on its thread's timeline after the one that returned at

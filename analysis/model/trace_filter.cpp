@@ -100,7 +100,8 @@ ResolvedFilter::ResolvedFilter(const TraceModel& model, const TraceFilter& filte
 }
 
 bool ResolvedFilter::call_selected(std::size_t call) const {
-    return thread_selected(model_.calls.thread_index[call]) && selected_in_thread(call);
+    return thread_selected(model_.calls.thread_index[call]) &&
+           (selects_every_op_and_time() || selected_in_thread(call));
 }
 
 bool ResolvedFilter::selected_in_thread(std::size_t call) const {

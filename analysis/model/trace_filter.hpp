@@ -59,6 +59,8 @@ class ResolvedFilter {
     bool selected_in_thread(std::size_t call) const;
     bool op_selected(int op_index) const { return op_index_ < 0 || op_index == op_index_; }
     bool windowed() const { return windowed_; }
+    // Whether selected_in_thread() holds for every call: no op and no window chosen.
+    bool selects_every_op_and_time() const { return op_index_ < 0 && !windowed_; }
     // The window asked for, or the whole trace [0, end).
     const TimeWindow& window() const { return window_; }
 
