@@ -7,6 +7,7 @@
 #include <future>
 #include <initializer_list>
 #include <iterator>
+#include <limits>
 #include <optional>
 #include <unordered_map>
 #include <utility>
@@ -267,24 +268,37 @@ void sort_each_if_needed(std::vector<std::vector<T>>& lists, Less less) {
 
 void index_calls_by_thread(TraceModel& model) {
     const CudaCalls& c = model.calls;
-    // Counted first, so each list is allocated once at its size.
+    // Counted first, so each list is allocated once at its size; filled straight into its compact
+    // form (a list of 4 bytes a call held beside it cost 0.4 GB of fresh pages at 100M calls).
     std::vector<std::size_t> counts(model.threads.size(), 0);
     for (std::uint32_t i = 0; i < c.size(); ++i) {
         ++counts[static_cast<std::size_t>(c.thread_index[i])];
     }
-    std::vector<std::vector<std::uint32_t>> by_thread(model.threads.size());
+    model.calls_by_thread.resize(model.threads.size());
     for (std::size_t t = 0; t < counts.size(); ++t) {
-        by_thread[t].reserve(counts[t]);
+        model.calls_by_thread[t].reserve(counts[t]);
     }
+    // Rows are appended to the DB in roughly ts order, so a thread's calls are almost always
+    // already in time order; a thread whose are not is sorted afterwards, stably.
+    std::vector<std::int64_t> latest_ts(model.threads.size(),
+                                        std::numeric_limits<std::int64_t>::min());
+    std::vector<std::uint8_t> out_of_order(model.threads.size(), 0);
     for (std::uint32_t i = 0; i < c.size(); ++i) {
-        by_thread[static_cast<std::size_t>(c.thread_index[i])].push_back(i);
+        const auto t = static_cast<std::size_t>(c.thread_index[i]);
+        const std::int64_t ts = c.ts_ns[i];
+        out_of_order[t] |= ts < latest_ts[t] ? 1 : 0;
+        latest_ts[t] = ts;
+        model.calls_by_thread[t].push_back(i);
     }
-    sort_each_if_needed(by_thread,
-                        [&c](std::uint32_t a, std::uint32_t b) { return c.ts_ns[a] < c.ts_ns[b]; });
-    model.calls_by_thread.reserve(by_thread.size());
-    for (auto& calls : by_thread) {
-        model.calls_by_thread.emplace_back(calls);
-        calls = std::vector<std::uint32_t>();  // freed as soon as it is held compact
+    for (std::size_t t = 0; t < out_of_order.size(); ++t) {
+        if (out_of_order[t] != 0) {
+            auto& calls = model.calls_by_thread[t];
+            std::vector<std::uint32_t> sorted(calls.begin(), calls.end());
+            std::stable_sort(sorted.begin(), sorted.end(), [&c](std::uint32_t a, std::uint32_t b) {
+                return c.ts_ns[a] < c.ts_ns[b];
+            });
+            calls = decltype(model.calls_by_thread)::value_type(sorted);
+        }
     }
 }
 
