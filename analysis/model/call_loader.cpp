@@ -18,13 +18,13 @@ unsigned parts_for(std::int64_t rows) {
                                  : 1u;
 }
 
-// Applies `f` to the storage of every column load_calls fills, taken from each of `calls` side
-// by side: the narrow values of a narrow column (its values that do not fit are added apart).
+// Applies `f` to the storage of every column load_calls fills but the timestamps', taken from each
+// of `calls` side by side: the narrow values of a narrow column (its values that do not fit are
+// added apart).
 template <class F, class... Calls>
 void for_each_loaded_column(F f, Calls&... calls) {
     f(calls.thread_index.narrow_values()...);
     f(calls.op_index.narrow_values()...);
-    f(calls.ts_ns...);
     f(calls.dur_ns.narrow_values()...);
     f(calls.bytes.narrow_values()...);
     f(calls.host_pinned...);
@@ -119,17 +119,21 @@ struct RowChecks {
 class PartWriter {
   public:
     PartWriter(LoadedCallColumns& shared, std::size_t at, std::size_t rows, const RowChecks& checks)
-        : c_(&shared), at_(at), room_(rows), checks_(checks) {}
+        : c_(&shared), at_(at), room_(rows), checks_(checks) {
+        times_.first_row = at;
+    }
     // `expected_rows`: how many the part probably holds, so that its columns seldom grow.
     PartWriter(const RowChecks& checks, std::size_t expected_rows)
         : c_(&own_), room_(std::numeric_limits<std::size_t>::max()), checks_(checks) {
         for_each_loaded_column([expected_rows](auto& column) { column.resize(expected_rows); },
                                own_);
+        own_.ts_ns.size_for_fill(expected_rows);
     }
     PartWriter(PartWriter&& other) noexcept
         : counts(other.counts),
           own_(std::move(other.own_)),
           wide_(std::move(other.wide_)),
+          times_(std::move(other.times_)),
           c_(other.c_ == &other.own_ ? &own_ : other.c_),
           at_(other.at_),
           room_(other.room_),
@@ -164,10 +168,11 @@ class PartWriter {
         const std::size_t i = at_ + k;
         if (c_ == &own_ && i >= own_.ts_ns.size()) {
             for_each_loaded_column([i](auto& column) { column.resize(2 * i + 1024); }, own_);
+            own_.ts_ns.size_for_fill(2 * i + 1024);
         }
         PartWideValues::store(c_->thread_index, at_, k, thread, wide_.thread_index);
         PartWideValues::store(c_->op_index, at_, k, op, wide_.op_index);
-        c_->ts_ns[i] = row.ts_ns;
+        c_->ts_ns.fill(times_, i, row.ts_ns);
         PartWideValues::store(c_->dur_ns, at_, k, row.dur_ns, wide_.dur_ns);
         PartWideValues::store(c_->bytes, at_, k, row.bytes, wide_.bytes);
         c_->host_pinned[i] = static_cast<std::int8_t>(row.host_pinned);
@@ -178,11 +183,24 @@ class PartWriter {
         return true;
     }
 
-    // Moves the stored rows to `out` from index `size` on (size <= at_ for a shared slice).
+    // Whether the stored rows already lie at index `size` of `out`.
+    bool rows_in_place(const LoadedCallColumns& out, std::size_t size) const {
+        return c_ == &out && at_ == size;
+    }
+    // Finishes the timestamps of rows in place, in row order.
+    void finish_times() const { c_->ts_ns.finish_fill(times_); }
+    // Appends the stored rows' timestamps to `times`.
+    void append_times(TimeColumn& times) const {
+        for (std::size_t k = 0; k < counts.stored; ++k) {
+            times.push_back(c_->ts_ns.value_at(times_, at_ + k));
+        }
+    }
+    // Moves the stored rows but their timestamps to `out` from index `size` on (size <= at_ for
+    // a shared slice).
     void move_rows_to(LoadedCallColumns& out, std::size_t size) {
         auto count = static_cast<std::ptrdiff_t>(counts.stored);
         wide_.add_to(out, size);
-        if (c_ == &out && at_ == size) {
+        if (rows_in_place(out, size)) {
             return;
         }
         for_each_loaded_column(
@@ -213,6 +231,7 @@ class PartWriter {
   private:
     LoadedCallColumns own_;
     PartWideValues wide_;
+    TimeColumn::PartFill times_;
     LoadedCallColumns* c_;
     std::size_t at_ = 0;
     std::size_t room_;
@@ -238,7 +257,26 @@ std::vector<Outcome> run_parts(std::size_t parts, const std::function<Outcome(st
 // Gathers the parts' rows, in part order, into `out` (which may hold the parts' shared slices)
 // and adds up what they skipped.
 void gather(std::vector<PartWriter>& writers, LoadedCalls& out) {
+    // The timestamps first: finished where they lie when every part's rows do (the usual case),
+    // else read into a column of their own before the rows move.
     std::size_t size = 0;
+    bool in_place = true;
+    for (const PartWriter& writer : writers) {
+        in_place = in_place && writer.rows_in_place(out.calls, size);
+        size += writer.counts.stored;
+    }
+    TimeColumn times;
+    if (!in_place) {
+        times.reserve(size);
+    }
+    for (const PartWriter& writer : writers) {
+        if (in_place) {
+            writer.finish_times();
+        } else {
+            writer.append_times(times);
+        }
+    }
+    size = 0;
     for (PartWriter& writer : writers) {
         writer.move_rows_to(out.calls, size);
         const PartWriter::Counts& c = writer.counts;
@@ -256,6 +294,11 @@ void gather(std::vector<PartWriter>& writers, LoadedCalls& out) {
         out.last_end_ns = std::max(out.last_end_ns, c.last_end_ns);
     }
     for_each_loaded_column([size](auto& column) { column.resize(size); }, out.calls);
+    if (in_place) {
+        out.calls.ts_ns.end_fill(size);
+    } else {
+        out.calls.ts_ns = std::move(times);
+    }
 }
 
 // A range of rowids, both inclusive.
@@ -364,6 +407,7 @@ tracedb::ScanResult<LoadedCalls> load_from_pages(const tracedb::BtreeTableScan& 
     LoadedCalls out;
     for_each_loaded_column(
         [&scan](auto& column) { column.resize(static_cast<std::size_t>(scan.rows())); }, out.calls);
+    out.calls.ts_ns.size_for_fill(static_cast<std::size_t>(scan.rows()));
     std::vector<PartWriter> writers;
     std::vector<std::size_t> first_leaf;
     std::size_t at = 0;

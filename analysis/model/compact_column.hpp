@@ -160,32 +160,77 @@ class BlockOffsetColumn {
     }
     void push_back(Wide value) {
         const std::size_t row = offsets_.size();
-        if ((row & ((std::size_t{1} << kBlockShift) - 1)) == 0) {
+        if ((row & kBlockMask) == 0) {
             block_first_.push_back(value);
         }
-        const Wide first = block_first_.back();
-        // The distance is measured unsigned: two hostile timestamps may lie further apart than
-        // int64.
-        constexpr auto kMost = static_cast<std::uint64_t>(std::numeric_limits<Offset>::max());
-        const bool fits =
-            value >= first
-                ? static_cast<std::uint64_t>(value) - static_cast<std::uint64_t>(first) <= kMost
-                : static_cast<std::uint64_t>(first) - static_cast<std::uint64_t>(value) <= kMost;
-        if (fits) {
-            offsets_.push_back(static_cast<Offset>(static_cast<std::int64_t>(value) -
-                                                   static_cast<std::int64_t>(first)));
-        } else {
-            offsets_.push_back(kEscape);
+        offsets_.push_back(0);
+        if (!store_offset(row, value)) {
             wide_.add(row, value);
         }
     }
 
+    // Filling rows in parallel parts (the loader): the column is sized for every part's rows
+    // (size_for_fill), each part stores its rows in order from its first with a PartFill of its
+    // own, and then each part's rows are either finished where they lie, in row order
+    // (finish_fill, once every block's first row is stored), or read out (value_at).
+    struct PartFill {
+        std::size_t first_row = 0;
+        // The part's first rows, in a block begun before first_row: its first value is another
+        // part's.
+        std::vector<Wide> in_earlier_block;
+        std::vector<std::pair<std::size_t, Wide>> aside;  // too far from their block's first
+    };
+    void size_for_fill(std::size_t rows) {
+        offsets_.resize(rows);
+        block_first_.resize((rows >> kBlockShift) + 1);
+    }
+    void fill(PartFill& part, std::size_t row, Wide value) {
+        const std::size_t block_row = row & ~kBlockMask;
+        if (block_row < part.first_row) {
+            part.in_earlier_block.push_back(value);
+            return;
+        }
+        if (row == block_row) {
+            block_first_[row >> kBlockShift] = value;
+        }
+        if (!store_offset(row, value)) {
+            part.aside.emplace_back(row, value);
+        }
+    }
+    void finish_fill(const PartFill& part) {
+        std::size_t row = part.first_row;
+        for (Wide value : part.in_earlier_block) {
+            if (!store_offset(row, value)) {
+                wide_.add(row, value);
+            }
+            ++row;
+        }
+        for (const auto& [aside_row, value] : part.aside) {
+            wide_.add(aside_row, value);
+        }
+    }
+    Wide value_at(const PartFill& part, std::size_t row) const {
+        if (const std::size_t k = row - part.first_row; k < part.in_earlier_block.size()) {
+            return part.in_earlier_block[k];
+        }
+        if (const Offset offset = offsets_[row]; offset != kEscape) {
+            return from_block_first(row, offset);
+        }
+        return std::lower_bound(part.aside.begin(), part.aside.end(), row,
+                                [](const std::pair<std::size_t, Wide>& entry, std::size_t r) {
+                                    return entry.first < r;
+                                })
+            ->second;
+    }
+    // Keeps the first `rows` rows, every part finished.
+    void end_fill(std::size_t rows) {
+        offsets_.resize(rows);
+        block_first_.resize((rows + kBlockMask) >> kBlockShift);
+    }
+
     Wide operator[](std::size_t i) const {
         const Offset offset = offsets_[i];
-        return offset != kEscape
-                   ? static_cast<Wide>(static_cast<std::int64_t>(block_first_[i >> kBlockShift]) +
-                                       offset)
-                   : wide_.at(i);
+        return offset != kEscape ? from_block_first(i, offset) : wide_.at(i);
     }
     Wide back() const { return (*this)[size() - 1]; }
     std::size_t size() const { return offsets_.size(); }
@@ -204,6 +249,29 @@ class BlockOffsetColumn {
     }
 
   private:
+    static constexpr std::size_t kBlockMask = (std::size_t{1} << kBlockShift) - 1;
+
+    Wide from_block_first(std::size_t row, Offset offset) const {
+        return static_cast<Wide>(static_cast<std::int64_t>(block_first_[row >> kBlockShift]) +
+                                 offset);
+    }
+    // Stores `value` at `row` as its offset from its block's first; false where it does not fit
+    // (the row is marked kept aside).
+    bool store_offset(std::size_t row, Wide value) {
+        const Wide first = block_first_[row >> kBlockShift];
+        // The distance is measured unsigned: two hostile timestamps may lie further apart than
+        // int64.
+        constexpr auto kMost = static_cast<std::uint64_t>(std::numeric_limits<Offset>::max());
+        const bool fits =
+            value >= first
+                ? static_cast<std::uint64_t>(value) - static_cast<std::uint64_t>(first) <= kMost
+                : static_cast<std::uint64_t>(first) - static_cast<std::uint64_t>(value) <= kMost;
+        offsets_[row] = fits ? static_cast<Offset>(static_cast<std::int64_t>(value) -
+                                                   static_cast<std::int64_t>(first))
+                             : kEscape;
+        return fits;
+    }
+
     CallColumn<Offset> offsets_;     // from the block's first value
     std::vector<Wide> block_first_;  // the first value of each block
     WideValues<Wide> wide_;

@@ -105,7 +105,7 @@ TEST_CASE("the page reader and SQL load the same calls", "[analysis][loader]") {
     CHECK(with_sql->last_end_ns == from_pages->last_end_ns);
     CHECK(a.thread_index == b.thread_index);
     CHECK(a.op_index == b.op_index);
-    CHECK(a.ts_ns == b.ts_ns);
+    CHECK(std::equal(a.ts_ns.begin(), a.ts_ns.end(), b.ts_ns.begin()));
     CHECK(a.dur_ns == b.dur_ns);
     CHECK(a.bytes == b.bytes);
     CHECK(a.host_pinned == b.host_pinned);

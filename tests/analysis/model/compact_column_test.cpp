@@ -26,6 +26,21 @@ void check_reads_back(const CallColumn<Wide>& values) {
     }
 }
 
+// Timestamps of any spread: jumps longer than 32 bits of ns, rows before their neighbours, the
+// extremes.
+CallColumn<std::int64_t> spread_timestamps() {
+    CallColumn<std::int64_t> values;
+    std::int64_t t = 1'700'000'000'000'000'000;
+    for (int i = 0; i < 2000; ++i) {
+        t += i % 300 == 0 ? 5'000'000'000 : 1'000;
+        values.push_back(i % 7 == 3 ? t - 50'000 : t);
+    }
+    values.push_back(std::numeric_limits<std::int64_t>::min());
+    values.push_back(std::numeric_limits<std::int64_t>::max());
+    values.push_back(0);
+    return values;
+}
+
 }  // namespace
 
 TEST_CASE("a narrow column reads back values in and out of its width", "[analysis][model]") {
@@ -57,16 +72,53 @@ TEST_CASE("a narrow column replaces the values picked, whether they fit or were 
 }
 
 TEST_CASE("a time column reads back timestamps of any spread and order", "[analysis][model]") {
+    check_reads_back<TimeColumn>(spread_timestamps());
+}
+
+TEST_CASE("a time column filled in parts split inside blocks reads back every timestamp",
+          "[analysis][model]") {
+    // Near 0 (a row measured against a block's first value not yet stored would fit its offset),
+    // some rows before their neighbours, one jump longer than 32 bits of ns.
     CallColumn<std::int64_t> values;
-    std::int64_t t = 1'700'000'000'000'000'000;
-    for (int i = 0; i < 2000; ++i) {
-        t += i % 300 == 0 ? 5'000'000'000 : 1'000;      // a jump longer than 32 bits of ns
-        values.push_back(i % 7 == 3 ? t - 50'000 : t);  // some rows before their neighbours
+    for (std::int64_t i = 0; i < 1500; ++i) {
+        values.push_back(i * 1'000 + (i % 7 == 3 ? -500 : 0) + (i >= 1100 ? 5'000'000'000 : 0));
     }
-    values.push_back(std::numeric_limits<std::int64_t>::min());
-    values.push_back(std::numeric_limits<std::int64_t>::max());
-    values.push_back(0);
-    check_reads_back<TimeColumn>(values);
+    // Parts begin inside blocks of 256 rows (300, 601) and at one (1024); the second stores fewer
+    // rows than its slice holds, as a part whose rows were left out does: the first row of the
+    // block the third part begins in (512) among them.
+    const std::vector<std::size_t> first{0, 300, 601, 1024, values.size()};
+    const std::size_t kLeftOut = 100;
+    TimeColumn column;
+    column.size_for_fill(values.size());
+    std::vector<TimeColumn::PartFill> parts(first.size() - 1);
+    for (std::size_t p = first.size() - 1; p-- > 0;) {  // later parts first, as threads may
+        parts[p].first_row = first[p];
+        const std::size_t end = p == 1 ? first[p + 1] - kLeftOut : first[p + 1];
+        for (std::size_t row = first[p]; row < end; ++row) {
+            column.fill(parts[p], row, values[row]);
+        }
+    }
+    SECTION("read out, part by part, where a part left rows out") {
+        for (std::size_t p = 0; p + 1 < first.size(); ++p) {
+            const std::size_t end = p == 1 ? first[p + 1] - kLeftOut : first[p + 1];
+            for (std::size_t row = first[p]; row < end; ++row) {
+                REQUIRE(column.value_at(parts[p], row) == values[row]);
+            }
+        }
+    }
+    SECTION("finished where they lie, every row stored") {
+        for (std::size_t row = first[2] - kLeftOut; row < first[2]; ++row) {
+            column.fill(parts[1], row, values[row]);
+        }
+        for (const auto& part : parts) {
+            column.finish_fill(part);
+        }
+        column.end_fill(values.size());
+        REQUIRE(column.size() == values.size());
+        for (std::size_t row = 0; row < values.size(); ++row) {
+            REQUIRE(column[row] == values[row]);
+        }
+    }
 }
 
 TEST_CASE("a time column of a steady stream of calls takes about 4 bytes a call",
