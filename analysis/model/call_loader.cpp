@@ -32,6 +32,13 @@ void for_each_loaded_column(F f, Calls&... calls) {
     f(calls.stack_id.narrow_values()...);
 }
 
+// Sizes every column of `calls` for `rows` rows, keeping the rows stored (their new rows are not
+// initialised).
+void size_columns(LoadedCallColumns& calls, std::size_t rows) {
+    for_each_loaded_column([rows](auto& column) { column.resize(rows); }, calls);
+    calls.ts_ns.size_for_fill(rows);
+}
+
 // A part's values that did not fit their narrow columns, by the part's own row numbers.
 struct PartWideValues {
     std::vector<std::pair<std::size_t, std::int32_t>> thread_index, op_index, ret, stack_id;
@@ -125,9 +132,7 @@ class PartWriter {
     // `expected_rows`: how many the part probably holds, so that its columns seldom grow.
     PartWriter(const RowChecks& checks, std::size_t expected_rows)
         : c_(&own_), room_(std::numeric_limits<std::size_t>::max()), checks_(checks) {
-        for_each_loaded_column([expected_rows](auto& column) { column.resize(expected_rows); },
-                               own_);
-        own_.ts_ns.size_for_fill(expected_rows);
+        size_columns(own_, expected_rows);
     }
     PartWriter(PartWriter&& other) noexcept
         : counts(other.counts),
@@ -167,8 +172,7 @@ class PartWriter {
         const std::size_t k = counts.stored++;
         const std::size_t i = at_ + k;
         if (c_ == &own_ && i >= own_.ts_ns.size()) {
-            for_each_loaded_column([i](auto& column) { column.resize(2 * i + 1024); }, own_);
-            own_.ts_ns.size_for_fill(2 * i + 1024);
+            size_columns(own_, 2 * i + 1024);
         }
         PartWideValues::store(c_->thread_index, at_, k, thread, wide_.thread_index);
         PartWideValues::store(c_->op_index, at_, k, op, wide_.op_index);
@@ -405,9 +409,7 @@ tracedb::ScanResult<LoadedCalls> load_from_pages(const tracedb::BtreeTableScan& 
     const auto& leaves = scan.leaves();
     std::size_t count = std::min<std::size_t>(parts_for(scan.rows()), leaves.size());
     LoadedCalls out;
-    for_each_loaded_column(
-        [&scan](auto& column) { column.resize(static_cast<std::size_t>(scan.rows())); }, out.calls);
-    out.calls.ts_ns.size_for_fill(static_cast<std::size_t>(scan.rows()));
+    size_columns(out.calls, static_cast<std::size_t>(scan.rows()));
     std::vector<PartWriter> writers;
     std::vector<std::size_t> first_leaf;
     std::size_t at = 0;

@@ -48,6 +48,10 @@ class WideValues {
                                    });
         return it->second;  // every escaped row was added
     }
+    // Adds `later`'s values, every one of a later row than these.
+    void append(const WideValues& later) {
+        values_.insert(values_.end(), later.values_.begin(), later.values_.end());
+    }
     std::size_t bytes() const { return values_.capacity() * sizeof(values_[0]); }
     bool operator==(const WideValues&) const = default;
     // Drops the values of the rows `gone` picks.
@@ -178,7 +182,7 @@ class BlockOffsetColumn {
         // The part's first rows, in a block begun before first_row: its first value is another
         // part's.
         std::vector<Wide> in_earlier_block;
-        std::vector<std::pair<std::size_t, Wide>> aside;  // too far from their block's first
+        WideValues<Wide> aside;  // too far from their block's first
     };
     void size_for_fill(std::size_t rows) {
         offsets_.resize(rows);
@@ -194,7 +198,7 @@ class BlockOffsetColumn {
             block_first_[row >> kBlockShift] = value;
         }
         if (!store_offset(row, value)) {
-            part.aside.emplace_back(row, value);
+            part.aside.add(row, value);
         }
     }
     void finish_fill(const PartFill& part) {
@@ -205,9 +209,7 @@ class BlockOffsetColumn {
             }
             ++row;
         }
-        for (const auto& [aside_row, value] : part.aside) {
-            wide_.add(aside_row, value);
-        }
+        wide_.append(part.aside);
     }
     Wide value_at(const PartFill& part, std::size_t row) const {
         if (const std::size_t k = row - part.first_row; k < part.in_earlier_block.size()) {
@@ -216,11 +218,7 @@ class BlockOffsetColumn {
         if (const Offset offset = offsets_[row]; offset != kEscape) {
             return from_block_first(row, offset);
         }
-        return std::lower_bound(part.aside.begin(), part.aside.end(), row,
-                                [](const std::pair<std::size_t, Wide>& entry, std::size_t r) {
-                                    return entry.first < r;
-                                })
-            ->second;
+        return part.aside.at(row);
     }
     // Keeps the first `rows` rows, every part finished.
     void end_fill(std::size_t rows) {
