@@ -5,7 +5,8 @@
 //    4-second explain. glibc backs its heap with transparent huge pages only when told before
 //    main() (GLIBC_TUNABLES=glibc.malloc.hugetlb=1, glibc 2.35+), so causeway runs itself again
 //    with that set. The kernel still decides (its transparent_hugepage setting): "madvise" and
-//    "always" give huge pages, "never" none.
+//    "always" give huge pages, "never" none. The calls' columns and the queue's periods, written
+//    once and read in order, are the exception: on 4 KiB pages (analysis/model/call_column.hpp).
 //  * Large blocks from the heap, not each its own mapping: glibc maps a block of more than 32 MiB
 //    on its own and unmaps it when it is freed, so the next one touches fresh pages again. A
 //    100M-call explain mapped 11 GiB that way for a peak of 4.6 GiB; from the heap, a freed

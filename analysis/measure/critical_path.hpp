@@ -23,6 +23,7 @@
 
 #include "analysis/measure/device_queue.hpp"
 #include "analysis/measure/interval_list.hpp"
+#include "analysis/model/call_column.hpp"
 
 namespace causeway::analysis {
 
@@ -98,9 +99,9 @@ class CriticalPath {
     // for every Bound (measured: about half the periods of a trace), 48 where it is not. Read in
     // period order (RecordedReader).
     struct RecordedQueue {
-        std::vector<RecordedBound> estimate;  // per period: Bound::kEstimate
+        CallColumn<RecordedBound> estimate;  // per period: Bound::kEstimate
         // Per period whose work differs by Bound, in period order: kMostWork, kLeastWork.
-        std::vector<std::array<RecordedBound, 2>> other_bounds;
+        CallColumn<std::array<RecordedBound, 2>> other_bounds;
         ReadEarlier read_earlier;
     };
     class RecordedReader;

@@ -12,6 +12,7 @@
 #include <map>
 #include <vector>
 
+#include "analysis/model/call_column.hpp"
 #include "analysis/model/row_iterator.hpp"
 
 namespace causeway::analysis {
@@ -109,7 +110,7 @@ class DrainPeriods {
     // Keeps period k's start (k < size()) against the period before it.
     void keep_start(std::size_t k, std::int64_t start_ns);
 
-    std::vector<Stored> stored_;
+    CallColumn<Stored> stored_;
     std::int64_t first_start_ns_ = 0;
     // device_low_ns, device_high_ns of the periods whose range is not their estimate; a range no
     // period reads any more (set() gave it one work) stays unread.

@@ -44,7 +44,7 @@ class PeriodBoundsList {
         std::uint32_t done_to_drain = kNotDone;  // drain_ns - device_done_ns
     };
 
-    std::vector<Stored> stored_;
+    CallColumn<Stored> stored_;
     WideValues<std::int64_t> mins_aside_;
     WideValues<std::int64_t> maxes_aside_;
     WideValues<std::int64_t> done_aside_;

@@ -1,5 +1,6 @@
 #pragma once
-// The storage of a cuda_call column in memory.
+// The storage of a cuda_call column in memory, and of other lists of millions written once in
+// order (the device queue's periods).
 
 #include <sys/mman.h>
 
@@ -13,12 +14,13 @@
 namespace causeway::analysis {
 
 // A column of cuda_call in memory. Growing it leaves new elements uninitialised (they are all
-// written right after): the loader sizes each column once for millions of rows and fills it from
-// several threads, so the pages are first touched by the threads that fill them, not zeroed by
-// one thread beforehand.
+// written right after; a member's default initialiser still runs): the loader sizes each column
+// once for millions of rows and fills it from several threads, so the pages are first touched by
+// the threads that fill them, not zeroed by one thread beforehand.
 template <class T>
 struct UninitialisedAllocator : std::allocator<T> {
-    static constexpr std::size_t kHugeBytes = 2 << 20;
+    static constexpr std::size_t kLargeBytes = 2 << 20;
+    static constexpr std::size_t kPageBytes = 4096;
     template <class U>
     struct rebind {
         using other = UninitialisedAllocator<U>;
@@ -28,21 +30,25 @@ struct UninitialisedAllocator : std::allocator<T> {
     explicit UninitialisedAllocator(const UninitialisedAllocator<U>&) noexcept {}
     T* allocate(std::size_t n) {
         std::size_t bytes = n * sizeof(T);
-        if (bytes < kHugeBytes) {
+        if (bytes < kLargeBytes) {
             return std::allocator<T>::allocate(n);
         }
-        // Millions of rows: 2 MiB pages take a page fault per 2 MiB instead of per 4 KiB, which
-        // in a VM was up to a second of system time for a 10M-call trace.
-        std::size_t rounded = (bytes + kHugeBytes - 1) / kHugeBytes * kHugeBytes;
-        void* p = std::aligned_alloc(kHugeBytes, rounded);
+        // Millions of rows, written once in order and then read in order: 4 KiB pages, though
+        // the heap itself is on huge pages (cli/heap_setup.hpp). A column gains little from huge
+        // pages (a TLB miss per 4 KiB of a scan), and on the 2-CPU VMs the bench runs on the
+        // kernel took two to three times the system time to fault them in: explain on 100M calls
+        // spent 4.5 s instead of 13-15 s in the kernel and finished 6 s sooner (README, the
+        // twelfth step).
+        std::size_t rounded = (bytes + kPageBytes - 1) / kPageBytes * kPageBytes;
+        void* p = std::aligned_alloc(kPageBytes, rounded);
         if (p == nullptr) {
             throw std::bad_alloc();
         }
-        ::madvise(p, rounded, MADV_HUGEPAGE);
+        ::madvise(p, rounded, MADV_NOHUGEPAGE);
         return static_cast<T*>(p);
     }
     void deallocate(T* p, std::size_t n) noexcept {
-        if (n * sizeof(T) < kHugeBytes) {
+        if (n * sizeof(T) < kLargeBytes) {
             std::allocator<T>::deallocate(p, n);
         } else {
             std::free(p);
