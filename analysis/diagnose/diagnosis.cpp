@@ -134,6 +134,13 @@ Diagnosis diagnose(const TraceModel& model, const DiagnosisOptions& options) {
                                                   /*every_category=*/!ranks.empty());
     const std::vector<DeviceQueue> queues = replayed.get();
     give_back_freed_heap();
+    // What the CPUs did while the slow calls ran and while the loop ran: beside the replay's setup.
+    auto during_slow_calls = std::async(std::launch::async, [&] {
+        return context_during(model, accounting.slow_intervals, filter.window());
+    });
+    auto during_span = std::async(std::launch::async, [&] {
+        return context_during(model, primary_spans(accounting), filter.window());
+    });
     const CriticalPath critical_path(queues);
     ChainInputs inputs{
         .model = model,
@@ -148,8 +155,8 @@ Diagnosis diagnose(const TraceModel& model, const DiagnosisOptions& options) {
         .ranks = ranks,
         .filter = filter,
         .range = filter.window(),
-        .during_slow_calls = context_during(model, accounting.slow_intervals, filter.window()),
-        .during_span = context_during(model, primary_spans(accounting), filter.window()),
+        .during_slow_calls = during_slow_calls.get(),
+        .during_span = during_span.get(),
     };
 
     Diagnosis d;
@@ -158,14 +165,23 @@ Diagnosis diagnose(const TraceModel& model, const DiagnosisOptions& options) {
     if (accounting.accounted_calls >= kMinCallsForVerdict) {
         // The job's view first: where a late rank's delay costs what its own cause does (its
         // lateness was that cause's time), the chain that names the rank and the cause leads.
-        // Each chain replays the queues on its own: the actors' beside the others.
+        // Each chain replays the queues on its own: all of them side by side.
         auto actors = std::async(std::launch::async, [&] { return actor_chains(inputs); });
-        d.chains = collective_wait_chains(inputs);
-        std::vector<CausalChain> device_chains;
+        std::vector<std::future<std::optional<CausalChain>>> device_builds;
         for (auto builder : {gpu_bound_chain, transfer_chain, allocation_churn_chain,
                              cold_start_chain, own_compute_chain}) {
-            if (auto chain = builder(inputs)) {
-                add_device_code_line(inputs, *chain);
+            device_builds.push_back(std::async(std::launch::async, [&inputs, builder] {
+                std::optional<CausalChain> chain = builder(inputs);
+                if (chain) {
+                    add_device_code_line(inputs, *chain);
+                }
+                return chain;
+            }));
+        }
+        d.chains = collective_wait_chains(inputs);
+        std::vector<CausalChain> device_chains;
+        for (auto& build : device_builds) {
+            if (std::optional<CausalChain> chain = build.get()) {
                 device_chains.push_back(std::move(*chain));
             }
         }
