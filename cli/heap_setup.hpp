@@ -1,23 +1,19 @@
 #pragma once
 // How causeway's heap gets its memory. A trace of millions of calls makes the analysis allocate
 // gigabytes, and every page it touches for the first time is a page fault and a page cleared.
-//  * In 2 MiB pages: in 4 KiB pages, on a 10M-call trace, about a second of system time of a
-//    4-second explain. glibc backs its heap with transparent huge pages only when told before
-//    main() (GLIBC_TUNABLES=glibc.malloc.hugetlb=1, glibc 2.35+), so causeway runs itself again
-//    with that set. The kernel still decides (its transparent_hugepage setting): "madvise" and
-//    "always" give huge pages, "never" none. The calls' columns and the queue's periods, written
-//    once and read in order, are the exception: on 4 KiB pages (analysis/model/call_column.hpp).
+//  * In 4 KiB pages, glibc's default (a transparent_hugepage setting of "always" still gives huge
+//    pages). Until the thirteenth step of the README's performance section causeway ran itself
+//    again with glibc.malloc.hugetlb=1 to put its heap on 2 MiB pages. On the 2-CPU VMs the bench
+//    runs on, whose free memory goes back to the host (free page reporting), a 2 MiB page costs
+//    more to fault in than the 512 small pages it replaces: once the calls' columns were on 4 KiB
+//    pages (analysis/model/call_column.hpp), explain on 100M calls took 21.8 s on 4 KiB pages
+//    against 22.8 s (medians of 8 interleaved runs), 3.8-4.7 s of system CPU against 5.9-7.1 s.
 //  * Large blocks from the heap, not each its own mapping: glibc maps a block of more than 32 MiB
 //    on its own and unmaps it when it is freed, so the next one touches fresh pages again. A
 //    100M-call explain mapped 11 GiB that way for a peak of 4.6 GiB; from the heap, a freed
 //    block's pages are used again (the heap's free top is still given back).
 
 namespace causeway::cli {
-
-// Runs this program again (same arguments, same process) with the tunable added to
-// GLIBC_TUNABLES, unless that already names it (the second run, or the user's own choice). Returns
-// only where it did not: the program goes on as it is.
-void run_with_huge_page_heap(char** argv);
 
 // Serves every block from the heap (mallopt M_MMAP_MAX 0). Where the heap cannot grow, glibc
 // still maps the block.

@@ -6,7 +6,6 @@
 #include "cli/heap_setup.hpp"
 
 int main(int argc, char** argv) {
-    causeway::cli::run_with_huge_page_heap(argv);
     causeway::cli::keep_large_blocks_in_heap();
     CLI::App app{"causeway: why is my GPU waiting, and what do I change?"};
     app.set_version_flag("--version", std::string("causeway ") + CAUSEWAY_VERSION);

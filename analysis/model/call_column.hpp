@@ -33,12 +33,12 @@ struct UninitialisedAllocator : std::allocator<T> {
         if (bytes < kLargeBytes) {
             return std::allocator<T>::allocate(n);
         }
-        // Millions of rows, written once in order and then read in order: 4 KiB pages, though
-        // the heap itself is on huge pages (cli/heap_setup.hpp). A column gains little from huge
-        // pages (a TLB miss per 4 KiB of a scan), and on the 2-CPU VMs the bench runs on the
-        // kernel took two to three times the system time to fault them in: explain on 100M calls
-        // spent 4.5 s instead of 13-15 s in the kernel and finished 6 s sooner (README, the
-        // twelfth step).
+        // Millions of rows, written once in order and then read in order: 4 KiB pages, even
+        // where the system gives the heap huge pages (transparent_hugepage "always";
+        // cli/heap_setup.hpp). A column gains little from huge pages (a TLB miss per 4 KiB of a
+        // scan), and on the 2-CPU VMs the bench runs on, the kernel took two to three times the
+        // system time to fault them in: explain on 100M calls spent 4.5 s instead of 13-15 s in
+        // the kernel and finished 6 s sooner (README, the twelfth step).
         std::size_t rounded = (bytes + kPageBytes - 1) / kPageBytes * kPageBytes;
         void* p = std::aligned_alloc(kPageBytes, rounded);
         if (p == nullptr) {
