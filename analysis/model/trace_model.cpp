@@ -239,11 +239,10 @@ Status load_ops(const Database& db, TraceModel& model, IdIndex& op_index) {
                         });
 }
 
-// Takes the columns read by load_calls into the model and names the rows it skipped.
-void adopt_calls(LoadedCalls loaded, const PlausibleValues& plausible, TraceModel& model,
-                 std::int64_t& last_event_ns) {
+// Names the rows load_calls skipped; `loaded`'s columns are the model's by now.
+void report_loaded_calls(const LoadedCalls& loaded, const PlausibleValues& plausible,
+                         TraceModel& model, std::int64_t& last_event_ns) {
     report_call_loading(loaded, plausible, model.data_quality);
-    model.calls = CudaCalls(std::move(loaded.calls));
     last_event_ns = std::max(last_event_ns, loaded.last_end_ns);
     if (const std::int64_t orphans = loaded.unknown_thread + loaded.unknown_op; orphans > 0) {
         model.data_quality.push_back(analysis_finding(
@@ -282,16 +281,18 @@ void index_calls_by_thread(TraceModel& model) {
     // already in time order; a thread whose are not is sorted afterwards, stably.
     std::vector<std::int64_t> latest_ts(model.threads.size(),
                                         std::numeric_limits<std::int64_t>::min());
-    std::vector<std::uint8_t> out_of_order(model.threads.size(), 0);
+    std::vector<bool> out_of_order(model.threads.size(), false);
     for (std::uint32_t i = 0; i < c.size(); ++i) {
         const auto t = static_cast<std::size_t>(c.thread_index[i]);
         const std::int64_t ts = c.ts_ns[i];
-        out_of_order[t] |= ts < latest_ts[t] ? 1 : 0;
+        if (ts < latest_ts[t]) {
+            out_of_order[t] = true;
+        }
         latest_ts[t] = ts;
         model.calls_by_thread[t].push_back(i);
     }
     for (std::size_t t = 0; t < out_of_order.size(); ++t) {
-        if (out_of_order[t] != 0) {
+        if (out_of_order[t]) {
             auto& calls = model.calls_by_thread[t];
             std::vector<std::uint32_t> sorted(calls.begin(), calls.end());
             std::stable_sort(sorted.begin(), sorted.end(), [&c](std::uint32_t a, std::uint32_t b) {
@@ -300,6 +301,17 @@ void index_calls_by_thread(TraceModel& model) {
             calls = decltype(model.calls_by_thread)::value_type(sorted);
         }
     }
+}
+
+// Makes the model's calls and their index from the loaded columns; returns how many named a
+// stack not in the file (forget_missing_call_stacks).
+std::int64_t adopt_calls(LoadedCallColumns loaded, const KnownStacks& known_stacks,
+                         TraceModel& model) {
+    const std::int64_t missing_stacks = forget_missing_call_stacks(known_stacks, loaded.stack_id);
+    model.calls = CudaCalls(std::move(loaded));
+    index_calls_by_thread(model);
+    model.calls.enclosed = mark_enclosed_driver_calls(model);
+    return missing_stacks;
 }
 
 // offcpu's columns in the order read; a trace of an older schema lacks the last ones (NULL).
@@ -787,8 +799,7 @@ Result<TraceModel> load_trace(const tracedb::TraceReader& reader) {
     }
     std::vector<DataQualityItem> session_findings = check_session(model.session);
     const PlausibleValues plausible(model.session.stop_ns);
-    // cuda_call is by far the largest table: it is read on connections of its own while this
-    // one reads the others.
+    // cuda_call is by far the largest table: it is read on connections of its own.
     const IdLookup thread_of_id(thread_ids), op_of_id(op_ids);
     auto calls = std::async(std::launch::async, load_calls, reader.path(), std::cref(thread_of_id),
                             std::cref(op_of_id), std::cref(plausible));
@@ -806,36 +817,45 @@ Result<TraceModel> load_trace(const tracedb::TraceReader& reader) {
          "events"},
     };
     auto known_stacks = KnownStacks::load(db);
+    // The calls' pages are read on every CPU. The other tables are read after, beside the
+    // making of the calls' columns and index, which is work for one CPU: read first, they took
+    // a CPU from the pages, and a CPU was left idle at the end.
+    auto loaded = calls.get();
     if (!known_stacks) {
-        calls.wait();
         return Error{model.path + ": " + known_stacks.error().message};
     }
-    auto others = run({
-        [&] {
-            return load_offcpu(db, reader.path(), reader.schema_version(), model, thread_of_id,
-                               plausible, left_out[0], last_event_ns);
-        },
-        [&] { return load_sched_totals(db, model, thread_ids, plausible, left_out[1]); },
-        [&] { return load_page_alloc(db, model, process_ids, plausible, left_out[2]); },
-        [&] { return load_snapshots(db, model, plausible, left_out[3]); },
-        [&] {
-            return load_cgroup_samples(db, reader.schema_version(), model, process_ids, plausible);
-        },
-        [&] { return load_data_quality(db, model); },
-        [&] {
-            return load_nccl(db, reader.schema_version(), model, process_ids, thread_ids, op_ids,
-                             plausible);
-        },
-        [&] { return load_event_counts(db, model, process_ids, plausible, left_out[4]); },
-        [&] { return load_probes(db, model); },
-        [&] {
-            return load_python_stacks(db, reader.schema_version(), thread_ids, *known_stacks,
-                                      model);
-        },
+    auto others = std::async(std::launch::async, [&] {
+        return run({
+            [&] {
+                return load_offcpu(db, reader.path(), reader.schema_version(), model, thread_of_id,
+                                   plausible, left_out[0], last_event_ns);
+            },
+            [&] { return load_sched_totals(db, model, thread_ids, plausible, left_out[1]); },
+            [&] { return load_page_alloc(db, model, process_ids, plausible, left_out[2]); },
+            [&] { return load_snapshots(db, model, plausible, left_out[3]); },
+            [&] {
+                return load_cgroup_samples(db, reader.schema_version(), model, process_ids,
+                                           plausible);
+            },
+            [&] { return load_data_quality(db, model); },
+            [&] {
+                return load_nccl(db, reader.schema_version(), model, process_ids, thread_ids,
+                                 op_ids, plausible);
+            },
+            [&] { return load_event_counts(db, model, process_ids, plausible, left_out[4]); },
+            [&] { return load_probes(db, model); },
+            [&] {
+                return load_python_stacks(db, reader.schema_version(), thread_ids, *known_stacks,
+                                          model);
+            },
+        });
     });
-    auto loaded = calls.get();  // joined before anything returns
-    if (!others) {
-        return others.error();
+    // Only the calls' columns and lists are made here: the tables read beside them fill the
+    // model's other members, and the findings of both are added after, in a fixed order.
+    const std::int64_t missing_stacks =
+        loaded ? adopt_calls(std::move(loaded->calls), *known_stacks, model) : 0;
+    if (auto status = others.get(); !status) {
+        return status.error();
     }
     if (!loaded) {
         return Error{model.path + ": " + loaded.error().message};
@@ -843,9 +863,7 @@ Result<TraceModel> load_trace(const tracedb::TraceReader& reader) {
     model.data_quality.insert(model.data_quality.end(), session_findings.begin(),
                               session_findings.end());
     report_left_out(left_out, plausible, model.data_quality);
-    const std::int64_t missing_stacks =
-        forget_missing_call_stacks(*known_stacks, loaded->calls.stack_id);
-    adopt_calls(std::move(*loaded), plausible, model, last_event_ns);
+    report_loaded_calls(*loaded, plausible, model, last_event_ns);
     report_missing_call_stacks(missing_stacks, model.data_quality);
     auto stacks = db.query_int64("SELECT count(*) FROM stack");
     model.stack_count = stacks ? *stacks : 0;
@@ -853,8 +871,6 @@ Result<TraceModel> load_trace(const tracedb::TraceReader& reader) {
         last_event_ns = std::max(last_event_ns, s.ts_ns);
     }
     model.last_event_ns_ = last_event_ns;
-    index_calls_by_thread(model);
-    model.calls.enclosed = mark_enclosed_driver_calls(model);
     assign_gil_holders(model);
     give_back_freed_heap();  // the loaded columns and the index's lists, made compact
     return model;
