@@ -116,6 +116,14 @@ Diagnosis diagnose(const TraceModel& model, const DiagnosisOptions& options) {
     });
     CallAccounting accounting = account_calls(model, roles, filter);
     give_back_freed_heap();
+    // What the CPUs did while the slow calls ran and while the loop ran: beside the queues and
+    // the causes' timelines, whose tails leave a CPU idle.
+    auto during_slow_calls = std::async(std::launch::async, [&] {
+        return context_during(model, accounting.slow_intervals, filter.window());
+    });
+    auto during_span = std::async(std::launch::async, [&] {
+        return context_during(model, primary_spans(accounting), filter.window());
+    });
     DataLoaderFacts loader = dataloader_facts(model, roles);
     const std::vector<Cause> causes = attribute_causes(model, roles, accounting);
     std::vector<CommunicatorRanks> ranks = align_ranks(model);
@@ -134,13 +142,6 @@ Diagnosis diagnose(const TraceModel& model, const DiagnosisOptions& options) {
                                                   /*every_category=*/!ranks.empty());
     const std::vector<DeviceQueue> queues = replayed.get();
     give_back_freed_heap();
-    // What the CPUs did while the slow calls ran and while the loop ran: beside the replay's setup.
-    auto during_slow_calls = std::async(std::launch::async, [&] {
-        return context_during(model, accounting.slow_intervals, filter.window());
-    });
-    auto during_span = std::async(std::launch::async, [&] {
-        return context_during(model, primary_spans(accounting), filter.window());
-    });
     const CriticalPath critical_path(queues);
     ChainInputs inputs{
         .model = model,

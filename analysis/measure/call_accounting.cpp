@@ -173,11 +173,8 @@ std::vector<std::pair<std::int64_t, std::int64_t>> merged_intervals(
 
 CallAccounting account_calls(const TraceModel& model, const Roles& roles,
                              const ResolvedFilter& filter) {
-    CallAccounting out;
-    std::vector<int> account_of_op;
-    compute_thresholds(model, filter, out, account_of_op);
-    // The loops of the primary threads need nothing measure_calls computes: both passes over
-    // the calls run at once.
+    // The loops of the primary threads need nothing the thresholds or measure_calls compute:
+    // they are measured beside both.
     auto primaries = std::async(std::launch::async, [&] {
         std::pair<std::vector<ThreadAccount>, CompetitorTime> accounts;
         for (int thread : primary_threads(model, roles, filter)) {
@@ -185,6 +182,9 @@ CallAccounting account_calls(const TraceModel& model, const Roles& roles,
         }
         return accounts;
     });
+    CallAccounting out;
+    std::vector<int> account_of_op;
+    compute_thresholds(model, filter, out, account_of_op);
     measure_calls(model, filter, out, account_of_op);
     auto [primary, competitors] = primaries.get();
     out.competitors_all = std::move(competitors);
